@@ -1,0 +1,1 @@
+"""Panic Party: a hosted party-game website with a server that referees every move."""

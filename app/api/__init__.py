@@ -1,0 +1,1 @@
+"""HTTP: the pages and the JSON API, one router per resource."""

@@ -1,0 +1,34 @@
+"""Dependencies shared by the routers, as ``Annotated`` aliases."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.templating import Jinja2Templates
+
+from app.config import Settings
+from app.db.database import Database
+from app.realtime.registry import RoomRegistry
+
+
+def _registry(request: Request) -> RoomRegistry:
+    return request.app.state.registry
+
+
+def _database(request: Request) -> Database:
+    return request.app.state.db
+
+
+def _settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+def _templates(request: Request) -> Jinja2Templates:
+    return request.app.state.templates
+
+
+Registry = Annotated[RoomRegistry, Depends(_registry)]
+Db = Annotated[Database, Depends(_database)]
+AppSettings = Annotated[Settings, Depends(_settings)]
+Templates = Annotated[Jinja2Templates, Depends(_templates)]

@@ -1,0 +1,19 @@
+"""Health: whether the database answers."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from .deps import Db, Registry
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz", summary="Whether the server and its database answer")
+async def healthz(db: Db, registry: Registry) -> JSONResponse:
+    ok = await asyncio.to_thread(db.ping)
+    body = {"status": "ok" if ok else "degraded", "database": ok, "rooms": len(registry.rooms)}
+    return JSONResponse(body, status_code=200 if ok else 503)

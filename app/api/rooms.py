@@ -1,0 +1,89 @@
+"""Rooms over HTTP: create one, list the public ones waiting, look one up, its QR code."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import segno
+from fastapi import APIRouter, HTTPException, Request, Response
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from pydantic import BaseModel, Field, StringConstraints
+
+from app.engine import EngineError, get_game
+from app.realtime.protocol import NICKNAME_MAX
+from app.realtime.registry import RoomLimitReached
+
+from .deps import Registry
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+_create_limit = RateLimitItemPerMinute(30)
+_limiter = MovingWindowRateLimiter(MemoryStorage())
+
+
+class CreateRoom(BaseModel):
+    game: str = Field(description="A game id from /api/games.")
+    nickname: Annotated[
+        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NICKNAME_MAX)
+    ]
+    public: bool = Field(True, description="Listed in the lobby while it waits for players.")
+    options: dict[str, Any] | None = None
+
+
+class RoomCreated(BaseModel):
+    code: str
+    member: int
+    token: str = Field(description="The host's seat token: send it in the first 'join' frame.")
+    room_url: str
+    join_url: str
+
+
+def room_url(request: Request, code: str) -> str:
+    return str(request.url_for("room_page", code=code))
+
+
+@router.post("", status_code=201, summary="Create a room; the creator is its host")
+async def create_room(body: CreateRoom, request: Request, registry: Registry) -> RoomCreated:
+    client = request.client.host if request.client else "unknown"
+    if not _limiter.hit(_create_limit, "create-room", client):
+        raise HTTPException(429, "too many rooms created; wait a minute")
+    game = get_game(body.game)
+    if game is None:
+        raise HTTPException(404, f"no game {body.game!r}")
+    try:
+        room, host, token = registry.create(
+            game=game, public=body.public, host_nickname=body.nickname, options=body.options
+        )
+    except EngineError as exc:
+        raise HTTPException(422, str(exc)) from exc
+    except RoomLimitReached as exc:
+        raise HTTPException(503, "the server holds as many rooms as it can; try later") from exc
+    url = room_url(request, room.code)
+    return RoomCreated(code=room.code, member=host.id, token=token, room_url=url, join_url=url)
+
+
+@router.get("", summary="Public rooms waiting for players")
+def public_rooms(registry: Registry) -> list[dict[str, Any]]:
+    return registry.public_rooms()
+
+
+@router.get("/{code}", summary="A room's public summary")
+def room_summary(code: str, registry: Registry) -> dict[str, Any]:
+    room = registry.get(code)
+    if room is None:
+        raise HTTPException(404, f"no room {code!r}")
+    frame = room.room_frame()
+    frame.pop("type")
+    return frame
+
+
+@router.get("/{code}/qr.svg", summary="A QR code of the room's join link", response_class=Response)
+def room_qr(code: str, request: Request, registry: Registry) -> Response:
+    room = registry.get(code)
+    if room is None:
+        raise HTTPException(404, f"no room {code!r}")
+    qr = segno.make(room_url(request, room.code), error="m")
+    svg = qr.svg_inline(scale=6, border=2, dark="#1b1230", light="#ffffff")
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})

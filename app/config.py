@@ -1,0 +1,53 @@
+"""Settings from the environment, in one class (pydantic-settings)."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """Every setting the server reads. Each can be set by the environment variable of its name."""
+
+    model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore")
+
+    var_dir: Path = Field(PROJECT_ROOT / "var", description="Where local data lives (SQLite, key).")
+    database_url: str = Field("", description="SQLAlchemy URL; default: SQLite under var/.")
+    redis_url: str = Field("", description="Optional Redis URL, for several server processes.")
+    secret_key: str = Field("", description="Signs seat tokens; generated and kept in var/ if unset.")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    log_level: str = "info"
+    room_idle_seconds: float = Field(600.0, description="An empty room closes after this long.")
+    max_rooms: int = Field(5000, description="Rooms open at once, at most.")
+    ws_messages_per_second: int = Field(40, description="Client frames accepted per second.")
+    ping_interval_seconds: float = Field(2.0, description="How often the server measures RTT.")
+
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        self.var_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{self.var_dir / 'panic-party.sqlite3'}"
+
+    def resolved_secret_key(self) -> str:
+        """The configured key, else one generated once and kept in ``var/secret_key``."""
+        if self.secret_key:
+            return self.secret_key
+        self.var_dir.mkdir(parents=True, exist_ok=True)
+        path = self.var_dir / "secret_key"
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(48))
+            path.chmod(0o600)
+        self.secret_key = path.read_text().strip()
+        return self.secret_key
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

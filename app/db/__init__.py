@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy models, the database handle, and the functions that read and write."""

@@ -1,0 +1,68 @@
+"""The tables of finished matches. Their schema changes only through Alembic migrations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Match(Base):
+    """One finished match: what was played, with which seed, and how it ended."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    room_code: Mapped[str] = mapped_column(String(8))
+    options: Mapped[dict[str, Any]]
+    seed: Mapped[str] = mapped_column(String(128))
+    seed_hash: Mapped[str] = mapped_column(String(64))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    summary: Mapped[str] = mapped_column(Text, default="")
+
+    players: Mapped[list[MatchPlayer]] = relationship(
+        back_populates="match", order_by="MatchPlayer.seat", cascade="all, delete-orphan"
+    )
+    actions: Mapped[list[MatchAction]] = relationship(
+        back_populates="match", order_by="MatchAction.index", cascade="all, delete-orphan"
+    )
+
+
+class MatchPlayer(Base):
+    """A seat of a finished match, with its result."""
+
+    __tablename__ = "match_players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    nickname: Mapped[str] = mapped_column(String(32), index=True)
+    score: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    winner: Mapped[bool] = mapped_column(Boolean)
+
+    match: Mapped[Match] = relationship(back_populates="players")
+
+
+class MatchAction(Base):
+    """One move of a match's action log, in the order the room applied it."""
+
+    __tablename__ = "match_actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    action: Mapped[dict[str, Any]]
+    at_ms: Mapped[int] = mapped_column(Integer)
+    rtt_ms: Mapped[int] = mapped_column(Integer)
+
+    match: Mapped[Match] = relationship(back_populates="actions")

@@ -1,0 +1,180 @@
+"""The one small interface every game engine implements.
+
+A game is a set of pure functions over a state object it owns (boardgame.io's shape, with
+OpenSpiel's per-player observations):
+
+- ``setup(players, options, rng)`` builds the initial state; chance comes only from ``rng``.
+- ``parse_action(raw)`` turns a client's JSON object into the game's action model, or raises
+  ``MalformedAction``.
+- ``validate(state, move)`` raises ``IllegalAction``/``NotYourTurn`` when the rules forbid the
+  move now. It never changes the state.
+- ``apply(state, move, rng)`` performs a validated move, mutating the state, and returns the
+  public events it caused. ``step`` is validate followed by apply.
+- ``view(state, seat)`` is what one seat may see (``seat=None``: the public view for spectators
+  and the table screen). Secrets never appear in a view they do not belong to.
+- ``outcome(state)`` is ``None`` while the match runs, then the scores and ranks.
+- ``timers(state)`` lists the timers the rules ask for now (a countdown before a reveal, a turn
+  limit, an automatic completion). The room runs them; when one expires it applies the timer's
+  action as a move by the system (``seat=None``). Engines never read a clock: the time a move was
+  received reaches them as data (``Move.at_ms``) and is recorded in the action log.
+- ``active_seats(state)`` are the seats the game waits on now (whose turn it is).
+
+Replay: a match is fully determined by its seed, its options and its action log (every ``Move``
+including the system's), so ``replay`` rebuilds any state exactly.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import MalformedAction
+from .rng import SeededRng
+
+S = TypeVar("S")
+
+SYSTEM = None
+"""The seat of moves made by the room's timers rather than by a player."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One entry of the action log: who acted, what they did, and when the room received it."""
+
+    seat: int | None
+    action: Any
+    at_ms: int = 0
+    """Milliseconds since the match started, as the room received the move."""
+    rtt_ms: int = 0
+    """The sender's measured network round trip when the move arrived (0 for the system)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A public line for the event log. ``text`` may name seats as ``{seat:N}``."""
+
+    text: str
+    seat: int | None = None
+    kind: str = "info"
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """A timer the rules ask for: after ``seconds``, the system plays ``action``.
+
+    ``key`` identifies this instance of the timer: while the key stays in ``timers(state)`` the
+    timer keeps running; a new key (say, after another tap) restarts it.
+    """
+
+    key: str
+    seconds: float
+    action: dict[str, Any]
+    label: str = ""
+    seats: tuple[int, ...] = ()
+    visible: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished match, one entry per seat."""
+
+    scores: list[int]
+    ranks: list[int]
+    """1 is best; tied seats share a rank."""
+    winners: list[int]
+    summary: str = ""
+
+
+def ranks_from_scores(scores: list[int]) -> list[int]:
+    """Competition ranking (1, 1, 3): higher score is better, ties share the better rank."""
+    return [1 + sum(1 for other in scores if other > mine) for mine in scores]
+
+
+class Game(ABC, Generic[S]):
+    """A game's rules engine. Subclasses are stateless; all state lives in ``S``."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    pitch: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type[BaseModel]]
+    Action: ClassVar[type[BaseModel]]
+    """A pydantic model (a root model over a discriminated union is fine) for one action."""
+    open_table: ClassVar[bool] = False
+    """True for a game with no waiting room (the stand-alone counter): the match starts with the
+    room, set up for ``max_players`` seats, and each member who joins takes the next free seat."""
+
+    # --- the rules -----------------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> S: ...
+
+    @abstractmethod
+    def validate(self, state: S, move: Move) -> None: ...
+
+    @abstractmethod
+    def apply(self, state: S, move: Move, rng: SeededRng) -> list[Event]: ...
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    @abstractmethod
+    def timers(self, state: S) -> list[Timer]: ...
+
+    @abstractmethod
+    def active_seats(self, state: S) -> list[int]: ...
+
+    # --- shared helpers ------------------------------------------------------------------------
+    def parse_options(self, raw: dict[str, Any] | None) -> BaseModel:
+        """Validate room options; raises ``MalformedAction`` with pydantic's message."""
+        try:
+            return self.Options.model_validate(raw or {})
+        except ValidationError as exc:
+            raise MalformedAction(_first_error(exc)) from exc
+
+    def parse_action(self, raw: Any) -> Any:
+        """Validate a client's action object into the game's action model."""
+        try:
+            parsed = self.Action.model_validate(raw)
+        except ValidationError as exc:
+            raise MalformedAction(_first_error(exc)) from exc
+        return getattr(parsed, "root", parsed)
+
+    def step(self, state: S, move: Move, rng: SeededRng) -> list[Event]:
+        """Validate, then apply: the one path every move takes."""
+        self.validate(state, move)
+        return self.apply(state, move, rng)
+
+    def replay(
+        self, players: int, options: dict[str, Any] | None, seed: bytes, log: Iterable[Move]
+    ) -> S:
+        """Rebuild a match from its seed, options and action log (actions as raw JSON)."""
+        return self.rebuild(players, options, seed, log)[0]
+
+    def rebuild(
+        self, players: int, options: dict[str, Any] | None, seed: bytes, log: Iterable[Move]
+    ) -> tuple[S, SeededRng]:
+        """Like ``replay``, also returning the generator as it stands after the last move."""
+        rng = SeededRng(seed)
+        state = self.setup(players, self.parse_options(options), rng)
+        for move in log:
+            action = self.parse_action(move.action) if isinstance(move.action, dict) else move.action
+            self.step(state, Move(move.seat, action, move.at_ms, move.rtt_ms), rng)
+        return state, rng
+
+    def player_counts(self) -> range:
+        return range(self.min_players, self.max_players + 1)
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err.get("loc", ()) if p != "root")
+    return f"{where}: {err['msg']}" if where else str(err["msg"])

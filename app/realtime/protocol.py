@@ -1,0 +1,139 @@
+"""The WebSocket protocol's client messages, validated with pydantic (see docs/protocol.md).
+
+Every frame is a JSON object with a ``type``. A frame that is not JSON, is over
+``MAX_FRAME_BYTES``, has an unknown type or wrong fields gets an ``error`` frame for its sender
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+MAX_FRAME_BYTES = 16 * 1024
+NICKNAME_MAX = 24
+CHAT_MAX = 300
+
+Nickname = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NICKNAME_MAX)
+]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Join(_Message):
+    """Enter the room: with a seat token to come back, a nickname to join, or ``watch`` for the
+    table view (the public view only)."""
+
+    type: Literal["join"]
+    nickname: Nickname | None = None
+    token: str | None = Field(None, max_length=512)
+    watch: bool = False
+
+
+class Action(_Message):
+    """A move in the game; ``action`` is the game's own action object (docs/games/)."""
+
+    type: Literal["action"]
+    action: dict[str, Any]
+    ref: int | None = Field(None, description="Echoed in an error about this action.")
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=CHAT_MAX)]
+
+
+class Start(_Message):
+    type: Literal["start"]
+
+
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
+class Ping(_Message):
+    """The client measures its own round trip: answered by ``pong`` with the same ``t``."""
+
+    type: Literal["ping"]
+    t: float = 0
+
+
+class Pong(_Message):
+    """The answer to the server's ``ping``: the server measures this client's round trip."""
+
+    type: Literal["pong"]
+    t: float
+
+
+class SetOptions(_Message):
+    type: Literal["set_options"]
+    options: dict[str, Any]
+
+
+class Kick(_Message):
+    type: Literal["kick"]
+    member: int
+
+
+class MakeHost(_Message):
+    type: Literal["make_host"]
+    member: int
+
+
+class Resync(_Message):
+    """Ask for the room and the current state again (after a version gap)."""
+
+    type: Literal["resync"]
+
+
+ClientMessage = Annotated[
+    Join | Action | Chat | Start | Rematch | Ping | Pong | SetOptions | Kick | MakeHost | Resync,
+    Field(discriminator="type"),
+]
+_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(Exception):
+    """A frame the protocol refuses; ``code`` goes into the ``error`` frame."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_client_frame(text: str | bytes) -> Any:
+    """Decode and validate one client frame, or raise ``ProtocolError``."""
+    if len(text) > MAX_FRAME_BYTES:
+        raise ProtocolError("too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise ProtocolError("bad_json", "the frame is not valid JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ProtocolError("bad_message", "a frame must be a JSON object with a string 'type'")
+    try:
+        return _adapter.validate_python(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        if err["type"] == "union_tag_invalid":
+            raise ProtocolError("unknown_type", f"unknown message type {data['type']!r}") from None
+        where = ".".join(str(p) for p in err["loc"][1:])
+        raise ProtocolError("bad_message", f"{where}: {err['msg']}" if where else err["msg"]) from None
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """One server frame as JSON text."""
+    return orjson.dumps(frame).decode()
+
+
+def error_frame(code: str, message: str, ref: int | None = None) -> dict[str, Any]:
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        frame["ref"] = ref
+    return frame

@@ -1,0 +1,542 @@
+"""The room actor: one asyncio task per room, its queue the only door to the room's state.
+
+Every input (a client's frame, a new or closed connection, a timer, the periodic tick, a saved
+match) is a message on the queue, handled one at a time in arrival order: arrival order at the
+actor is the arbitration order. The room knows no game's rules; it drives a ``MatchRun`` through
+the shared engine interface and builds each recipient's frame from that seat's view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from app.db.matches import LoggedMove, MatchRecord, PlayerResult
+from app.engine import EngineError, Event, Game, Timer
+
+from . import protocol as p
+from .connection import Connection
+from .match import MatchRun
+from .tokens import SeatClaim, SeatTokens
+
+log = logging.getLogger(__name__)
+
+HISTORY_LIMIT = 100
+HOST_HANDOVER_SECONDS = 30.0
+MAX_MEMBERS = 40
+
+SaveMatch = Callable[[MatchRecord], Awaitable[int]]
+
+
+@dataclass(eq=False)
+class Member:
+    """Someone who joined with a nickname: a player (with a seat during a match) or a spectator."""
+
+    id: int
+    nickname: str
+    nonce: str
+    player: bool
+    seat: int | None = None
+    conns: set[Connection] = field(default_factory=set)
+    left_at: float = 0.0
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.conns)
+
+    @property
+    def rtt_ms(self) -> int:
+        return min((c.rtt_ms for c in self.conns), default=0)
+
+
+@dataclass(frozen=True, slots=True)
+class _Timer:
+    timer: Timer
+    deadline: float
+    handle: asyncio.TimerHandle
+
+
+class Room:
+    """A room: its members, its options, its current match, and the actor that serialises them."""
+
+    def __init__(
+        self,
+        *,
+        code: str,
+        game: Game,
+        public: bool,
+        tokens: SeatTokens,
+        save_match: SaveMatch,
+        idle_seconds: float = 600.0,
+        ping_seconds: float = 5.0,
+    ) -> None:
+        self.code = code
+        self.game = game
+        self.public = public
+        self.options: dict[str, Any] = game.parse_options({}).model_dump(mode="json")
+        self.status = "waiting"
+        self.members: dict[int, Member] = {}
+        self.host: int | None = None
+        self.watchers: set[Connection] = set()
+        self.match: MatchRun | None = None
+        self.match_id: int | None = None
+        self.result: dict[str, Any] | None = None
+        self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY_LIMIT)
+        self.chat: deque[dict[str, Any]] = deque(maxlen=HISTORY_LIMIT)
+        self.created_at = time.monotonic()
+        self.last_activity = self.created_at
+        self.closed = False
+        self._tokens = tokens
+        self._save_match = save_match
+        self._idle_seconds = idle_seconds
+        self._ping_seconds = ping_seconds
+        self._next_member = 1
+        self._timers: dict[str, _Timer] = {}
+        self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._on_close: Callable[[Room], None] | None = None
+        if game.open_table:
+            self._start_match(players=game.max_players)
+
+    # --- the actor ---------------------------------------------------------------------------
+    def start(self, on_close: Callable[[Room], None]) -> None:
+        self._on_close = on_close
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.code}")
+
+    def post(self, *message: Any) -> None:
+        """Put one message on the room's queue (the only way in)."""
+        if not self.closed:
+            self._queue.put_nowait(message)
+
+    async def _run(self) -> None:
+        tick = asyncio.get_running_loop().create_task(self._ticker())
+        try:
+            while not self.closed:
+                message = await self._queue.get()
+                try:
+                    self._handle(*message)
+                except Exception:  # noqa: BLE001 - a bug costs one message, never the room
+                    log.exception("room %s: failed to handle %s", self.code, message[0])
+        finally:
+            tick.cancel()
+            self._shutdown()
+
+    async def _ticker(self) -> None:
+        while True:
+            await asyncio.sleep(self._ping_seconds)
+            self.post("tick")
+
+    def _handle(self, kind: str, *args: Any) -> None:
+        if kind == "frame":
+            conn, message = args
+            self.last_activity = time.monotonic()
+            self._on_frame(conn, message)
+        elif kind == "closed":
+            self._on_closed(args[0])
+        elif kind == "timer":
+            self._on_timer(args[0])
+        elif kind == "tick":
+            self._on_tick()
+        elif kind == "saved":
+            self._on_saved(*args)
+        elif kind == "close":
+            self.closed = True
+
+    def _shutdown(self) -> None:
+        self.closed = True
+        for entry in self._timers.values():
+            entry.handle.cancel()
+        self._timers.clear()
+        for conn in self._all_connections():
+            conn.close()
+        if self._on_close is not None:
+            self._on_close(self)
+
+    # --- frames from clients -----------------------------------------------------------------
+    def _on_frame(self, conn: Connection, message: Any) -> None:
+        if isinstance(message, p.Join):
+            self._on_join(conn, message)
+            return
+        if isinstance(message, p.Ping):
+            conn.send({"type": "pong", "t": message.t})
+            return
+        if not conn.joined:
+            conn.error("join_first", "send a 'join' frame first")
+            return
+        if isinstance(message, p.Pong):
+            conn.record_rtt(time.monotonic() - message.t)
+        elif isinstance(message, p.Resync):
+            self._send_room(conn)
+            self._send_state(conn)
+        elif conn.member is None:
+            conn.error("watching", "the table view only watches")
+        elif isinstance(message, p.Action):
+            self._on_action(conn, conn.member, message)
+        elif isinstance(message, p.Chat):
+            self._on_chat(conn.member, message.text)
+        else:
+            self._on_host_command(conn, conn.member, message)
+
+    def _on_join(self, conn: Connection, message: p.Join) -> None:
+        if conn.joined:
+            conn.error("already_joined", "this connection has joined already")
+            return
+        if message.watch:
+            conn.watcher = True
+            self.watchers.add(conn)
+            conn.send({"type": "welcome", "room": self.code, "member": None, "seat": None,
+                       "token": None, "watching": True})
+        else:
+            member = self._member_for(conn, message)
+            if member is None:
+                return
+            member.conns.add(conn)
+            conn.member = member
+            conn.send({"type": "welcome", "room": self.code, "member": member.id,
+                       "seat": member.seat, "token": self._token(member), "watching": False})
+        self._broadcast_room()
+        self._send_state(conn)
+        if self.history:
+            conn.send({"type": "history", "events": list(self.history), "chat": list(self.chat)})
+        elif self.chat:
+            conn.send({"type": "history", "events": [], "chat": list(self.chat)})
+
+    def _member_for(self, conn: Connection, message: p.Join) -> Member | None:
+        if message.token:
+            claim = self._tokens.read(message.token)
+            member = self.members.get(claim.member) if claim and claim.room == self.code else None
+            if member is None or claim is None or member.nonce != claim.nonce:
+                conn.error("bad_token", "this seat token is not valid in this room")
+                return None
+            return member
+        if not message.nickname:
+            conn.error("nickname_required", "a nickname (or a seat token) is needed to join")
+            return None
+        if len(self.members) >= MAX_MEMBERS:
+            conn.error("room_full", "this room is full")
+            return None
+        return self.add_member(message.nickname)
+
+    def add_member(self, nickname: str) -> Member:
+        """A new member: a player while seats remain, else a spectator."""
+        taken = {m.nickname.casefold() for m in self.members.values()}
+        name, n = nickname, 2
+        while name.casefold() in taken:
+            suffix = f" {n}"
+            name, n = nickname[: p.NICKNAME_MAX - len(suffix)] + suffix, n + 1
+        member = Member(self._next_member, name, secrets.token_hex(8), player=False)
+        self._next_member += 1
+        players = [m for m in self.members.values() if m.player]
+        if self.game.open_table:
+            used = {m.seat for m in players}
+            free = [s for s in range(self.game.max_players) if s not in used]
+            if free:
+                member.player, member.seat = True, free[0]
+        elif self.status == "waiting" and len(players) < self.game.max_players:
+            member.player = True
+        self.members[member.id] = member
+        if self.host is None:
+            self.host = member.id
+        return member
+
+    def _token(self, member: Member) -> str:
+        return self._tokens.issue(SeatClaim(self.code, member.id, member.nonce))
+
+    def _on_action(self, conn: Connection, member: Member, message: p.Action) -> None:
+        if self.match is None or self.status != "playing":
+            conn.error("not_playing", "no match is running", message.ref)
+            return
+        if member.seat is None:
+            conn.error("spectator", "spectators cannot play", message.ref)
+            return
+        try:
+            events = self.match.play(member.seat, message.action, conn.rtt_ms)
+        except EngineError as exc:
+            conn.error(exc.code, str(exc), message.ref)
+            return
+        except Exception:  # noqa: BLE001 - the match rebuilt itself; tell the sender only
+            conn.error("internal", "the server could not apply this action", message.ref)
+            return
+        self._after_move(events)
+
+    def _on_chat(self, member: Member, text: str) -> None:
+        line = {"member": member.id, "nickname": member.nickname, "text": text,
+                "at": datetime.now(UTC).isoformat(timespec="seconds")}
+        self.chat.append(line)
+        self._broadcast({"type": "chat", **line})
+
+    def _on_host_command(self, conn: Connection, member: Member, message: Any) -> None:
+        if member.id != self.host:
+            conn.error("not_host", "only the host can do that")
+            return
+        if isinstance(message, p.Start):
+            self._host_start(conn)
+        elif isinstance(message, p.Rematch):
+            if self.status != "finished":
+                conn.error("not_finished", "a rematch follows a finished match")
+                return
+            self._host_start(conn)
+        elif isinstance(message, p.SetOptions):
+            if self.status == "playing":
+                conn.error("playing", "options change between matches")
+                return
+            try:
+                parsed = self.game.parse_options(message.options)
+            except EngineError as exc:
+                conn.error("bad_options", str(exc))
+                return
+            self.options = parsed.model_dump(mode="json")
+            self._broadcast_room()
+        elif isinstance(message, p.Kick):
+            target = self.members.get(message.member)
+            if target is None or target.id == member.id:
+                conn.error("bad_member", "no such member to remove")
+                return
+            self._remove(target)
+        elif isinstance(message, p.MakeHost):
+            if message.member not in self.members:
+                conn.error("bad_member", "no such member")
+                return
+            self.host = message.member
+            self._broadcast_room()
+
+    def _host_start(self, conn: Connection) -> None:
+        if self.status == "playing":
+            conn.error("playing", "a match is already running")
+            return
+        players = sorted((m for m in self.members.values() if m.player), key=lambda m: m.id)
+        if len(players) not in self.game.player_counts():
+            conn.error(
+                "player_count",
+                f"{self.game.title} needs {self.game.min_players} to {self.game.max_players} players",
+            )
+            return
+        for seat, m in enumerate(players):
+            m.seat = seat
+        self._start_match(players=len(players))
+
+    def _start_match(self, *, players: int) -> None:
+        self.match = MatchRun(self.game, players, dict(self.options))
+        self.status = "playing"
+        self.result = None
+        self.match_id = None
+        self.history.clear()
+        self._clear_timers()
+        begins = self._record([Event(f"A new match of {self.game.title} begins.", kind="start")])
+        self._sync_timers()
+        self._broadcast_room()
+        self._broadcast_state(begins)
+
+    def _remove(self, target: Member) -> None:
+        """The host removes a member: their token stops working and their connections close."""
+        for conn in list(target.conns):
+            conn.error("removed", "the host removed you from the room")
+            conn.close()
+        del self.members[target.id]
+        if self.host == target.id:
+            self.host = next(iter(self.members), None)
+        self._broadcast_room()
+
+    # --- moves, timers, the end of a match ---------------------------------------------------
+    def _after_move(self, events: list[Event]) -> None:
+        assert self.match is not None
+        frames = self._record(events)
+        outcome = self.match.outcome()
+        if outcome is None:
+            self._sync_timers()
+            self._broadcast_state(frames)
+        else:
+            self._clear_timers()
+            self._broadcast_state(frames)
+            self._finish(outcome)
+
+    def _record(self, events: list[Event]) -> list[dict[str, Any]]:
+        """Events as frames with nicknames filled in, kept in the room's history."""
+        frames = [self._event_frame(e) for e in events]
+        self.history.extend(frames)
+        return frames
+
+    def _event_frame(self, event: Event) -> dict[str, Any]:
+        text = event.text
+        if "{seat:" in text:
+            for m in self.members.values():
+                if m.seat is not None:
+                    text = text.replace(f"{{seat:{m.seat}}}", m.nickname)
+        frame = {"text": text, "seat": event.seat, "kind": event.kind}
+        if event.data:
+            frame["data"] = event.data
+        return frame
+
+    def _sync_timers(self) -> None:
+        """Run exactly the timers the rules ask for now; a new key restarts a timer."""
+        wanted = {t.key: t for t in self.game.timers(self.match.state)} if self.match else {}
+        for key in list(self._timers):
+            if key not in wanted:
+                self._timers.pop(key).handle.cancel()
+        loop = asyncio.get_running_loop()
+        for key, timer in wanted.items():
+            if key not in self._timers:
+                handle = loop.call_later(timer.seconds, self.post, "timer", key)
+                self._timers[key] = _Timer(timer, time.monotonic() + timer.seconds, handle)
+
+    def _clear_timers(self) -> None:
+        for entry in self._timers.values():
+            entry.handle.cancel()
+        self._timers.clear()
+
+    def _on_timer(self, key: str) -> None:
+        entry = self._timers.pop(key, None)
+        if entry is None or self.match is None or self.status != "playing":
+            return
+        try:
+            events = self.match.play(None, entry.timer.action)
+        except EngineError as exc:
+            log.warning("room %s: timer %s refused: %s", self.code, key, exc)
+            self._sync_timers()
+            return
+        self._after_move(events)
+
+    def _finish(self, outcome: Any) -> None:
+        assert self.match is not None
+        self.status = "finished"
+        seat_names = {m.seat: m.nickname for m in self.members.values() if m.seat is not None}
+        match = self.match
+        players = [
+            PlayerResult(seat, seat_names.get(seat, f"Seat {seat + 1}"), outcome.scores[seat],
+                         outcome.ranks[seat], seat in outcome.winners)
+            for seat in range(match.players)
+        ]
+        self.result = {
+            "summary": outcome.summary,
+            "seed": match.seed.hex(),
+            "seed_hash": match.seed_hash,
+            "players": [vars(pl) for pl in players],
+        }
+        self._broadcast_room()
+        record = MatchRecord(
+            game=self.game.id, room_code=self.code, options=match.options, seed=match.seed.hex(),
+            seed_hash=match.seed_hash, started_at=match.started_at, ended_at=datetime.now(UTC),
+            summary=outcome.summary, players=players,
+            log=[LoggedMove(m.seat, m.action, m.at_ms, m.rtt_ms) for m in match.log],
+        )
+        asyncio.get_running_loop().create_task(self._save(record, match))
+
+    async def _save(self, record: MatchRecord, match: MatchRun) -> None:
+        try:
+            match_id = await self._save_match(record)
+        except Exception:  # noqa: BLE001 - a database failure must not kill the room
+            log.exception("room %s: could not save the match", self.code)
+            return
+        self.post("saved", match, match_id)
+
+    def _on_saved(self, match: MatchRun, match_id: int) -> None:
+        if match is self.match:
+            self.match_id = match_id
+            self._broadcast_room()
+
+    # --- connections -------------------------------------------------------------------------
+    def _on_closed(self, conn: Connection) -> None:
+        self.watchers.discard(conn)
+        member = conn.member
+        if member is not None:
+            member.conns.discard(conn)
+            if not member.conns:
+                member.left_at = time.monotonic()
+            self._broadcast_room()
+
+    def _on_tick(self) -> None:
+        now = time.monotonic()
+        conns = self._all_connections()
+        if conns:
+            self.last_activity = now
+            frame = p.encode({"type": "ping", "t": now, "rtt": self._rtts()})
+            for conn in conns:
+                conn.send_text(frame)
+        elif now - self.last_activity > self._idle_seconds:
+            self.closed = True
+            return
+        host = self.members.get(self.host) if self.host is not None else None
+        if host is not None and not host.connected and now - host.left_at > HOST_HANDOVER_SECONDS:
+            successor = next((m for m in self.members.values() if m.connected), None)
+            if successor is not None:
+                self.host = successor.id
+                self._broadcast_room()
+
+    def _rtts(self) -> dict[str, int]:
+        return {str(m.id): m.rtt_ms for m in self.members.values() if m.connected}
+
+    def _all_connections(self) -> list[Connection]:
+        conns = list(self.watchers)
+        for m in self.members.values():
+            conns.extend(m.conns)
+        return conns
+
+    # --- frames to clients -------------------------------------------------------------------
+    def room_frame(self) -> dict[str, Any]:
+        match = self.match
+        return {
+            "type": "room",
+            "code": self.code,
+            "game": self.game.id,
+            "status": self.status,
+            "public": self.public,
+            "host": self.host,
+            "options": self.options,
+            "members": [
+                {"id": m.id, "nickname": m.nickname, "seat": m.seat, "player": m.player,
+                 "connected": m.connected, "rtt_ms": m.rtt_ms}
+                for m in self.members.values()
+            ],
+            "watchers": len(self.watchers),
+            "seed_hash": match.seed_hash if match else None,
+            "result": self.result,
+            "match_id": self.match_id,
+        }
+
+    def _broadcast_room(self) -> None:
+        self._broadcast(self.room_frame())
+
+    def _send_room(self, conn: Connection) -> None:
+        conn.send(self.room_frame())
+
+    def _broadcast(self, frame: dict[str, Any]) -> None:
+        text = p.encode(frame)
+        for conn in self._all_connections():
+            conn.send_text(text)
+
+    def _state_frame(self, seat: int | None, events: list[dict[str, Any]]) -> str:
+        match = self.match
+        assert match is not None
+        now = time.monotonic()
+        timers = [
+            {"key": key, "label": e.timer.label, "seats": list(e.timer.seats),
+             "remaining_ms": max(0, int((e.deadline - now) * 1000))}
+            for key, e in self._timers.items() if e.timer.visible
+        ]
+        return p.encode({
+            "type": "state", "version": match.version, "seat": seat, "view": match.view(seat),
+            "active": self.game.active_seats(match.state), "timers": timers, "events": events,
+        })
+
+    def _broadcast_state(self, events: list[dict[str, Any]]) -> None:
+        """Each recipient gets its own seat's view; one encoding per seat."""
+        if self.match is None:
+            return
+        cache: dict[int | None, str] = {}
+        for conn in self._all_connections():
+            seat = conn.seat
+            text = cache.get(seat)
+            if text is None:
+                text = cache[seat] = self._state_frame(seat, events)
+            conn.send_text(text)
+
+    def _send_state(self, conn: Connection) -> None:
+        if self.match is not None:
+            conn.send_text(self._state_frame(conn.seat, []))

@@ -1,0 +1,62 @@
+// The lobby: create a room (the creator becomes its host), join with a code, see public rooms.
+import { saveNickname, savedNickname, saveToken } from "./protocol.js";
+
+const dialog = document.getElementById("create-dialog");
+const form = document.getElementById("create-form");
+const nickname = document.getElementById("create-nickname");
+const errorBox = document.getElementById("create-error");
+let chosenGame = null;
+
+for (const button of document.querySelectorAll(".create-room")) {
+  button.addEventListener("click", () => {
+    chosenGame = button.dataset.game;
+    document.getElementById("create-title").textContent = button.dataset.title;
+    nickname.value = savedNickname();
+    errorBox.hidden = true;
+    dialog.showModal();
+    nickname.focus();
+  });
+}
+
+document.getElementById("create-cancel").addEventListener("click", () => dialog.close());
+
+form.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const name = nickname.value.trim();
+  if (!name) return;
+  saveNickname(name);
+  const body = { game: chosenGame, nickname: name, public: document.getElementById("create-public").checked };
+  const res = await fetch("/api/rooms", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    errorBox.textContent = typeof data.detail === "string" ? data.detail : "Could not create the room.";
+    errorBox.hidden = false;
+    return;
+  }
+  saveToken(data.code, data.token);
+  location.href = `/r/${data.code}`;
+});
+
+document.getElementById("join-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const code = document.getElementById("join-code").value.trim().toUpperCase();
+  if (/^[A-Z]{4}$/.test(code)) location.href = `/r/${code}`;
+});
+
+const list = document.getElementById("public-rooms");
+async function refreshRooms() {
+  const res = await fetch("/api/rooms").catch(() => null);
+  if (!res || !res.ok) return;
+  const rooms = await res.json();
+  list.replaceChildren(...(rooms.length ? rooms.map((r) => {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = `/r/${r.code}`;
+    a.textContent = `${r.title} · ${r.code} · ${r.host ?? ""} · ${r.players}/${r.max_players}`;
+    li.append(a);
+    return li;
+  }) : [Object.assign(document.createElement("li"), { className: "empty", textContent: "No public room is waiting right now. Create one!" })]));
+}
+setInterval(refreshRooms, 5000);

@@ -1,0 +1,158 @@
+"""A real server for tests: uvicorn on a free 127.0.0.1 port in a thread, and WebSocket clients
+that keep every frame they receive (so a test can walk them all for secrets)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import connect
+
+from app.config import Settings
+from app.main import create_app
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """The whole app served by uvicorn, as in production, on a loopback port."""
+
+    def __init__(self, var_dir: Path, database_url: str = "", **settings: Any) -> None:
+        self.settings = Settings(
+            var_dir=var_dir, database_url=database_url, secret_key="test-secret", **settings
+        )
+        self.app = create_app(self.settings)
+        self.port = free_port()
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning",
+            ws_max_size=64 * 1024, ws_per_message_deflate=False, lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, code: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/{code}"
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base_url, timeout=10)
+
+    @property
+    def registry(self):  # type: ignore[no-untyped-def]
+        return self.app.state.registry
+
+    def create_room(self, game: str, nickname: str = "Host", **body: Any) -> dict[str, Any]:
+        with self.http() as client:
+            response = client.post("/api/rooms", json={"game": game, "nickname": nickname, **body})
+            response.raise_for_status()
+            return response.json()
+
+
+class Client:
+    """A real WebSocket client of one room; ``frames`` keeps everything it received, in order."""
+
+    def __init__(self, server: LiveServer, code: str) -> None:
+        self.ws = connect(server.ws_url(code), max_size=2**22, open_timeout=10)
+        self.frames: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self._cursor = 0
+        self.member: int | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+
+    def send(self, frame: dict[str, Any] | str) -> None:
+        self.ws.send(frame if isinstance(frame, str) else json.dumps(frame))
+
+    def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        self.raw.append(text)
+        frame = json.loads(text)
+        self.frames.append(frame)
+        if frame["type"] == "welcome":
+            self.member, self.seat, self.token = frame["member"], frame["seat"], frame["token"]
+        elif frame["type"] == "ping":
+            self.send({"type": "pong", "t": frame["t"]})
+        elif frame["type"] == "room" and self.member is not None:
+            mine = next((m for m in frame["members"] if m["id"] == self.member), None)
+            if mine is not None:
+                self.seat = mine["seat"]
+        return frame
+
+    def wait_for(
+        self, kind: str, where: Callable[[dict[str, Any]], bool] = lambda f: True,
+        timeout: float = 5.0,
+    ) -> dict[str, Any]:
+        """The next frame of ``kind`` matching ``where`` (earlier unread frames are searched too)."""
+        while self._cursor < len(self.frames):
+            frame = self.frames[self._cursor]
+            self._cursor += 1
+            if frame["type"] == kind and where(frame):
+                return frame
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {kind!r} frame arrived in {timeout} s")
+            frame = self.recv(timeout=left)
+            self._cursor = len(self.frames)
+            if frame["type"] == kind and where(frame):
+                return frame
+
+    def drain(self, quiet: float = 0.2) -> None:
+        """Read until nothing arrives for ``quiet`` seconds."""
+        try:
+            while True:
+                self.recv(timeout=quiet)
+        except TimeoutError:
+            pass
+
+    def latest_state(self) -> dict[str, Any] | None:
+        states = [f for f in self.frames if f["type"] == "state"]
+        return states[-1] if states else None
+
+    def join(self, nickname: str | None = None, token: str | None = None, watch: bool = False):
+        frame: dict[str, Any] = {"type": "join"}
+        if nickname:
+            frame["nickname"] = nickname
+        if token:
+            frame["token"] = token
+        if watch:
+            frame["watch"] = True
+        self.send(frame)
+        return self.wait_for("welcome")
+
+    def action(self, action: dict[str, Any], ref: int | None = None) -> None:
+        frame: dict[str, Any] = {"type": "action", "action": action}
+        if ref is not None:
+            frame["ref"] = ref
+        self.send(frame)
+
+    def close(self) -> None:
+        self.ws.close()
