@@ -1,0 +1,328 @@
+"""Panic Lab's rules engine: rounds of countdown, reveal, claims and result.
+
+Phases, each ended by a system move from a timer or by the claims themselves::
+
+    countdown --reveal--> search --(first correct claim)--------------------> result
+                            |  \\--(latency-fair) settling --settle-------> result
+                            \\--timeout / everyone wrong -------------------> result
+    result --next_round--> countdown        (a token that reaches the target: over)
+
+Time reaches the engine only as data: ``Move.at_ms`` (when the room received the move) and
+``Move.rtt_ms`` (the sender's measured round trip). See docs/games/panic-lab.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from app.engine import (
+    Event,
+    Game,
+    IllegalAction,
+    MalformedAction,
+    Move,
+    NotYourTurn,
+    Outcome,
+    SeededRng,
+    Timer,
+    ranks_from_scores,
+)
+
+from .actions import (
+    ClaimAction,
+    NextRoundAction,
+    PanicLabAction,
+    PanicLabOptions,
+    RevealAction,
+    SettleAction,
+    TimeoutAction,
+)
+from .solver import solve
+from .state import Claim, PanicLabState
+from .tiles import roll_dice, shuffled_ring
+
+RTT_CAP_MS = 300
+"""The most round-trip time latency-fair mode credits a claim with."""
+RESULT_SECONDS = 6.0
+"""How long the result (claims and path) stays up before the next countdown."""
+
+_SYSTEM_PHASE: dict[type, str] = {
+    RevealAction: "countdown",
+    TimeoutAction: "search",
+    SettleAction: "settling",
+    NextRoundAction: "result",
+}
+"""The phase in which each system action is expected."""
+
+
+def capped_rtt(rtt_ms: int) -> int:
+    return min(max(rtt_ms, 0), RTT_CAP_MS)
+
+
+def settle_window_ms(rtt_ms: int) -> int:
+    """How long after the first correct claim (round trip ``rtt_ms``) a later claim can beat it.
+
+    B beats A iff ``tB - cap(rttB) < tA - cap(rttA)``; as ``cap(rttB) <= 300`` this needs
+    ``tB < tA + 300 - cap(rttA)``.
+    """
+    return RTT_CAP_MS - capped_rtt(rtt_ms)
+
+
+class PanicLabGame(Game[PanicLabState]):
+    id: ClassVar[str] = "panic_lab"
+    title: ClassVar[str] = "Panic Lab"
+    pitch: ClassVar[str] = (
+        "The dice name an amoeba and the lab it escaped from: follow it round the ring, "
+        "through vents and mutation rooms, and be the first to put your hand on it."
+    )
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 10
+    Options: ClassVar[type[BaseModel]] = PanicLabOptions
+    Action: ClassVar[type[BaseModel]] = PanicLabAction
+
+    # --- setup ---------------------------------------------------------------------------------
+    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> PanicLabState:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"Panic Lab needs 2 to 10 players, not {players}")
+        if not isinstance(options, PanicLabOptions):
+            options = PanicLabOptions.model_validate(options.model_dump() if options else {})
+        ring = shuffled_ring(options.variant, rng)
+        return PanicLabState(
+            players=players,
+            options=options,
+            ring=ring,
+            ring_json=[tile.to_json() for tile in ring],
+            tokens=[0] * players,
+        )
+
+    # --- validate ------------------------------------------------------------------------------
+    def validate(self, state: PanicLabState, move: Move) -> None:
+        action = self._action(move)
+        if isinstance(action, ClaimAction):
+            self._validate_claim(state, move, action)
+            return
+        if move.seat is not None:
+            raise NotYourTurn(f"only the room's timers send {action.type}")
+        if state.phase == "over":
+            raise IllegalAction("the match is over")
+        expected = _SYSTEM_PHASE[type(action)]
+        if state.phase != expected:
+            raise IllegalAction(f"{action.type} comes in the {expected} phase, not {state.phase}")
+
+    def _validate_claim(self, state: PanicLabState, move: Move, action: ClaimAction) -> None:
+        seat = move.seat
+        if seat is None:
+            raise IllegalAction("the system does not claim tiles")
+        if not 0 <= seat < state.players:
+            raise NotYourTurn(f"there is no seat {seat}")
+        if state.phase == "over":
+            raise IllegalAction("the match is over")
+        if state.phase == "countdown":
+            raise IllegalAction("wait for the dice")
+        if state.phase == "result":
+            raise IllegalAction("this round is decided")
+        if action.tile >= len(state.ring):
+            raise MalformedAction(f"tile: must be below {len(state.ring)}")
+        if state.ring[action.tile].type in ("lab", "vent"):
+            raise IllegalAction("a lab or a vent is never the answer")
+        if seat in state.claimed:
+            raise IllegalAction("you have already claimed this round")
+        if state.phase == "settling":
+            assert state.settle_deadline_ms is not None
+            if move.at_ms >= state.settle_deadline_ms:
+                raise IllegalAction("this round is decided")
+
+    # --- apply ---------------------------------------------------------------------------------
+    def apply(self, state: PanicLabState, move: Move, rng: SeededRng) -> list[Event]:
+        action = self._action(move)
+        if isinstance(action, ClaimAction):
+            assert move.seat is not None
+            return self._claim(state, move, action.tile)
+        if isinstance(action, RevealAction):
+            return self._reveal(state, move, rng)
+        if isinstance(action, TimeoutAction):
+            return self._end_round(state, None, "timeout")
+        if isinstance(action, SettleAction):
+            return self._settle(state)
+        return self._next_round(state)
+
+    def _reveal(self, state: PanicLabState, move: Move, rng: SeededRng) -> list[Event]:
+        roll = roll_dice(rng)
+        state.roll = roll
+        state.solution = solve(state.ring, roll)
+        state.reveal_at_ms = move.at_ms
+        state.phase = "search"
+        return [Event(
+            f"Find the {roll.kind} amoeba, escaped from the {roll.lab} lab "
+            f"({roll.arrow} arrow).",
+            kind="reveal",
+            data={"dice": roll.to_json()},
+        )]
+
+    def _claim(self, state: PanicLabState, move: Move, tile: int) -> list[Event]:
+        assert state.solution is not None and move.seat is not None
+        seat = move.seat
+        claim = Claim(
+            seat=seat,
+            tile=tile,
+            at_ms=move.at_ms,
+            rtt_ms=move.rtt_ms,
+            correct=tile == state.solution.answer,
+            reaction_ms=move.at_ms - state.reveal_at_ms - capped_rtt(move.rtt_ms),
+        )
+        state.claims.append(claim)
+        state.claimed.add(seat)
+        everyone = len(state.claimed) == state.players
+        if not claim.correct:
+            state.locked.add(seat)
+            if state.tokens[seat] > 0:
+                state.tokens[seat] -= 1
+                text = f"{{seat:{seat}}} claimed wrong and loses a token"
+            else:
+                text = f"{{seat:{seat}}} claimed wrong (no token to lose)"
+            events = [Event(text, seat=seat, kind="wrong", data={"tokens": state.tokens[seat]})]
+            if everyone:
+                if state.phase == "settling":
+                    events += self._settle(state)
+                else:
+                    events += self._end_round(state, None, "all_wrong")
+            return events
+        if not state.options.latency_fair:
+            return self._end_round(state, claim, "found")
+        events = [Event(f"{{seat:{seat}}} claims!", seat=seat, kind="claim")]
+        if state.phase == "search":
+            window = settle_window_ms(move.rtt_ms)
+            if window == 0:
+                return events + self._end_round(state, claim, "found")
+            state.phase = "settling"
+            state.settle_deadline_ms = move.at_ms + window
+            state.settle_seconds = window / 1000
+        if everyone:
+            events += self._settle(state)
+        return events
+
+    def _settle(self, state: PanicLabState) -> list[Event]:
+        """Latency-fair: the quickest correct reaction wins; ties go to the earlier arrival."""
+        _, _, best = min(
+            (claim.reaction_ms, arrival, claim)
+            for arrival, claim in enumerate(state.claims) if claim.correct
+        )
+        return self._end_round(state, best, "found")
+
+    def _end_round(self, state: PanicLabState, winner: Claim | None, ended_by: str) -> list[Event]:
+        assert state.solution is not None and state.roll is not None
+        events: list[Event] = []
+        answer = state.solution.answer
+        if winner is not None:
+            state.tokens[winner.seat] += 1
+            text = f"{{seat:{winner.seat}}} found it!"
+            if state.options.latency_fair:
+                text = f"{{seat:{winner.seat}}} found it in {winner.reaction_ms} ms!"
+            events.append(Event(text, seat=winner.seat, kind="found",
+                                data={"answer": answer, "tokens": state.tokens[winner.seat]}))
+        elif ended_by == "timeout":
+            events.append(Event("Time is up: nobody found it.", kind="timeout",
+                                data={"answer": answer}))
+        else:
+            events.append(Event("Everyone claimed wrong: nobody scores.", kind="all_wrong",
+                                data={"answer": answer}))
+        state.last_round = {
+            "round": state.round,
+            "winner": None if winner is None else winner.seat,
+            "ended_by": ended_by,
+            "dice": state.roll.to_json(),
+            **state.solution.to_json(),
+            "claims": [claim.to_json(with_reaction=state.options.latency_fair)
+                       for claim in state.claims],
+        }
+        state.settle_deadline_ms = None
+        if winner is not None and state.tokens[winner.seat] >= state.options.target_tokens:
+            state.phase = "over"
+            state.winner = winner.seat
+            events.append(Event(
+                f"{{seat:{winner.seat}}} wins the match with {state.tokens[winner.seat]} tokens!",
+                seat=winner.seat, kind="match_over",
+            ))
+        else:
+            state.phase = "result"
+        return events
+
+    def _next_round(self, state: PanicLabState) -> list[Event]:
+        state.round += 1
+        state.phase = "countdown"
+        state.roll = None
+        state.solution = None
+        state.reveal_at_ms = 0
+        state.claims = []
+        state.claimed = set()
+        state.locked = set()
+        state.settle_deadline_ms = None
+        state.settle_seconds = 0.0
+        return [Event(f"Round {state.round}: get ready.", kind="round")]
+
+    # --- what each seat sees -------------------------------------------------------------------
+    def view(self, state: PanicLabState, seat: int | None) -> dict[str, Any]:
+        claimed, locked = state.claimed, state.locked
+        out: dict[str, Any] = {
+            "phase": state.phase,
+            "round": state.round,
+            "variant": state.options.variant,
+            "target_tokens": state.options.target_tokens,
+            "latency_fair": state.options.latency_fair,
+            "ring": state.ring_json,
+            "dice": None if state.roll is None else state.roll.to_json(),
+            "players": [
+                {"seat": s, "tokens": t, "claimed": s in claimed, "locked": s in locked}
+                for s, t in enumerate(state.tokens)
+            ],
+            "last_round": state.last_round,
+            "winner": state.winner,
+            "seat": seat,
+        }
+        if seat is not None:
+            mine = next((c.tile for c in state.claims if c.seat == seat), None)
+            out["my_claim"] = None if mine is None else {"tile": mine}
+        return out
+
+    def outcome(self, state: PanicLabState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        scores = list(state.tokens)
+        return Outcome(
+            scores=scores,
+            ranks=ranks_from_scores(scores),
+            winners=[state.winner],
+            summary=f"{{seat:{state.winner}}} wins with {scores[state.winner]} tokens.",
+        )
+
+    def timers(self, state: PanicLabState) -> list[Timer]:
+        r = state.round
+        if state.phase == "countdown":
+            return [Timer(f"countdown:{r}", float(state.options.countdown_seconds),
+                          {"type": "reveal"}, label="Dice in")]
+        if state.phase == "search":
+            return [Timer(f"search:{r}", float(state.options.search_seconds),
+                          {"type": "timeout"}, label="Time left")]
+        if state.phase == "settling":
+            return [Timer(f"settle:{r}", state.settle_seconds, {"type": "settle"},
+                          label="Comparing reaction times", visible=False)]
+        if state.phase == "result":
+            return [Timer(f"result:{r}", RESULT_SECONDS, {"type": "next_round"},
+                          label="Next roll in")]
+        return []
+
+    def active_seats(self, state: PanicLabState) -> list[int]:
+        if state.phase in ("search", "settling"):
+            return [s for s in range(state.players) if s not in state.claimed]
+        return []
+
+    # --- helpers -------------------------------------------------------------------------------
+    def _action(self, move: Move) -> Any:
+        action = move.action
+        if isinstance(action, dict):
+            return self.parse_action(action)
+        if not isinstance(action, (ClaimAction, *_SYSTEM_PHASE)):
+            raise MalformedAction("not a Panic Lab action")
+        return action
