@@ -24,6 +24,7 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     log_level: str = "info"
+    migrate_on_start: bool = Field(True, description="Apply Alembic migrations at start-up.")
     room_idle_seconds: float = Field(600.0, description="An empty room closes after this long.")
     max_rooms: int = Field(5000, description="Rooms open at once, at most.")
     ws_messages_per_second: int = Field(40, description="Client frames accepted per second.")

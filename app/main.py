@@ -31,7 +31,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         url = settings.resolved_database_url()
-        migrate(url)
+        if settings.migrate_on_start:
+            migrate(url)
         app.state.db = Database(url)
         app.state.registry = RoomRegistry(
             db=app.state.db,

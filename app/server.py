@@ -23,3 +23,7 @@ def main() -> None:
         ws_per_message_deflate=False,
         proxy_headers=True,
     )
+
+
+if __name__ == "__main__":
+    main()

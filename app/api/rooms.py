@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Annotated, Any
 
 import segno
@@ -85,5 +86,8 @@ def room_qr(code: str, request: Request, registry: Registry) -> Response:
     if room is None:
         raise HTTPException(404, f"no room {code!r}")
     qr = segno.make(room_url(request, room.code), error="m")
-    svg = qr.svg_inline(scale=6, border=2, dark="#1b1230", light="#ffffff")
-    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
+    buffer = io.BytesIO()
+    qr.save(buffer, kind="svg", scale=6, border=2, dark="#1b1230", light="#ffffff", xmldecl=False)
+    return Response(
+        buffer.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"}
+    )

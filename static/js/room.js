@@ -396,7 +396,14 @@ $("copy-link").addEventListener("click", async () => {
 });
 
 const muteBtn = $("mute-btn");
-function drawMute() { muteBtn.textContent = sounds.muted ? "🔇" : "🔊"; muteBtn.setAttribute("aria-pressed", String(sounds.muted)); }
+const SPEAKER = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+function drawMute() {
+  muteBtn.innerHTML = SPEAKER + (sounds.muted
+    ? '<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2"/></svg>'
+    : '<path d="M16 8a5 5 0 0 1 0 8M19 5a9 9 0 0 1 0 14" stroke="currentColor" stroke-width="2" fill="none"/></svg>');
+  muteBtn.setAttribute("aria-pressed", String(sounds.muted));
+  muteBtn.title = sounds.muted ? "Sound is off" : "Sound is on";
+}
 muteBtn.addEventListener("click", () => { sounds.setMuted(!sounds.muted); drawMute(); });
 drawMute();
 

@@ -1,0 +1,48 @@
+"""Real-browser fixtures: Debian's headless Chromium driven by Playwright, against a live server."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.conftest import REQUIRE_BROWSER
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not os.path.exists(CHROMIUM):
+        if REQUIRE_BROWSER:
+            pytest.fail(f"Chromium is required but missing at {CHROMIUM}")
+        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    """Open pages through ``new_page(phone=True)``; every page's console errors are collected in
+    ``page.errors`` and each context is closed at the end."""
+    contexts: list = []
+
+    def open_page(phone: bool = False):  # type: ignore[no-untyped-def]
+        context = browser.new_context(**(PHONE if phone else {"viewport": {"width": 1200, "height": 900}}))
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.on("console", lambda msg: msg.type == "error" and page.errors.append(msg.text))
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
