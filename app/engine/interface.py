@@ -61,6 +61,8 @@ class Event:
     seat: int | None = None
     kind: str = "info"
     data: dict[str, Any] = field(default_factory=dict)
+    transient: bool = False
+    """Sent with the move that caused it (for animation) but kept out of the event log."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -360,18 +360,24 @@ class Room:
     def _record(self, events: list[Event]) -> list[dict[str, Any]]:
         """Events as frames with nicknames filled in, kept in the room's history."""
         frames = [self._event_frame(e) for e in events]
-        self.history.extend(frames)
+        self.history.extend(f for f, e in zip(frames, events, strict=True) if not e.transient)
         return frames
 
-    def _event_frame(self, event: Event) -> dict[str, Any]:
-        text = event.text
+    def _names(self, text: str) -> str:
+        """``{seat:N}`` in an engine's text replaced by that seat's nickname."""
         if "{seat:" in text:
             for m in self.members.values():
                 if m.seat is not None:
                     text = text.replace(f"{{seat:{m.seat}}}", m.nickname)
-        frame = {"text": text, "seat": event.seat, "kind": event.kind}
+        return text
+
+    def _event_frame(self, event: Event) -> dict[str, Any]:
+        text = self._names(event.text)
+        frame: dict[str, Any] = {"text": text, "seat": event.seat, "kind": event.kind}
         if event.data:
             frame["data"] = event.data
+        if event.transient:
+            frame["transient"] = True
         return frame
 
     def _sync_timers(self) -> None:
@@ -413,8 +419,9 @@ class Room:
                          outcome.ranks[seat], seat in outcome.winners)
             for seat in range(match.players)
         ]
+        summary = self._names(outcome.summary)
         self.result = {
-            "summary": outcome.summary,
+            "summary": summary,
             "seed": match.seed.hex(),
             "seed_hash": match.seed_hash,
             "players": [vars(pl) for pl in players],
@@ -423,7 +430,7 @@ class Room:
         record = MatchRecord(
             game=self.game.id, room_code=self.code, options=match.options, seed=match.seed.hex(),
             seed_hash=match.seed_hash, started_at=match.started_at, ended_at=datetime.now(UTC),
-            summary=outcome.summary, players=players,
+            summary=summary, players=players,
             log=[LoggedMove(m.seat, m.action, m.at_ms, m.rtt_ms) for m in match.log],
         )
         asyncio.get_running_loop().create_task(self._save(record, match))

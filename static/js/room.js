@@ -324,6 +324,10 @@ function renderResult() {
 
 // --- event log and chat ----------------------------------------------------------------------
 function addEvent(e) {
+  if (e.transient) {
+    if (state.game && state.game.onEvent) state.game.onEvent(e);
+    return;
+  }
   const li = document.createElement("li");
   li.className = `ev ev-${e.kind}`;
   li.textContent = e.text;

@@ -1,0 +1,200 @@
+"""``PanikaGame``: the engine interface over ``rules`` and ``view`` (see docs/games/panika.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+
+from app.engine import (
+    Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer, ranks_from_scores,
+)
+
+from . import rules
+from .state import PanikaState
+from .view import view as build_view
+
+CardId = Annotated[int, Field(ge=0, le=119)]
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PlayAction(_Action):
+    """Play one card, or two (two identical vegetables, or any two under Play Two; in order)."""
+
+    type: Literal["play"]
+    cards: list[CardId] = Field(min_length=1, max_length=2)
+
+
+class TapAction(_Action):
+    """One tap on the counter by the seat that owes taps."""
+
+    type: Literal["tap"]
+
+
+class LastCardAction(_Action):
+    """Call "Last card!"."""
+
+    type: Literal["last_card"]
+
+
+class AutoTapAction(_Action):
+    """System only: the 8 s tap timer ran out; the current tapper's remaining taps happen."""
+
+    type: Literal["auto_tap"]
+
+
+class CloseLastCardAction(_Action):
+    """System only: the 3 s "Last card!" window closed without a call."""
+
+    type: Literal["close_last_card"]
+
+
+class TimeoutAction(_Action):
+    """System only: the turn timer ran out; a card is played for the absent player."""
+
+    type: Literal["timeout"]
+
+
+AnyAction = Annotated[
+    Union[PlayAction, TapAction, LastCardAction, AutoTapAction, CloseLastCardAction,
+          TimeoutAction],
+    Field(discriminator="type"),
+]
+
+
+class PanikaAction(RootModel[AnyAction]):
+    pass
+
+
+class PanikaOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    turn_seconds: int = Field(
+        30, ge=10, le=120,
+        description="Seconds a player has to play before a card is played for them.",
+    )
+
+
+SYSTEM_ACTIONS = frozenset({"auto_tap", "close_last_card", "timeout"})
+
+
+class PanikaGame(Game[PanikaState]):
+    id = "panika"
+    title = "Panika"
+    pitch = "Play cards, tap the shared counter, and don't be the one who makes it burst."
+    min_players = 2
+    max_players = 6
+    Options = PanikaOptions
+    Action = PanikaAction
+
+    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> PanikaState:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"Panika needs 2 to 6 players, not {players}")
+        turn_seconds = getattr(options, "turn_seconds", 30)
+        return rules.new_state(players, turn_seconds, rng)
+
+    def validate(self, state: PanikaState, move: Move) -> None:
+        action, seat = move.action, move.seat
+        kind = action.type
+        if state.phase == "over":
+            raise IllegalAction("the match is over")
+        if kind in SYSTEM_ACTIONS:
+            if seat is not None:
+                raise IllegalAction(f"only the system may send {kind}")
+        elif seat is None or not 0 <= seat < state.players:
+            raise IllegalAction(f"only a player may send {kind}")
+        if kind == "play":
+            rules.check_play(state, seat, list(action.cards))
+        elif kind == "tap":
+            if state.phase != "tapping":
+                raise IllegalAction("no taps are owed")
+            if seat != state.tapper:
+                if any(s == seat for s, _ in state.tap_queue):
+                    raise NotYourTurn("wait: another player taps first")
+                raise IllegalAction("you owe no taps")
+        elif kind == "auto_tap":
+            if state.phase != "tapping":
+                raise IllegalAction("no taps are owed")
+        elif kind == "close_last_card":
+            if state.window is None:
+                raise IllegalAction("no Last card! window is open")
+        elif kind == "timeout":
+            if state.phase != "play":
+                raise IllegalAction("no one is choosing a card")
+        # last_card: never refused; a false call does nothing.
+
+    def apply(self, state: PanikaState, move: Move, rng: SeededRng) -> list[Event]:
+        action, seat = move.action, move.seat
+        kind = action.type
+        if kind == "last_card":
+            return rules.call_last_card(state, seat)
+        if kind == "close_last_card":
+            return rules.close_window(state, rng)
+        # Any other action closes an open "Last card!" window first (GAMES.md: it closes early
+        # when the next player acts), so the penalty comes before the play.
+        events = rules.close_window(state, rng)
+        if state.phase == "over":
+            return events
+        if kind == "tap":
+            return events + rules.tap(state, 1, rng)
+        if kind == "auto_tap":
+            return events + rules.tap(state, state.tap_queue[0][1], rng, auto=True)
+        if events and state.play_two == state.turn and len(state.hands[state.turn]) < 2:
+            # The penalty left the Play Two player one card: they cannot play (rulebook).
+            if kind in ("play", "timeout"):
+                events.append(Event("{seat:%d}'s play is void: a card went as a penalty"
+                                    % state.turn, state.turn, "void"))
+                return events + rules.begin_turn(state, state.turn, rng)
+        if kind == "timeout":
+            seat = state.turn
+            events.append(Event("{seat:%d} ran out of time; a card is played for them" % seat,
+                                seat, "timeout"))
+            if not state.piles[seat]:
+                state.last_card_called[seat] = True  # the bot never forgets "Last card!"
+            return events + rules.play(state, seat, rules.bot_play(state, seat), rng)
+        cards = list(action.cards)
+        if events and any(c not in state.hands[seat] for c in cards):
+            # The penalty just took a card this play needed: the play is void, choose again.
+            events.append(Event("{seat:%d}'s play is void: a card went as a penalty" % seat,
+                                seat, "void"))
+            return events
+        return events + rules.play(state, seat, cards, rng)
+
+    def view(self, state: PanikaState, seat: int | None) -> dict[str, Any]:
+        return build_view(state, seat)
+
+    def outcome(self, state: PanikaState) -> Outcome | None:
+        """Winners rank 1; the others by fewest cards left. Score: minus the cards left."""
+        if state.phase != "over":
+            return None
+        scores = [-state.cards_left(s) for s in range(state.players)]
+        names = " and ".join("{seat:%d}" % s for s in state.winners)
+        verb = "wins" if len(state.winners) == 1 else "win"
+        return Outcome(scores=scores, ranks=ranks_from_scores(scores),
+                       winners=list(state.winners), summary=f"{names} {verb}")
+
+    def timers(self, state: PanikaState) -> list[Timer]:
+        if state.phase == "over":
+            return []
+        timers: list[Timer] = []
+        if state.phase == "play":
+            timers.append(Timer(f"turn:{state.turn_serial}", state.turn_seconds,
+                                {"type": "timeout"}, "Turn", (state.turn,)))
+        else:
+            timers.append(Timer(f"autotap:{state.tap_serial}", rules.AUTO_TAP_SECONDS,
+                                {"type": "auto_tap"}, "Tap", (state.tap_queue[0][0],)))
+        if state.window is not None:
+            timers.append(Timer(f"lastcard:{state.window_serial}", rules.LAST_CARD_SECONDS,
+                                {"type": "close_last_card"}, "Last card!", (state.window,),
+                                visible=False))
+        return timers
+
+    def active_seats(self, state: PanikaState) -> list[int]:
+        if state.phase == "over":
+            return []
+        if state.phase == "tapping":
+            return [state.tap_queue[0][0]]
+        return [state.turn]

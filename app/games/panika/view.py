@@ -1,0 +1,65 @@
+"""What one seat sees (GAMES.md "Panika", Hidden/Public).
+
+Public: the counter, whose turn, the direction, taps owed, every player's hand and pile sizes and
+"Last card!" calls, the face-up discard (top and latest play), the last burst. Private: a seat's
+own hand, to that seat only. Never shown: the current burst number, other hands, pile contents.
+Built from small lists each call, no copying of the state (this runs for every seat after every
+action).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CARD_JSON
+from .state import PanikaState
+
+
+def view(state: PanikaState, seat: int | None) -> dict[str, Any]:
+    tapping = None
+    if state.phase == "tapping" and state.tap_queue:
+        tapping = {"seat": state.tap_queue[0][0], "owed": state.tap_queue[0][1]}
+    last_play = None
+    if state.last_play is not None:
+        last_play = {
+            "seat": state.last_play["seat"],
+            "cards": [CARD_JSON[c] for c in state.last_play["cards"]],
+            "taps": state.last_play["taps"],
+        }
+    out: dict[str, Any] = {
+        "phase": state.phase,
+        "round": state.round,
+        "counter": state.counter,
+        "turn": state.turn if state.phase != "over" else None,
+        "direction": "clockwise" if state.direction == 1 else "counterclockwise",
+        "play_two": state.play_two,
+        "tapping": tapping,
+        "tap_queue": [{"seat": s, "owed": n} for s, n in state.tap_queue],
+        "players": [
+            {
+                "seat": s,
+                "hand": len(state.hands[s]),
+                "pile": len(state.piles[s]),
+                "last_card": state.last_card_called[s],
+            }
+            for s in range(state.players)
+        ],
+        "discard_top": CARD_JSON[state.discard[-1]] if state.discard else None,
+        "discard_count": len(state.discard),
+        "last_play": last_play,
+        "last_burst": dict(state.last_burst) if state.last_burst else None,
+        "winners": list(state.winners),
+        "turn_seconds": state.turn_seconds,
+        "you": seat,
+    }
+    if seat is not None and 0 <= seat < state.players:
+        hand = state.hands[seat]
+        my_turn = state.phase == "play" and state.turn == seat
+        out["hand"] = [CARD_JSON[c] for c in hand]
+        out["legal"] = {
+            "play": my_turn,
+            "cards": (2 if state.play_two == seat else 1) if my_turn else 0,
+            "taps": tapping["owed"] if tapping and tapping["seat"] == seat else 0,
+            "last_card_due": state.window == seat,
+        }
+    return out

@@ -1,0 +1,141 @@
+"""The Panika app's counter as a room (GAMES.md "Panika", Stand-alone counter).
+
+Several phones share one counter: tap +1, red ``back`` -1 (not below 0), green ``reset`` to 0,
+and a burst at a secret number drawn uniformly from 21..30 (rulebook, "The Panika App"). Bursting
+cannot be undone: until the next round only ``new_round`` is accepted. The next round starts
+3 s after the burst (a system timer), or earlier when anyone sends ``new_round``. The match never
+ends. See docs/games/panika.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+
+from app.engine import Event, Game, IllegalAction, Move, Outcome, SeededRng, Timer
+
+BURST_MIN, BURST_MAX = 21, 30
+NEW_ROUND_SECONDS = 3
+
+
+@dataclass(slots=True)
+class CounterState:
+    players: int
+    counter: int = 0
+    burst_at: int = 0
+    """SECRET: this round's burst number."""
+    round: int = 0
+    phase: Literal["counting", "burst"] = "counting"
+    last_burst: dict | None = None
+    """``{"seat", "number", "round"}`` of the latest burst."""
+    taps: list[int] = field(default_factory=list)
+    """Taps each seat made this round."""
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TapAction(_Action):
+    type: Literal["tap"]
+
+
+class BackAction(_Action):
+    type: Literal["back"]
+
+
+class ResetAction(_Action):
+    type: Literal["reset"]
+
+
+class NewRoundAction(_Action):
+    type: Literal["new_round"]
+
+
+class CounterAction(RootModel[Annotated[
+    Union[TapAction, BackAction, ResetAction, NewRoundAction], Field(discriminator="type")
+]]):
+    pass
+
+
+class CounterOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def start_round(state: CounterState, rng: SeededRng) -> None:
+    """Counter 0, a new secret number uniformly from 21..30."""
+    state.round += 1
+    state.counter = 0
+    state.burst_at = rng.randint(BURST_MIN, BURST_MAX)
+    state.phase = "counting"
+    state.taps = [0] * state.players
+
+
+class PanikaCounterGame(Game[CounterState]):
+    id = "panika_counter"
+    title = "Panika counter"
+    pitch = "The Panika counter for your own cards: tap together, and it bursts somewhere 21 to 30."
+    min_players = 1
+    max_players = 10
+    open_table = True
+    Options = CounterOptions
+    Action = CounterAction
+
+    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> CounterState:
+        state = CounterState(players=players)
+        start_round(state, rng)
+        return state
+
+    def validate(self, state: CounterState, move: Move) -> None:
+        kind = move.action.type
+        if kind != "new_round" and (move.seat is None or not 0 <= move.seat < state.players):
+            raise IllegalAction(f"only a player may send {kind}")
+        if kind == "new_round":
+            if state.phase != "burst":
+                raise IllegalAction("the counter has not burst")
+        elif state.phase == "burst":
+            raise IllegalAction("the counter burst; wait for the next round")
+
+    def apply(self, state: CounterState, move: Move, rng: SeededRng) -> list[Event]:
+        kind, seat = move.action.type, move.seat
+        if kind == "tap":
+            state.counter += 1
+            state.taps[seat] += 1
+            if state.counter >= state.burst_at:
+                state.phase = "burst"
+                state.last_burst = {"seat": seat, "number": state.burst_at, "round": state.round}
+                return [Event("{seat:%d} bursts the counter at %d!" % (seat, state.burst_at),
+                              seat, "burst", {"number": state.burst_at})]
+            return []
+        if kind == "back":
+            state.counter = max(0, state.counter - 1)
+            return []
+        if kind == "reset":
+            state.counter = 0
+            return [Event("{seat:%d} resets the counter" % seat, seat, "reset")]
+        start_round(state, rng)
+        return [Event("Round %d" % state.round, None, "round")]
+
+    def view(self, state: CounterState, seat: int | None) -> dict[str, Any]:
+        return {
+            "counter": state.counter,
+            "phase": state.phase,
+            "round": state.round,
+            "last_burst": dict(state.last_burst) if state.last_burst else None,
+            "taps": list(state.taps),
+            "you": seat,
+        }
+
+    def outcome(self, state: CounterState) -> Outcome | None:
+        return None
+
+    def timers(self, state: CounterState) -> list[Timer]:
+        if state.phase != "burst":
+            return []
+        return [Timer(f"newround:{state.round}", NEW_ROUND_SECONDS, {"type": "new_round"},
+                      "Next round")]
+
+    def active_seats(self, state: CounterState) -> list[int]:
+        return list(range(state.players))

@@ -1,0 +1,127 @@
+"""Random whole games (OpenSpiel-style random simulation), the burst number's distribution, and
+replay from (seed, options, action log)."""
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.stats import chisquare
+
+from app.engine import Move, SeededRng
+from app.games.panika import GAME, rules
+from app.games.panika.cards import CARD_JSON
+from app.games.panika.state import PanikaState
+
+from .panika_helpers import random_moves, total_cards
+
+SECRET_KEYS = {"burst_at", "burst_number", "secret", "seed", "piles", "hands"}
+MAX_STEPS = 5000
+
+
+def card_ids_in(obj) -> set[int]:
+    """Every card id a view shows (card objects are the dicts with a "kind" key)."""
+    if isinstance(obj, dict):
+        found = {obj["id"]} if "kind" in obj and "id" in obj else set()
+        for v in obj.values():
+            found |= card_ids_in(v)
+        return found
+    if isinstance(obj, list):
+        return set().union(*(card_ids_in(v) for v in obj)) if obj else set()
+    return set()
+
+
+def keys_in(obj) -> set[str]:
+    if isinstance(obj, dict):
+        return set(obj).union(*(keys_in(v) for v in obj.values()))
+    if isinstance(obj, list):
+        return set().union(*(keys_in(v) for v in obj)) if obj else set()
+    return set()
+
+
+def check_views(state: PanikaState) -> None:
+    public = set(state.discard)
+    for seat in [None, *range(state.players)]:
+        view = GAME.view(state, seat)
+        json.dumps(view)
+        assert not SECRET_KEYS & keys_in(view)
+        own = set(state.hands[seat]) if seat is not None else set()
+        assert card_ids_in(view) <= own | public
+        if seat is not None:
+            assert [c["id"] for c in view["hand"]] == state.hands[seat]
+        if view["last_burst"] is not None:
+            assert view["last_burst"]["round"] < state.round or state.phase == "over"
+
+
+def check_invariants(state: PanikaState) -> None:
+    assert total_cards(state) == 120
+    everything = [c for h in state.hands for c in h] + [c for p in state.piles for c in p]
+    assert sorted(everything + state.discard) == list(range(120))
+    assert all(len(h) <= 4 for h in state.hands)
+    assert state.counter <= state.burst_at
+    assert state.counter < state.burst_at or state.phase == "over"
+    assert 21 <= state.burst_at <= 30
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 6), seed=st.binary(min_size=1, max_size=8),
+       choices=st.integers(0, 2**32))
+def test_random_legal_games_keep_every_invariant(players, seed, choices):
+    chooser = random.Random(choices)
+    rng = SeededRng(seed)
+    state = GAME.setup(players, GAME.parse_options({}), rng)
+    check_invariants(state)
+    check_views(state)
+    for _ in range(MAX_STEPS):
+        if state.phase == "over":
+            break
+        seat, raw = chooser.choice(random_moves(state, chooser))
+        GAME.step(state, Move(seat, GAME.parse_action(raw)), rng)
+        check_invariants(state)
+        check_views(state)
+    assert state.phase == "over"
+    outcome = GAME.outcome(state)
+    assert outcome.winners and all(outcome.ranks[w] == 1 for w in outcome.winners)
+    assert all(state.cards_left(w) == 0 for w in outcome.winners)
+
+
+def test_burst_numbers_uniform_over_21_to_30():
+    counts = [0] * 10
+    for i in range(5000):
+        state = PanikaState(players=2, turn_seconds=30, hands=[[], []], piles=[[], []])
+        rules.start_round(state, SeededRng(b"burst-%d" % i))
+        counts[state.burst_at - 21] += 1
+    assert all(counts)
+    assert chisquare(counts).pvalue > 0.001
+
+
+def test_burst_numbers_uniform_within_one_match():
+    rng = SeededRng(b"one match")
+    state = PanikaState(players=2, turn_seconds=30, hands=[[], []], piles=[[], []])
+    counts = [0] * 10
+    for _ in range(5000):
+        rules.start_round(state, rng)
+        counts[state.burst_at - 21] += 1
+    assert chisquare(counts).pvalue > 0.001
+
+
+def test_replay_rebuilds_the_identical_match():
+    seed, players, options = b"replay seed", 4, {"turn_seconds": 20}
+    chooser = random.Random(7)
+    rng = SeededRng(seed)
+    state = GAME.setup(players, GAME.parse_options(options), rng)
+    log = []
+    while state.phase != "over":
+        seat, raw = chooser.choice(random_moves(state, chooser))
+        move = Move(seat, raw, at_ms=len(log) * 100)
+        GAME.step(state, Move(seat, GAME.parse_action(raw), move.at_ms), rng)
+        log.append(move)
+    again = GAME.replay(players, options, seed, log)
+    for seat in [None, *range(players)]:
+        assert GAME.view(again, seat) == GAME.view(state, seat)
+    assert GAME.outcome(again) == GAME.outcome(state)
+    assert (again.hands, again.piles, again.discard) == (state.hands, state.piles, state.discard)
+
+
+def test_card_json_is_shared_and_complete():
+    assert [c["id"] for c in CARD_JSON] == list(range(120))
