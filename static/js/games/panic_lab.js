@@ -1,0 +1,498 @@
+// Panic Lab in the browser: the ring of tiles round the dice, one tap to claim, and after each
+// round every claim and the amoeba's path, step by step. The state comes from the server's view
+// (docs/games/panic-lab.md); the ring's SVG is built once per match, each frame only changes
+// classes and a few texts.
+//
+// Hooks for tests: `.pl-tile[data-index="7"]` (click to claim), `.pl-root[data-phase]`,
+// `.pl-player[data-seat="0"] .pl-tokens[data-tokens]`, `.pl-tile.mine`, `.pl-tile.answer`,
+// `.pl-root[data-answer]` (after a round), `.pl-claim` (claim labels after a round).
+import {
+  amoeba, blankDie, colourDie, defs, describeKind, describeTile, el, labDie, patternDie,
+  ringLayout, shapeDie, tileArt,
+} from "./panic_lab/art.js";
+
+const LIVE = new Set(["search", "settling"]);
+
+function html(tag, cls, textContent) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (textContent !== undefined) e.textContent = textContent;
+  return e;
+}
+
+function svgText(str, attrs) {
+  const t = el("text", attrs);
+  t.textContent = str;
+  return t;
+}
+
+export function mount(container, ctx) {
+  const root = html("div", `pl-root${ctx.table ? " table" : ""}`);
+  const banner = html("p", "pl-banner");
+  banner.setAttribute("role", "status");
+  banner.setAttribute("aria-live", "polite");
+  const board = html("div", "pl-board");
+  const caption = html("p", "pl-caption");
+  caption.setAttribute("aria-live", "polite");
+  const playersBox = html("ol", "pl-players");
+  playersBox.setAttribute("aria-label", "Tokens");
+  root.append(banner, board, caption, playersBox);
+  container.replaceChildren(root);
+
+  const ui = {
+    ringKey: null, svg: null, layout: null, tiles: [], ring: [], dice: null, countText: null,
+    seekG: null, seekText: null, trail: null, claimsG: null, cursor: null,
+    players: [], playerCount: -1,
+  };
+  const st = {
+    frame: null, phase: null, round: 0, shownRound: 0, pending: null, pendingTimer: 0,
+    countdownEnd: 0, lastCount: null, animTimer: 0, wasLocked: false, diceKey: null,
+  };
+
+  // --- building (once per match) -------------------------------------------------------------
+  function build(view) {
+    clearInterval(st.animTimer);
+    const n = view.ring.length;
+    const W = 1000;
+    const H = ctx.table ? 1000 : 1300;
+    const L = ringLayout(n, W, H);
+    const svg = el("svg", {
+      class: "pl-ring", viewBox: `0 0 ${W} ${H}`, role: "group",
+      "aria-label": `The lab: ${n} tiles in a ring, the dice in the middle`,
+    });
+    svg.append(defs());
+    const tilesG = el("g", { class: "pl-tiles" });
+    ui.tiles = view.ring.map((tile, i) => {
+      const p = L.points[i];
+      const s = L.tileR / 50;
+      const g = el("g", {
+        class: `pl-tile ${tile.type}`, "data-index": i, "data-type": tile.type,
+        transform: `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)}) scale(${s.toFixed(3)})`,
+        tabindex: ctx.table ? null : 0, role: ctx.table ? "img" : "button",
+        "aria-label": `Tile ${i + 1}: ${describeTile(tile)}`,
+      });
+      g.append(el("circle", { class: "pl-hit", r: 50, fill: "transparent" }));
+      g.append(...tileArt(tile));
+      g.append(el("circle", { class: "pl-hl", r: 53, fill: "none" }));
+      const title = el("title");
+      title.textContent = describeTile(tile);
+      g.append(title);
+      tilesG.append(g);
+      return g;
+    });
+
+    // The centre: the dice (or the countdown), what to look for, and a line of text.
+    // Phone (a tall ellipse): the dice in a 2 x 2 grid; table (a circle): in a row.
+    const centre = el("g", { class: "pl-centre" });
+    const C = ctx.table
+      ? { die: 150, gap: 18, cols: 4, top: L.cy - 225, caption: L.cy - 30, seekTitle: L.cy + 25,
+          seek: L.cy + 115, seekScale: 1.35, seekLabel: L.cy + 225 }
+      : { die: 190, gap: 22, cols: 2, top: L.cy - 375, caption: L.cy + 82, seekTitle: L.cy + 145,
+          seek: L.cy + 245, seekScale: 1.65, seekLabel: L.cy + 372 };
+    const rows = 4 / C.cols;
+    const gridW = C.cols * C.die + (C.cols - 1) * C.gap;
+    const gridH = rows * C.die + (rows - 1) * C.gap;
+    ui.diceSlots = [0, 1, 2, 3].map((k) => {
+      const x = L.cx - gridW / 2 + C.die / 2 + (k % C.cols) * (C.die + C.gap);
+      const y = C.top + C.die / 2 + Math.floor(k / C.cols) * (C.die + C.gap);
+      const slot = el("g", { class: "pl-die-slot", transform: `translate(${x} ${y}) scale(${C.die / 100})` });
+      centre.append(slot);
+      return slot;
+    });
+    ui.countText = svgText("", { class: "pl-count", x: L.cx, y: C.top + gridH / 2 + 80, "text-anchor": "middle" });
+    ui.diceCaption = svgText("", { class: "pl-dice-caption", x: L.cx, y: C.caption, "text-anchor": "middle" });
+    ui.seekTitle = svgText("", { class: "pl-seek-title", x: L.cx, y: C.seekTitle, "text-anchor": "middle" });
+    ui.seekG = el("g", { class: "pl-seek", transform: `translate(${L.cx} ${C.seek}) scale(${C.seekScale})` });
+    ui.seekLabel = svgText("", { class: "pl-seek-label", x: L.cx, y: C.seekLabel, "text-anchor": "middle" });
+    centre.append(ui.countText, ui.diceCaption, ui.seekTitle, ui.seekG, ui.seekLabel);
+
+    ui.trail = el("g", { class: "pl-trail" });
+    ui.claimsG = el("g", { class: "pl-claims" });
+    ui.cursor = el("circle", { class: "pl-cursor", r: L.tileR * 0.3, cx: -100, cy: -100 });
+    svg.append(centre, tilesG, ui.trail, ui.cursor, ui.claimsG);
+
+    svg.addEventListener("click", onTap);
+    svg.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); onTap(ev); }
+    });
+    board.replaceChildren(svg);
+    Object.assign(ui, { svg, layout: L, ring: view.ring, ringKey: JSON.stringify(view.ring) });
+    st.shownRound = 0;
+    st.diceKey = null;
+  }
+
+  // --- claiming ------------------------------------------------------------------------------
+  function canClaim(view) {
+    if (ctx.table || view.seat === null || view.seat === undefined) return false;
+    if (!LIVE.has(view.phase)) return false;
+    const me = view.players[view.seat];
+    return !(me.claimed || view.my_claim || st.pending !== null);
+  }
+
+  function onTap(ev) {
+    const g = ev.target.closest && ev.target.closest(".pl-tile");
+    const view = st.frame && st.frame.view;
+    if (!g || !view || !canClaim(view)) return;
+    const index = Number(g.dataset.index);
+    const tile = ui.ring[index];
+    if (tile.type === "lab" || tile.type === "vent") {
+      flash(`A ${tile.type} is never the answer: tap an amoeba or a mutation room.`);
+      return;
+    }
+    st.pending = index;
+    ctx.send({ type: "claim", tile: index });
+    ctx.sound("tap");
+    ctx.vibrate(25);
+    clearTimeout(st.pendingTimer);
+    // If no answer comes (the claim was refused or lost), the player may tap again.
+    st.pendingTimer = setTimeout(() => { st.pending = null; if (st.frame) render(st.frame); }, 1500);
+    render(st.frame);
+  }
+
+  let flashTimer = 0;
+  function flash(text) {
+    caption.textContent = text;
+    caption.classList.add("flash");
+    clearTimeout(flashTimer);
+    flashTimer = setTimeout(() => caption.classList.remove("flash"), 1800);
+  }
+
+  // --- each frame ----------------------------------------------------------------------------
+  function update(frame) {
+    const view = frame.view;
+    if (!view || !view.ring) return;
+    const key = JSON.stringify(view.ring);
+    if (key !== ui.ringKey || (st.frame && view.round < st.round)) build(view);
+    const prevPhase = st.phase;
+    const prevRound = st.round;
+    st.frame = frame;
+    st.phase = view.phase;
+    st.round = view.round;
+    if (view.round !== prevRound || !LIVE.has(view.phase) || view.my_claim) {
+      if (view.round !== prevRound || !LIVE.has(view.phase)) st.pending = null;
+      if (view.my_claim) st.pending = null;
+    }
+    // Countdown deadline from the frame's timer.
+    const cd = frame.timers.find((t) => t.key.startsWith("countdown:"));
+    if (view.phase === "countdown" && cd) st.countdownEnd = performance.now() + cd.remaining_ms;
+
+    // Sounds at the moments that matter (not when joining mid-round).
+    if (prevPhase === "countdown" && LIVE.has(view.phase)) {
+      ctx.sound("reveal");
+      if (!ctx.table) ctx.vibrate(40);
+    }
+    const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
+    if (me && me.locked && !st.wasLocked && LIVE.has(view.phase)) {
+      ctx.sound("wrong");
+      ctx.vibrate([90, 50, 90]);
+    }
+    st.wasLocked = !!(me && me.locked);
+
+    const last = view.last_round;
+    const ended = last && last.round === view.round && (view.phase === "result" || view.phase === "over");
+    if (ended && st.shownRound !== last.round) {
+      st.shownRound = last.round;
+      const live = prevPhase !== null && LIVE.has(prevPhase);
+      showResult(view, last, live);
+    } else if (!ended && st.shownRound && view.phase === "countdown") {
+      clearResult();
+      st.shownRound = 0;
+    }
+    render(frame);
+  }
+
+  function render(frame) {
+    const view = frame.view;
+    root.dataset.phase = view.phase;
+    root.dataset.round = view.round;
+    const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
+    const claimable = canClaim(view);
+    root.classList.toggle("can-claim", claimable);
+    root.classList.toggle("locked", !!(me && me.locked));
+    root.classList.toggle("player", !!me && !ctx.table);
+    const mine = view.my_claim ? view.my_claim.tile : st.pending;
+    ui.tiles.forEach((g, i) => {
+      g.classList.toggle("mine", mine === i);
+      g.classList.toggle("pending", st.pending === i && !view.my_claim);
+    });
+    renderDice(view);
+    renderPlayers(view);
+    banner.textContent = bannerText(view, me);
+    banner.className = `pl-banner ${bannerTone(view, me)}`;
+  }
+
+  function renderDice(view) {
+    const d = view.dice;
+    const key = d ? `${view.round}:${JSON.stringify(d)}` : `none:${view.phase}`;
+    if (key === st.diceKey) return;
+    st.diceKey = key;
+    const slots = ui.diceSlots;
+    if (!d) {
+      const faces = [blankDie(), blankDie(), blankDie(), blankDie()];
+      slots.forEach((s, k) => s.replaceChildren(faces[k]));
+      ui.svg.classList.toggle("rolling", view.phase === "countdown");
+      ui.diceCaption.textContent = view.phase === "countdown" ? "Get ready…" : "";
+      ui.seekG.replaceChildren();
+      ui.seekTitle.textContent = "";
+      ui.seekLabel.textContent = "";
+      tickCountdown();
+      return;
+    }
+    ui.svg.classList.remove("rolling");
+    ui.countText.textContent = "";
+    slots[0].replaceChildren(labDie(d.lab, d.arrow));
+    slots[1].replaceChildren(colourDie(d.colour));
+    slots[2].replaceChildren(shapeDie(d.shape));
+    slots[3].replaceChildren(patternDie(d.pattern));
+    ui.svg.classList.add("revealed");
+    setTimeout(() => ui.svg && ui.svg.classList.remove("revealed"), 500);
+    const turn = d.arrow === "white" ? "↻ clockwise" : "↺ counter-clockwise";
+    ui.diceCaption.textContent = `${d.lab} lab · ${turn}`;
+    if (!st.shownRound) showSought(d, "FIND");
+  }
+
+  function showSought(kind, prefix) {
+    ui.seekG.replaceChildren(amoeba(kind));
+    ui.seekTitle.textContent = prefix;
+    ui.seekLabel.textContent = describeKind(kind);
+  }
+
+  // A big number during the countdown (the shell shows the timer bar too).
+  function tickCountdown() {
+    if (!st.frame || st.frame.view.phase !== "countdown" || !ui.countText) {
+      if (ui.countText) ui.countText.textContent = "";
+      st.lastCount = null;
+      return;
+    }
+    const left = Math.max(0, st.countdownEnd - performance.now());
+    const n = Math.ceil(left / 1000);
+    const label = n > 0 ? String(n) : "!";
+    if (ui.countText.textContent !== label) {
+      ui.countText.textContent = label;
+      if (st.lastCount !== null && n > 0 && !ctx.table) ctx.sound("tense");
+      st.lastCount = n;
+    }
+  }
+  const countdownTimer = setInterval(tickCountdown, 100);
+
+  function renderPlayers(view) {
+    const count = view.players.length;
+    if (count !== ui.playerCount) {
+      ui.playerCount = count;
+      ui.players = view.players.map((p) => {
+        const li = html("li", "pl-player");
+        li.dataset.seat = p.seat;
+        const name = html("span", "pl-name");
+        const tokens = html("span", "pl-tokens");
+        const state = html("span", "pl-state");
+        li.append(name, tokens, state);
+        playersBox.append(li);
+        return { li, name, tokens, state, pips: -1 };
+      });
+      playersBox.replaceChildren(...ui.players.map((r) => r.li));
+    }
+    const last = view.last_round;
+    const ended = last && last.round === view.round && !LIVE.has(view.phase);
+    view.players.forEach((p, i) => {
+      const row = ui.players[i];
+      const nm = ctx.name(p.seat);
+      if (row.name.textContent !== nm) row.name.textContent = nm;
+      if (row.pips !== `${p.tokens}/${view.target_tokens}`) {
+        row.pips = `${p.tokens}/${view.target_tokens}`;
+        row.tokens.dataset.tokens = p.tokens;
+        row.tokens.setAttribute("aria-label", `${p.tokens} of ${view.target_tokens} tokens`);
+        row.tokens.replaceChildren(...Array.from({ length: view.target_tokens }, (_, k) => html("i", `pl-pip${k < p.tokens ? " on" : ""}`)));
+      }
+      const winner = ended && last.winner === p.seat;
+      row.li.classList.toggle("me", p.seat === view.seat);
+      row.li.classList.toggle("claimed", p.claimed && !p.locked);
+      row.li.classList.toggle("locked", p.locked);
+      row.li.classList.toggle("winner", winner || view.winner === p.seat);
+      let s = "";
+      if (view.winner === p.seat) s = "★ wins the match";
+      else if (winner) s = "✓ found it";
+      else if (LIVE.has(view.phase)) s = p.locked ? "✗ wrong" : p.claimed ? "claimed" : "searching…";
+      if (row.state.textContent !== s) row.state.textContent = s;
+    });
+  }
+
+  function bannerText(view, me) {
+    const last = view.last_round;
+    const r = view.round;
+    switch (view.phase) {
+      case "countdown":
+        return `Round ${r}: the dice are coming…`;
+      case "search":
+      case "settling":
+        if (!me || ctx.table) return view.phase === "settling" ? "A claim is in: comparing reaction times…" : "Find the amoeba!";
+        if (me.locked) return "Wrong tile! You are out for this round.";
+        if (view.my_claim || st.pending !== null) return view.phase === "settling" ? "Claimed! Comparing reaction times…" : "Claimed! Waiting…";
+        return "Find the amoeba and tap it!";
+      case "result":
+      case "over": {
+        if (view.phase === "over" && view.winner !== null) {
+          return view.winner === view.seat ? "You win the match! ★" : `${ctx.name(view.winner)} wins the match! ★`;
+        }
+        if (!last) return "";
+        if (last.winner === null) return last.ended_by === "timeout" ? "Time is up: nobody found it." : "Everyone claimed wrong: nobody scores.";
+        if (last.winner === view.seat) return "You found it! +1 token";
+        return `${ctx.name(last.winner)} found it! +1 token`;
+      }
+      default:
+        return "";
+    }
+  }
+
+  function bannerTone(view, me) {
+    if (me && me.locked && LIVE.has(view.phase)) return "bad";
+    const last = view.last_round;
+    if ((view.phase === "result" || view.phase === "over") && last && last.round === view.round) {
+      if (last.winner !== null && last.winner === view.seat) return "good";
+      return last.winner === null ? "bad" : "news";
+    }
+    return "";
+  }
+
+  // --- after a round: claims and the amoeba's path ---------------------------------------------
+  function clearResult() {
+    clearInterval(st.animTimer);
+    ui.trail.replaceChildren();
+    ui.claimsG.replaceChildren();
+    ui.cursor.setAttribute("cx", -100);
+    ui.cursor.setAttribute("cy", -100);
+    ui.tiles.forEach((g) => g.classList.remove("answer", "visited", "passed", "vent-in", "vent-out"));
+    ui.tiles.forEach((g) => { const b = g.querySelector(".pl-pass"); if (b) b.remove(); });
+    delete root.dataset.answer;
+    caption.textContent = "";
+  }
+
+  function showResult(view, last, live) {
+    clearResult();
+    root.dataset.answer = last.answer;
+    drawClaims(view, last);
+    if (live) {
+      const watching = ctx.table || view.seat === null || view.seat === undefined;
+      if (watching) ctx.sound(last.winner === null ? "wrong" : "win");
+      else if (last.winner === view.seat) { ctx.sound("win"); ctx.vibrate([60, 40, 120]); } else ctx.sound("wrong");
+    }
+    animatePath(last, live);
+  }
+
+  function drawClaims(view, last) {
+    const L = ui.layout;
+    const perTile = new Map();
+    for (const c of last.claims) {
+      const k = perTile.get(c.tile) || 0;
+      perTile.set(c.tile, k + 1);
+      const p = L.points[c.tile];
+      const dist = L.tileR + 26 + k * 40;
+      const x = p.x - p.nx * dist;
+      const y = p.y - p.ny * dist;
+      const ms = typeof c.reaction_ms === "number" ? ` ${c.reaction_ms} ms` : "";
+      const label = `${c.correct ? "✓" : "✗"} ${ctx.name(c.seat)}${ms}`;
+      const w = label.length * 17 + 20;
+      const g = el("g", {
+        class: `pl-claim ${c.correct ? "ok" : "bad"}${c.seat === last.winner ? " win" : ""}${c.seat === view.seat ? " me" : ""}`,
+        "data-seat": c.seat, "data-tile": c.tile, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
+      });
+      g.append(el("rect", { x: -w / 2, y: -19, width: w, height: 38, rx: 19 }));
+      g.append(svgText(label, { y: 10, "text-anchor": "middle" }));
+      ui.claimsG.append(g);
+    }
+  }
+
+  function centreOf(i) {
+    const p = ui.layout.points[i];
+    return [p.x, p.y];
+  }
+
+  function segment(a, b, cls) {
+    const [x1, y1] = centreOf(a);
+    const [x2, y2] = centreOf(b);
+    return el("line", { class: cls, x1, y1, x2, y2 });
+  }
+
+  function jump(a, b) {
+    const L = ui.layout;
+    const [x1, y1] = centreOf(a);
+    const [x2, y2] = centreOf(b);
+    const mx = (x1 + x2) / 2;
+    const my = (y1 + y2) / 2;
+    const cx = mx + (L.cx - mx) * 0.4;
+    const cy = my + (L.cy - my) * 0.4;
+    return el("path", { class: "pl-jump", d: `M ${x1} ${y1} Q ${cx} ${cy} ${x2} ${y2}` });
+  }
+
+  function moveCursor(i) {
+    const [x, y] = centreOf(i);
+    ui.cursor.setAttribute("cx", x);
+    ui.cursor.setAttribute("cy", y);
+  }
+
+  function animatePath(last, live) {
+    const path = last.path;
+    const dice = last.dice;
+    let at = null;
+    let k = 0;
+    const stepMs = live ? Math.max(70, Math.min(260, 4200 / path.length)) : 0;
+    showSought(dice, "LOOKING FOR");
+    const step = () => {
+      if (k >= path.length) { clearInterval(st.animTimer); return; }
+      const s = path[k++];
+      const g = ui.tiles[s.index];
+      if (at !== null) ui.trail.append(segment(at, s.index, "pl-step"));
+      moveCursor(s.index);
+      if (s.kind === "start") {
+        caption.textContent = `Start: the ${dice.lab} lab, ${dice.arrow === "white" ? "clockwise" : "counter-clockwise"}.`;
+        at = s.index;
+      } else if (s.kind === "vent") {
+        g.classList.add("vent-in");
+        ui.tiles[s.to].classList.add("vent-out");
+        ui.trail.append(jump(s.index, s.to));
+        caption.textContent = "Vent! It slips through to the next vent.";
+        at = s.to;
+        moveCursor(s.to);
+      } else if (s.kind === "mutation") {
+        g.classList.add("passed");
+        g.append(passBadge(s.passes, g));
+        showSought(s.sought, `MUTATED · PASS ${s.passes}`);
+        caption.textContent = `The ${s.attribute} room mutates it: now ${describeKind(s.sought)}.`;
+        at = s.index;
+      } else if (s.kind === "answer") {
+        g.classList.add("answer");
+        if (s.reason === "fourth_pass") {
+          g.append(passBadge(4, g));
+          caption.textContent = `4th pass, in the ${s.attribute} room: the amoeba is gone. The room is the answer.`;
+        } else {
+          showSought(s.sought, "FOUND");
+          caption.textContent = `There it is: the ${describeKind(s.sought)} amoeba.`;
+        }
+        at = s.index;
+      } else {
+        g.classList.add("visited");
+        at = s.index;
+      }
+    };
+    clearInterval(st.animTimer);
+    if (!stepMs) { while (k < path.length) step(); return; }
+    step();
+    st.animTimer = setInterval(step, stepMs);
+  }
+
+  function passBadge(n, g) {
+    const old = g && g.querySelector(".pl-pass");
+    if (old) old.remove();
+    return el("g", { class: "pl-pass", transform: "translate(34 -34)" },
+      el("circle", { r: 17 }), svgText(String(n), { y: 8, "text-anchor": "middle" }));
+  }
+
+  return {
+    update,
+    onEvent() {},
+    destroy() {
+      clearInterval(countdownTimer);
+      clearInterval(st.animTimer);
+      clearTimeout(st.pendingTimer);
+    },
+  };
+}
