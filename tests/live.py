@@ -79,7 +79,8 @@ class Client:
     """A real WebSocket client of one room; ``frames`` keeps everything it received, in order."""
 
     def __init__(self, server: LiveServer, code: str) -> None:
-        self.ws = connect(server.ws_url(code), max_size=2**22, open_timeout=10)
+        # Entered by hand: the client lives as long as the test keeps it (closed by ``close``).
+        self.ws = connect(server.ws_url(code), max_size=2**22, open_timeout=10).__enter__()
         self.frames: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self._cursor = 0

@@ -21,7 +21,15 @@ from .deps import Registry
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
 _create_limit = RateLimitItemPerMinute(30)
-_limiter = MovingWindowRateLimiter(MemoryStorage())
+
+
+def _limiter(request: Request) -> MovingWindowRateLimiter:
+    """The room-creation limiter of this application (not of the process: each app counts its
+    own clients, so one app's history never refuses another's)."""
+    state = request.app.state
+    if not hasattr(state, "room_create_limiter"):
+        state.room_create_limiter = MovingWindowRateLimiter(MemoryStorage())
+    return state.room_create_limiter
 
 
 class CreateRoom(BaseModel):
@@ -48,7 +56,7 @@ def room_url(request: Request, code: str) -> str:
 @router.post("", status_code=201, summary="Create a room; the creator is its host")
 async def create_room(body: CreateRoom, request: Request, registry: Registry) -> RoomCreated:
     client = request.client.host if request.client else "unknown"
-    if not _limiter.hit(_create_limit, "create-room", client):
+    if not _limiter(request).hit(_create_limit, "create-room", client):
         raise HTTPException(429, "too many rooms created; wait a minute")
     game = get_game(body.game)
     if game is None:

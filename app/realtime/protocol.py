@@ -109,7 +109,10 @@ class ProtocolError(Exception):
 
 def parse_client_frame(text: str | bytes) -> Any:
     """Decode and validate one client frame, or raise ``ProtocolError``."""
-    if len(text) > MAX_FRAME_BYTES:
+    # A str counts in characters; the limit is in bytes (UTF-8 uses up to 4 per character).
+    size = len(text.encode()) if isinstance(text, str) and len(text) * 4 > MAX_FRAME_BYTES \
+        else len(text)
+    if size > MAX_FRAME_BYTES:
         raise ProtocolError("too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
     try:
         data = orjson.loads(text)

@@ -99,6 +99,7 @@ class Room:
         self._ping_seconds = ping_seconds
         self._next_member = 1
         self._timers: dict[str, _Timer] = {}
+        self._saving: set[asyncio.Task[None]] = set()
         self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._on_close: Callable[[Room], None] | None = None
@@ -433,7 +434,9 @@ class Room:
             summary=summary, players=players,
             log=[LoggedMove(m.seat, m.action, m.at_ms, m.rtt_ms) for m in match.log],
         )
-        asyncio.get_running_loop().create_task(self._save(record, match))
+        task = asyncio.get_running_loop().create_task(self._save(record, match))
+        self._saving.add(task)
+        task.add_done_callback(self._saving.discard)
 
     async def _save(self, record: MatchRecord, match: MatchRun) -> None:
         try:
@@ -450,9 +453,11 @@ class Room:
 
     # --- connections -------------------------------------------------------------------------
     def _on_closed(self, conn: Connection) -> None:
-        self.watchers.discard(conn)
         member = conn.member
-        if member is not None:
+        if conn in self.watchers:
+            self.watchers.discard(conn)
+            self._broadcast_room()  # the room frame counts the table views
+        elif member is not None:
             member.conns.discard(conn)
             if not member.conns:
                 member.left_at = time.monotonic()

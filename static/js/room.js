@@ -1,7 +1,8 @@
 // The room page: members, waiting room, timers, results, event log and chat, for any game.
 // The game itself is drawn by static/js/games/<game>.js, which exports
 //   mount(container, ctx) -> { update(stateFrame), destroy() }
-// where ctx = { seat, table, send(action), name(seat), members(), sound(name), vibrate(pattern) }.
+// where ctx = { seat, table, send(action), name(seat), members(), sound(name), vibrate(pattern) },
+// and optionally onEvent(event) (live events only, transient ones included) and onRoom(roomFrame).
 import {
   RoomSocket, forgetToken, saveNickname, saveToken, savedNickname, savedToken,
 } from "./protocol.js";
@@ -74,7 +75,7 @@ function onFrame(frame) {
     case "room": onRoom(frame); break;
     case "state": onState(frame); break;
     case "history":
-      for (const e of frame.events) addEvent(e);
+      for (const e of frame.events) addEvent(e, false);
       for (const c of frame.chat) addChat(c, false);
       break;
     case "chat": addChat(frame, true); break;
@@ -115,6 +116,7 @@ function onRoom(room) {
   renderResult();
   $("seed-hash").textContent = room.seed_hash || "—";
   if (room.status !== "waiting") ensureGame();
+  if (state.game && state.game.onRoom) state.game.onRoom(room);
 }
 
 function onState(frame) {
@@ -310,10 +312,16 @@ function renderResult() {
   $("result-rows").replaceChildren(...[...r.players].sort((a, b) => a.rank - b.rank).map((p) => {
     const tr = document.createElement("tr");
     if (p.winner) tr.className = "winner";
-    for (const v of [p.rank, p.nickname + (p.winner ? " 🏆" : ""), p.score]) {
+    for (const v of [p.rank, p.nickname, p.score]) {
       const td = document.createElement("td");
       td.textContent = v;
       tr.append(td);
+    }
+    if (p.winner) {
+      const badge = document.createElement("span");
+      badge.className = "winner-badge";
+      badge.textContent = "winner";
+      tr.children[1].append(" ", badge);
     }
     return tr;
   }));
@@ -323,9 +331,10 @@ function renderResult() {
 }
 
 // --- event log and chat ----------------------------------------------------------------------
-function addEvent(e) {
+function addEvent(e, live = true) {
+  const notify = live && state.game && state.game.onEvent;
   if (e.transient) {
-    if (state.game && state.game.onEvent) state.game.onEvent(e);
+    if (notify) state.game.onEvent(e);
     return;
   }
   const li = document.createElement("li");
@@ -334,7 +343,7 @@ function addEvent(e) {
   const log = $("event-log");
   log.prepend(li);
   while (log.children.length > 100) log.lastChild.remove();
-  if (state.game && state.game.onEvent) state.game.onEvent(e);
+  if (notify) state.game.onEvent(e);
 }
 
 function addChat(c, live) {

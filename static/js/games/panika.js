@@ -1,0 +1,451 @@
+// Panika in the browser: your hand, the shared counter, "Last card!", and everyone's piles.
+// The view and the actions are described in docs/games/panika.md ("Client" for this file).
+// Phone first (360 px, one thumb); with ctx.table it draws the public view big for a shared
+// screen, with no hand and no buttons.
+import {
+  ICONS, SAFE_MAX, cardFace, cardName, el, esc, feedback, miniCard, playEffect, replay,
+  sameVegetable, scrollGameIntoView,
+} from "./panika_common.js";
+
+const BURST_SHOW_MS = 2600;
+const FLASH_MS = 3000;
+const PENDING_RESET_MS = 2500; // unanswered taps are forgotten after this (a refused tap, say)
+const FLASH_KINDS = new Set([
+  "reverse", "play_two", "tap_card", "last_card", "last_card_forgotten", "void", "timeout",
+  "auto_tap", "penalty", "round",
+]);
+
+export function mount(container, ctx) {
+  const table = !!ctx.table;
+  const fx = feedback(ctx);
+  let view = null; // the latest view
+  let version = -1;
+  let selected = []; // card ids, in the order chosen
+  let pending = 0; // my taps sent and not yet seen in a state frame
+  let pendingTimer = null;
+  let playSent = false; // a play was sent; wait for the next frame
+  let calledLocally = false; // "Last card!" sent; hide the button until the next frame
+  let handKey = "";
+  let burstTimer = null;
+  let flashTimer = null;
+  let wonPlayed = false;
+
+  // --- the skeleton (built once; parts are updated in place so taps never land on a node
+  // that a state frame is replacing) ----------------------------------------------------------
+  const root = el("div", { class: `panika${table ? " panika--table" : ""}` });
+  const info = el("div", { class: "pk-info" });
+  const roundEl = el("span", { class: "pk-round", id: "panika-round" });
+  const dirEl = el("span", { class: "pk-dir", id: "panika-direction" });
+  const lastBurstEl = el("span", { class: "pk-last-burst" });
+  info.append(roundEl, dirEl, lastBurstEl);
+  const playersEl = el("ol", { class: "pk-players", id: "panika-players", "aria-label": "Players" });
+  const statusEl = el("p", { class: "pk-status", id: "panika-status", role: "status" });
+  const flashEl = el("p", { class: "pk-flash", id: "panika-flash", "aria-live": "polite" });
+
+  const counterEl = el("span", { class: "pk-counter-value", id: "panika-counter", text: "0" });
+  const tapHint = el("span", { class: "pk-tap-hint" });
+  const pendingEl = el("span", { class: "pk-pending", "aria-hidden": "true" });
+  const counterBox = table
+    ? el("div", { class: "pk-counter" }, counterEl, tapHint)
+    : el("button", {
+      type: "button", class: "pk-counter", id: "panika-tap", disabled: true,
+      "aria-label": "Tap the counter", onclick: onTap,
+    }, counterEl, tapHint, pendingEl);
+  const lastPlayEl = el("div", { class: "pk-last-play", id: "panika-last-play" });
+  const middle = el("div", { class: "pk-middle" }, lastPlayEl, counterBox);
+  const owedEl = el("p", { class: "pk-owed", id: "panika-owed", "aria-live": "polite" });
+  const queueEl = el("div", { class: "pk-queue", id: "panika-queue" });
+  const winnersEl = el("div", { class: "pk-winners", id: "panika-winners", hidden: true });
+
+  root.append(info, playersEl, statusEl, flashEl, middle, owedEl, queueEl, winnersEl);
+
+  let lastCardBtn = null;
+  let handEl = null;
+  let hintEl = null;
+  let playBtn = null;
+  if (!table) {
+    lastCardBtn = el("button", {
+      type: "button", class: "pk-last-card", id: "panika-last-card", hidden: true, disabled: true,
+      text: "Last card!", onclick: onLastCard,
+    });
+    handEl = el("div", { class: "pk-hand", id: "panika-hand", "aria-label": "Your hand" });
+    hintEl = el("p", { class: "pk-hint", id: "panika-hint" });
+    playBtn = el("button", {
+      type: "button", class: "btn big pk-play", id: "panika-play", disabled: true, text: "Play",
+      onclick: onPlay,
+    });
+    root.append(lastCardBtn, handEl, hintEl, playBtn);
+  }
+
+  const burstEl = el("div", { class: "pk-burst", id: "panika-burst", hidden: true, "aria-live": "assertive" });
+  root.append(burstEl);
+  container.replaceChildren(root);
+
+  // --- helpers ---------------------------------------------------------------------------------
+  const me = () => (view && typeof view.you === "number" ? view.you : null);
+  const name = (seat) => ctx.name(seat);
+  const you = (seat) => (seat === me() ? "You" : name(seat));
+  const hand = () => (view && view.hand ? view.hand : []);
+  const cardById = (id) => hand().find((c) => c.id === id);
+  const myTaps = () => (view && view.legal ? view.legal.taps : 0);
+  const owedNow = () => Math.max(0, myTaps() - pending);
+
+  function lastCardApplies() {
+    if (!view || me() === null || !view.legal || view.phase === "over" || calledLocally) return false;
+    if (view.legal.last_card_due) return true;
+    const p = view.players[me()];
+    if (!p || p.last_card || p.pile > 0) return false;
+    if (view.phase === "play" && view.turn === me()) {
+      const cards = hand();
+      const pair = cards.some((a) => cards.some((b) => sameVegetable(a, b)));
+      return p.hand === 2 || (p.hand === 3 && (view.legal.cards === 2 || pair));
+    }
+    if (view.phase === "tapping" && view.tapping && view.tapping.seat === me()
+        && view.last_play && view.last_play.seat === me()) return p.hand === 1;
+    return false;
+  }
+
+  // --- actions ---------------------------------------------------------------------------------
+  function onTap() {
+    if (!view || view.phase !== "tapping" || owedNow() <= 0) return;
+    ctx.send({ type: "tap" });
+    pending += 1;
+    clearTimeout(pendingTimer);
+    pendingTimer = setTimeout(() => { pending = 0; drawCounter(); }, PENDING_RESET_MS);
+    const next = view.counter + pending;
+    fx.sound(next > SAFE_MAX ? "tense" : "tap");
+    fx.vibrate(12);
+    const plus = el("span", { class: "pk-plus", text: "+1" });
+    pendingEl.append(plus);
+    setTimeout(() => plus.remove(), 700);
+    replay(counterBox, "pressed");
+    drawCounter();
+  }
+
+  function onPlay() {
+    if (!view || !view.legal || !view.legal.play || playSent) return;
+    if (!selectionValid()) return;
+    ctx.send({ type: "play", cards: [...selected] });
+    playSent = true;
+    drawHand(true);
+  }
+
+  function onLastCard() {
+    if (!lastCardApplies()) return;
+    ctx.send({ type: "last_card" });
+    calledLocally = true;
+    fx.sound("reveal");
+    drawLastCard();
+  }
+
+  function onCard(id) {
+    if (!view || !view.legal || !view.legal.play || playSent) return;
+    const card = cardById(id);
+    if (!card) return;
+    const at = selected.indexOf(id);
+    if (at >= 0) {
+      selected.splice(at, 1);
+    } else if (view.legal.cards === 2) {
+      if (selected.length < 2) selected.push(id);
+    } else if (selected.length === 1 && sameVegetable(cardById(selected[0]), card)) {
+      selected.push(id); // two identical vegetables together: 0 taps
+    } else {
+      selected = [id];
+    }
+    fx.sound("tap");
+    drawHand(true);
+  }
+
+  function selectionValid() {
+    const need = view.legal.cards;
+    const cards = selected.map(cardById);
+    if (cards.some((c) => !c)) return false;
+    if (need === 2) return cards.length === 2;
+    if (cards.length === 1) return true;
+    return cards.length === 2 && sameVegetable(cards[0], cards[1]);
+  }
+
+  // --- drawing ---------------------------------------------------------------------------------
+  function drawInfo() {
+    roundEl.textContent = `Round ${view.round}`;
+    const cw = view.direction === "clockwise";
+    dirEl.innerHTML = `<span class="arrow ${cw ? "cw" : "ccw"}" aria-hidden="true">${cw ? "↻" : "↺"}</span> ${cw ? "clockwise" : "counter-clockwise"}`;
+    dirEl.dataset.direction = view.direction;
+    const b = view.last_burst;
+    lastBurstEl.textContent = b ? `Last burst: ${you(b.seat)} at ${b.number}` : "";
+  }
+
+  function drawPlayers() {
+    const items = [];
+    const cw = view.direction === "clockwise";
+    const queued = new Map(view.tap_queue.map((t, i) => [t.seat, i]));
+    view.players.forEach((p, i) => {
+      if (i > 0) items.push(el("li", { class: "pk-arrow", "aria-hidden": "true", text: cw ? "›" : "‹" }));
+      const classes = ["pk-player"];
+      if (view.turn === p.seat && view.phase === "play") classes.push("turn");
+      if (view.tapping && view.tapping.seat === p.seat) classes.push("tapping");
+      else if (queued.has(p.seat)) classes.push("queued");
+      if (p.seat === me()) classes.push("me");
+      if (view.winners.includes(p.seat)) classes.push("winner");
+      const marks = [];
+      if (view.winners.includes(p.seat)) marks.push(`<span class="pk-mark win">${ICONS.trophy} wins</span>`);
+      if (view.play_two === p.seat) marks.push('<span class="pk-mark two">plays 2</span>');
+      if (p.last_card) marks.push('<span class="pk-mark last" data-last-card="true">Last card!</span>');
+      if (view.tapping && view.tapping.seat === p.seat) marks.push(`<span class="pk-mark tapping">taps ${view.tapping.owed}</span>`);
+      else if (queued.has(p.seat)) marks.push('<span class="pk-mark queued">taps next</span>');
+      items.push(el("li", {
+        class: classes.join(" "), "data-seat": p.seat,
+        html: `<span class="pk-name">${esc(name(p.seat))}${p.seat === me() ? " (you)" : ""}</span>`
+          + `<span class="pk-counts"><span class="pk-hand-count" title="cards in hand">${ICONS.hand}<span class="n">${p.hand}</span></span>`
+          + ` <span class="pk-pile-count" title="cards in draw pile">${ICONS.pile}<span class="n">${p.pile}</span></span></span>`
+          + (marks.length ? `<span class="pk-marks">${marks.join("")}</span>` : ""),
+      }));
+    });
+    playersEl.replaceChildren(...items);
+  }
+
+  function drawStatus() {
+    let text = "";
+    let mine = false;
+    if (view.phase === "over") {
+      const names = view.winners.map(you);
+      text = names.length ? `${names.join(" and ")} ${names.length === 1 && names[0] !== "You" ? "wins" : "win"}!` : "The match is over.";
+    } else if (view.phase === "play") {
+      if (view.turn === me()) {
+        mine = true;
+        text = view.play_two === me() ? "Your turn: play TWO cards" : "Your turn: play a card";
+      } else {
+        text = `${name(view.turn)}'s turn${view.play_two === view.turn ? ": plays two cards" : ""}`;
+      }
+    } else if (view.tapping) {
+      if (view.tapping.seat === me()) {
+        mine = true;
+        text = "Tap the counter!";
+      } else {
+        text = `${name(view.tapping.seat)} is tapping (${view.tapping.owed} to go)`;
+      }
+    }
+    statusEl.textContent = text;
+    statusEl.classList.toggle("mine", mine);
+  }
+
+  function drawCounter() {
+    if (!view) return;
+    counterEl.textContent = String(view.counter);
+    const tense = view.counter > SAFE_MAX && view.phase !== "over";
+    counterBox.classList.toggle("tense", tense);
+    counterBox.classList.toggle("danger", view.counter > 25 && view.phase !== "over");
+    const myJob = !table && view.phase === "tapping" && myTaps() > 0;
+    const owed = owedNow();
+    counterBox.classList.toggle("can-tap", myJob);
+    if (!table) counterBox.disabled = !myJob || owed <= 0;
+    pendingEl.dataset.pending = String(pending);
+    if (myJob) {
+      tapHint.textContent = owed > 0 ? "TAP!" : "…";
+      owedEl.textContent = owed > 0 ? `Tap ${owed} more` : "Taps sent…";
+      owedEl.dataset.owed = String(owed);
+      owedEl.hidden = false;
+    } else {
+      tapHint.textContent = view.phase === "over" ? "" : (view.counter > SAFE_MAX ? "careful…" : "safe up to 20");
+      owedEl.textContent = "";
+      owedEl.dataset.owed = "0";
+      owedEl.hidden = true;
+    }
+  }
+
+  function drawLastPlay() {
+    const lp = view.last_play;
+    const parts = [];
+    if (lp) {
+      const cards = el("div", { class: "pk-last-cards" }, ...lp.cards.map(miniCard));
+      const what = lp.taps ? `${lp.taps} tap${lp.taps === 1 ? "" : "s"}` : (lp.cards.length === 2 && lp.cards.every((c) => c.kind === "vegetable") ? "0 taps" : "no taps");
+      parts.push(el("div", { class: "pk-last-who", text: `${you(lp.seat)} played` }), cards,
+        el("div", { class: "pk-last-taps", text: what }));
+    } else if (view.discard_top) {
+      parts.push(el("div", { class: "pk-last-cards" }, miniCard(view.discard_top)));
+    } else {
+      parts.push(el("div", { class: "pk-last-empty", text: "No card played yet" }));
+    }
+    parts.push(el("div", { class: "pk-discard-count", text: `Discard: ${view.discard_count}` }));
+    lastPlayEl.replaceChildren(...parts);
+  }
+
+  function drawQueue() {
+    const q = view.tap_queue;
+    const tapCard = view.phase === "tapping" && view.last_play && q.length
+      && !q.some((t) => t.seat === view.last_play.seat);
+    if (!tapCard) { queueEl.replaceChildren(); queueEl.hidden = true; return; }
+    queueEl.hidden = false;
+    const chips = q.map((t, i) => el("span", {
+      class: `pk-q${i === 0 ? " now" : ""}${t.seat === me() ? " me" : ""}`,
+      "data-seat": t.seat, text: `${you(t.seat)}${i === 0 ? " (now)" : ""}`,
+    }));
+    const items = [];
+    chips.forEach((c, i) => { if (i) items.push(el("span", { class: "pk-q-arrow", text: "→" })); items.push(c); });
+    queueEl.replaceChildren(el("span", { class: "pk-q-title", text: `Tap! for ${you(view.last_play.seat)}: ` }), ...items);
+  }
+
+  function drawWinners() {
+    if (view.phase !== "over") { winnersEl.hidden = true; return; }
+    winnersEl.hidden = false;
+    const names = view.winners.map(you);
+    winnersEl.innerHTML = `${ICONS.trophy} ${esc(names.join(" and ") || "Nobody")}`
+      + ` ${names.length === 1 && names[0] !== "You" ? "wins" : "win"}!`;
+    if (!wonPlayed) { wonPlayed = true; fx.sound("win"); }
+  }
+
+  function drawLastCard() {
+    if (!lastCardBtn) return;
+    const show = lastCardApplies();
+    lastCardBtn.hidden = !show;
+    lastCardBtn.disabled = !show;
+    lastCardBtn.classList.toggle("due", !!(view && view.legal && view.legal.last_card_due));
+  }
+
+  function drawHand(force = false) {
+    if (!handEl) return;
+    const legal = view.legal || { play: false, cards: 0 };
+    const canPlay = legal.play && !playSent;
+    const over = view.phase === "over" || me() === null; // over, or a spectator: no play
+    playBtn.hidden = over;
+    hintEl.hidden = over;
+    const key = JSON.stringify([hand().map((c) => c.id), selected, canPlay, legal.cards, over]);
+    if (!force && key === handKey) return;
+    handKey = key;
+    const two = legal.cards === 2;
+    const cards = hand();
+    handEl.classList.toggle("play-two", two && canPlay);
+    handEl.replaceChildren(...cards.map((card) => {
+      const face = cardFace(card);
+      const order = selected.indexOf(card.id);
+      const b = el("button", {
+        type: "button", class: `card pk-card ${face.cls}${order >= 0 ? " selected" : ""}`,
+        "data-card-id": card.id, "aria-pressed": String(order >= 0), "aria-label": face.label,
+        html: face.html, onclick: () => onCard(card.id),
+      });
+      let disabled = !canPlay;
+      if (canPlay && two && selected.length >= 2 && order < 0) disabled = true;
+      b.disabled = disabled;
+      if (two && order >= 0) b.append(el("span", { class: "pk-order", text: String(order + 1) }));
+      return b;
+    }));
+    // The play button and the hint.
+    const valid = canPlay && selectionValid();
+    playBtn.disabled = !valid;
+    if (valid) {
+      const chosen = selected.map(cardById);
+      const { taps, special } = playEffect(chosen);
+      const bits = [`${taps} tap${taps === 1 ? "" : "s"}`];
+      if (special) bits.push(cardName(special));
+      playBtn.textContent = `Play ${chosen.map(cardName).join(" + ")} · ${bits.join(", then ")}`;
+    } else {
+      playBtn.textContent = !canPlay ? (legal.play ? "Playing…" : "Play (wait for your turn)")
+        : two ? `Play two (${selected.length}/2 chosen)` : "Play: choose a card";
+    }
+    hintEl.textContent = hint(canPlay, two);
+  }
+
+  function hint(canPlay, two) {
+    if (!canPlay) return view.phase === "over" ? "" : (cardsLeftText());
+    if (two) {
+      const specials = selected.map(cardById).filter((c) => c && c.kind === "special");
+      if (selected.length < 2) return "Play Two: choose two cards, in the order you play them.";
+      return specials.length === 2 ? `Only the second special (${cardName(specials[1])}) acts.` : "Taps first, then a special acts.";
+    }
+    if (selected.length === 1) {
+      const c = cardById(selected[0]);
+      if (c && hand().some((o) => sameVegetable(c, o))) return `Tap the other ${cardName(c)} too to play both for 0 taps.`;
+    }
+    if (!selected.length) return "Tap a card to choose it.";
+    return "";
+  }
+
+  function cardsLeftText() {
+    const p = view.players[me()];
+    return p ? `Your draw pile: ${p.pile} card${p.pile === 1 ? "" : "s"}` : "";
+  }
+
+  // --- events and animations -------------------------------------------------------------------
+  function flash(text) {
+    flashEl.textContent = text;
+    replay(flashEl, "show");
+    clearTimeout(flashTimer);
+    flashTimer = setTimeout(() => flashEl.classList.remove("show"), FLASH_MS);
+  }
+
+  function showBurst(b, events) {
+    const penalty = events.find((e) => e.kind === "penalty" && e.seat === b.seat);
+    const cards = penalty && penalty.data ? penalty.data.cards : null;
+    burstEl.innerHTML = `<div class="pk-burst-inner"><div class="pk-burst-word">BURST!</div>`
+      + `<div class="pk-burst-number" id="panika-burst-number">${esc(b.number)}</div>`
+      + `<div class="pk-burst-who">${esc(b.seat === me() ? "You burst the counter" : `${name(b.seat)} burst the counter`)}</div>`
+      + (cards !== null ? `<div class="pk-burst-penalty">${b.seat === me() ? "You take" : "takes"} ${esc(cards)} penalty card${cards === 1 ? "" : "s"}</div>` : "")
+      + `</div>`;
+    burstEl.hidden = false;
+    replay(burstEl, "boom");
+    flashEl.classList.remove("show");
+    fx.sound("burst");
+    fx.vibrate([200, 100, 300]);
+    clearTimeout(burstTimer);
+    burstTimer = setTimeout(() => { burstEl.hidden = true; }, BURST_SHOW_MS);
+  }
+
+  function react(prev, frame) {
+    const events = frame.events || [];
+    const seat = me();
+    // Acknowledge my taps.
+    let acks = 0;
+    for (const e of events) {
+      if (e.seat !== seat || seat === null) continue;
+      if (e.kind === "tap" || e.kind === "burst") acks += 1;
+      if (e.kind === "auto_tap") acks = Infinity;
+    }
+    pending = Math.max(0, Math.min(pending - acks, myTaps()));
+    if (!pending) clearTimeout(pendingTimer);
+    if (!prev) return;
+    const b = view.last_burst;
+    const pb = prev.last_burst;
+    const burst = b && (!pb || pb.round !== b.round);
+    if (burst) {
+      showBurst(b, events);
+    } else if (view.counter > prev.counter && view.round === prev.round) {
+      replay(counterEl, "bump");
+      if (view.counter > SAFE_MAX) {
+        replay(counterBox, "shake");
+        if (!(view.tapping && view.tapping.seat === seat)) fx.sound("tense");
+      }
+    }
+    const becameMine = (view.phase === "play" && view.turn === seat && !(prev.phase === "play" && prev.turn === seat))
+      || (myTaps() > 0 && !(prev.legal && prev.legal.taps > 0));
+    if (becameMine && seat !== null && !burst) { fx.sound("reveal"); fx.vibrate(40); }
+    const notable = events.filter((e) => !e.transient && FLASH_KINDS.has(e.kind));
+    if (notable.length && !burst) flash(notable.map((e) => e.text).join(" · "));
+  }
+
+  // --- the shell's interface ------------------------------------------------------------------
+  function update(frame) {
+    if (!frame || !frame.view) return;
+    const prev = view;
+    const fresh = frame.version !== version;
+    version = frame.version;
+    view = frame.view;
+    root.dataset.phase = view.phase;
+    playSent = false;
+    calledLocally = false;
+    if (!view.legal || !view.legal.play) selected = [];
+    selected = selected.filter((id) => cardById(id));
+    if (!prev) scrollGameIntoView(table);
+    react(fresh ? prev : null, frame);
+    drawInfo();
+    drawPlayers();
+    drawStatus();
+    drawCounter();
+    drawLastPlay();
+    drawQueue();
+    drawWinners();
+    drawLastCard();
+    drawHand();
+  }
+
+  return { update, onEvent() {}, destroy() { container.replaceChildren(); } };
+}

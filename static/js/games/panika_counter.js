@@ -1,0 +1,152 @@
+// The stand-alone Panika counter: a huge tap area shared by every phone at the table, red "back 1",
+// green "reset", and a burst screen. One frame per tap; the server counts every tap once.
+// View: {counter, phase: "counting"|"burst", round, last_burst, taps: [per seat], you}.
+import { SAFE_MAX, el, esc, feedback, replay, scrollGameIntoView } from "./panika_common.js";
+
+const PENDING_RESET_MS = 2500;
+
+export function mount(container, ctx) {
+  const table = !!ctx.table;
+  const fx = feedback(ctx);
+  let view = null;
+  let version = -1;
+  let pending = 0; // my taps sent and not yet counted in a state frame
+  let pendingTimer = null;
+
+  const root = el("div", { class: `pcounter${table ? " pcounter--table" : ""}` });
+  const roundEl = el("span", { class: "pc-round", id: "counter-round" });
+  const lastEl = el("span", { class: "pc-last" });
+  const info = el("div", { class: "pc-info" }, roundEl, lastEl);
+  const valueEl = el("span", { class: "pc-value", id: "counter-value", text: "0" });
+  const hintEl = el("span", { class: "pc-hint", text: table ? "" : "tap" });
+  const floatEl = el("span", { class: "pc-float", "aria-hidden": "true" });
+  const tapBtn = table
+    ? el("div", { class: "pc-tap", id: "counter-tap" }, valueEl, hintEl)
+    : el("button", {
+      type: "button", class: "pc-tap", id: "counter-tap", "aria-label": "Tap: plus one",
+      onclick: onTap,
+    }, valueEl, hintEl, floatEl);
+  root.append(info, tapBtn);
+
+  let backBtn = null;
+  let resetBtn = null;
+  if (!table) {
+    backBtn = el("button", {
+      type: "button", class: "pc-btn pc-back", id: "counter-back", "aria-label": "Back one",
+      html: '<span class="pc-sym">−1</span><span class="pc-lbl">back</span>', onclick: () => send("back"),
+    });
+    resetBtn = el("button", {
+      type: "button", class: "pc-btn pc-reset", id: "counter-reset", "aria-label": "Reset to zero",
+      html: '<span class="pc-sym">0</span><span class="pc-lbl">reset</span>', onclick: () => send("reset"),
+    });
+    root.append(el("div", { class: "pc-buttons" }, backBtn, resetBtn));
+  }
+  const tapsEl = el("p", { class: "pc-taps", id: "counter-taps" });
+  root.append(tapsEl);
+
+  const burstNumber = el("div", { class: "pc-burst-number", id: "counter-burst-number" });
+  const burstWho = el("div", { class: "pc-burst-who" });
+  const nextBtn = table ? null : el("button", {
+    type: "button", class: "btn big pc-next", id: "counter-next", text: "Next round",
+    onclick: () => send("new_round"),
+  });
+  const burstEl = el("div", { class: "pc-burst", id: "counter-burst", hidden: true, role: "alert" },
+    el("div", { class: "pc-burst-inner" },
+      el("div", { class: "pc-burst-word", text: "BURST!" }), burstNumber, burstWho,
+      el("div", { class: "pc-burst-note", text: "The next round starts in a moment." }), nextBtn));
+  root.append(burstEl);
+  container.replaceChildren(root);
+
+  const seated = () => ctx.seat !== null && ctx.seat !== undefined && !table;
+  const you = (seat) => (seat === ctx.seat ? "You" : ctx.name(seat));
+
+  function send(type) {
+    if (!view || !seated()) return;
+    if (type === "new_round" ? view.phase !== "burst" : view.phase !== "counting") return;
+    ctx.send({ type });
+    fx.sound(type === "reset" ? "reveal" : "tap");
+    fx.vibrate(15);
+  }
+
+  function onTap() {
+    if (!view || !seated() || view.phase !== "counting") return;
+    ctx.send({ type: "tap" });
+    pending += 1;
+    clearTimeout(pendingTimer);
+    pendingTimer = setTimeout(() => { pending = 0; drawPending(); }, PENDING_RESET_MS);
+    fx.sound(view.counter + pending > SAFE_MAX ? "tense" : "tap");
+    fx.vibrate(10);
+    const plus = el("span", { class: "pc-plus", text: "+1" });
+    plus.style.left = `${30 + Math.random() * 40}%`;
+    floatEl.append(plus);
+    setTimeout(() => plus.remove(), 700);
+    replay(tapBtn, "pressed");
+    drawPending();
+  }
+
+  function drawPending() {
+    tapBtn.dataset.pending = String(pending);
+  }
+
+  function draw() {
+    roundEl.textContent = `Round ${view.round}`;
+    const b = view.last_burst;
+    lastEl.textContent = b && b.round !== view.round ? `Last burst: ${you(b.seat)} at ${b.number}` : "";
+    valueEl.textContent = String(view.counter);
+    const counting = view.phase === "counting";
+    tapBtn.classList.toggle("tense", view.counter > SAFE_MAX);
+    tapBtn.classList.toggle("danger", view.counter > 25);
+    if (!table) {
+      tapBtn.disabled = !counting || !seated();
+      backBtn.disabled = !counting || !seated() || view.counter === 0;
+      resetBtn.disabled = !counting || !seated() || view.counter === 0;
+      hintEl.textContent = !seated() ? "watching" : (view.counter > SAFE_MAX ? "careful… tap" : "tap");
+    }
+    const names = view.taps
+      .map((n, seat) => ({ n, seat }))
+      .filter(({ n, seat }) => n > 0 || seat === ctx.seat)
+      .map(({ n, seat }) => `<span class="pc-tapper${seat === ctx.seat ? " me" : ""}">${esc(you(seat))} <b>${n}</b></span>`);
+    tapsEl.innerHTML = names.length ? `Taps this round: ${names.join(" ")}` : "";
+    if (view.phase === "burst" && b) {
+      burstNumber.textContent = String(b.number);
+      burstWho.textContent = b.seat === ctx.seat ? "You burst it!" : `${ctx.name(b.seat)} burst it!`;
+      burstEl.hidden = false;
+    } else {
+      burstEl.hidden = true;
+      burstEl.classList.remove("boom");
+    }
+    drawPending();
+  }
+
+  function update(frame) {
+    if (!frame || !frame.view) return;
+    if (!view) scrollGameIntoView(table);
+    const prev = frame.version !== version ? view : null;
+    version = frame.version;
+    view = frame.view;
+    root.dataset.phase = view.phase;
+    const mine = ctx.seat !== null && ctx.seat !== undefined ? view.taps[ctx.seat] || 0 : 0;
+    if (prev && prev.round === view.round && ctx.seat !== null && ctx.seat !== undefined) {
+      pending = Math.max(0, pending - Math.max(0, mine - (prev.taps[ctx.seat] || 0)));
+    }
+    if (view.phase !== "counting" || (prev && prev.round !== view.round)) pending = 0;
+    if (!pending) clearTimeout(pendingTimer);
+    draw();
+    if (!prev) return;
+    if (view.phase === "burst" && prev.phase !== "burst") {
+      replay(burstEl, "boom");
+      fx.sound("burst");
+      fx.vibrate([200, 100, 300]);
+    } else if (view.counter > prev.counter) {
+      replay(valueEl, "bump");
+      if (view.counter > SAFE_MAX) {
+        replay(tapBtn, "shake");
+        if (mine === (prev.taps[ctx.seat] || 0)) fx.sound("tense"); // someone else's tap
+      }
+    } else if (view.counter < prev.counter && view.round === prev.round) {
+      replay(valueEl, "drop");
+    }
+  }
+
+  return { update, onEvent() {}, destroy() { container.replaceChildren(); } };
+}

@@ -1,0 +1,171 @@
+"""The HTTP side against the live server: the JSON API, the pages, health and the schema."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from app.config import PROJECT_ROOT
+from app.db.matches import MatchRecord, PlayerResult, save_match
+from tests.live import LiveServer
+
+
+@pytest.fixture
+def http(server):
+    with server.http() as client:
+        yield client
+
+
+def _store(server, game="panika", winner="Ann", loser="Bob", room="ABCD") -> int:
+    now = datetime.now(UTC)
+    record = MatchRecord(
+        game=game, room_code=room, options={"turn_seconds": 30}, seed="ab" * 32,
+        seed_hash="cd" * 32, started_at=now - timedelta(minutes=5), ended_at=now,
+        summary=f"{winner} wins",
+        players=[PlayerResult(0, winner, 0, 1, True), PlayerResult(1, loser, -3, 2, False)],
+    )
+    return save_match(server.app.state.db, record=record)
+
+
+def test_games(http):
+    games = http.get("/api/games").json()
+    by_id = {g["id"]: g for g in games}
+    assert {"panika", "panika_counter", "panic_lab"} <= set(by_id)
+    panika = by_id["panika"]
+    assert (panika["min_players"], panika["max_players"], panika["open_table"]) == (2, 6, False)
+    assert panika["options"]["properties"]["turn_seconds"]["minimum"] == 10
+    assert http.get("/api/games/panika").json() == panika
+    assert http.get("/api/games/chess").status_code == 404
+
+
+def test_create_room(http, server):
+    r = http.post("/api/rooms", json={"game": "panika", "nickname": " Ann "})
+    assert r.status_code == 201
+    body = r.json()
+    assert len(body["code"]) == 4 and body["code"].isalpha() and body["code"].isupper()
+    assert body["room_url"] == f"{server.base_url}/r/{body['code']}" == body["join_url"]
+    room = server.registry.get(body["code"])
+    assert room.members[body["member"]].nickname == "Ann" and room.host == body["member"]
+    assert http.post("/api/rooms", json={"game": "chess", "nickname": "Ann"}).status_code == 404
+    for bad in ({"game": "panika", "nickname": ""}, {"game": "panika", "nickname": "   "},
+                {"game": "panika", "nickname": "N" * 25}, {"game": "panika"},
+                {"game": "panika", "nickname": "Ann", "options": {"turn_seconds": 3}},
+                {"game": "panika", "nickname": "Ann", "options": {"colour": "red"}}):
+        assert http.post("/api/rooms", json=bad).status_code == 422, bad
+
+
+def test_room_creation_is_rate_limited_per_app(http, tmp_path):
+    codes = [http.post("/api/rooms", json={"game": "panika", "nickname": "A"}).status_code
+             for _ in range(31)]
+    assert codes == [201] * 30 + [429]
+    # Another app in the same process keeps its own count.
+    with LiveServer(tmp_path / "other") as other, other.http() as client:
+        created = client.post("/api/rooms", json={"game": "panika", "nickname": "A"})
+        assert created.status_code == 201
+
+
+def test_public_rooms_list_only_public_waiting_rooms(http, server, open_client):
+    public = server.create_room("panika", "Ann")
+    private = server.create_room("panika", "Pat", public=False)
+    listed = http.get("/api/rooms").json()
+    codes = [r["code"] for r in listed]
+    assert public["code"] in codes and private["code"] not in codes
+    entry = next(r for r in listed if r["code"] == public["code"])
+    assert entry == {"code": public["code"], "game": "panika", "title": "Panika", "players": 1,
+                     "max_players": 6, "host": "Ann"}
+    # A room that is playing is no longer listed.
+    host = open_client(public["code"])
+    host.join(token=public["token"])
+    open_client(public["code"]).join(nickname="Bob")
+    host.send({"type": "start"})
+    host.wait_for("state")
+    assert public["code"] not in [r["code"] for r in http.get("/api/rooms").json()]
+
+
+def test_room_summary_and_qr(http, server):
+    created = server.create_room("panika", "Ann")
+    code = created["code"]
+    summary = http.get(f"/api/rooms/{code.lower()}").json()
+    assert "type" not in summary
+    assert summary["code"] == code and summary["status"] == "waiting"
+    assert summary["host"] == created["member"] and summary["members"][0]["nickname"] == "Ann"
+    assert summary["seed_hash"] is None and summary["match_id"] is None
+    assert http.get("/api/rooms/ZZZZ").status_code == 404
+    qr = http.get(f"/api/rooms/{code}/qr.svg")
+    assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
+    assert qr.text.lstrip().startswith("<svg") and qr.text.rstrip().endswith("</svg>")
+    assert http.get("/api/rooms/ZZZZ/qr.svg").status_code == 404
+
+
+def test_pages(http, server):
+    created = server.create_room("panika", "Ann")
+    code = created["code"]
+    for path in ("/", f"/r/{code}", f"/r/{code.lower()}", f"/r/{code}/table", "/matches",
+                 "/leaderboard", "/leaderboard?game=panika"):
+        r = http.get(path)
+        assert r.status_code == 200, path
+        assert r.headers["content-type"].startswith("text/html"), path
+    assert code in http.get("/").text
+    assert code in http.get(f"/r/{code}").text
+    missing = http.get("/r/ZZZZ")
+    assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+    assert "ZZZZ" in missing.text
+    assert http.get("/r/ZZZZ/table").status_code == 404
+
+
+def test_matches_and_leaderboard(http, server):
+    assert http.get("/api/matches").json() == []
+    first = _store(server, winner="Ann", loser="Bob")
+    second = _store(server, winner="Bob", loser="Ann")
+    third = _store(server, winner="Bob", loser="Cy")
+    _store(server, game="panic_lab", winner="Zed", loser="Yul")
+    listed = http.get("/api/matches", params={"game": "panika"}).json()
+    assert [m["id"] for m in listed] == [third, second, first]
+    assert len(http.get("/api/matches").json()) == 4
+    assert [m["id"] for m in http.get("/api/matches", params={"limit": 1}).json()] == [
+        max(first, second, third) + 1]
+    one = http.get(f"/api/matches/{first}").json()
+    assert one["seed"] == "ab" * 32 and one["options"] == {"turn_seconds": 30}
+    assert [p["nickname"] for p in one["players"]] == ["Ann", "Bob"] and one["actions"] == []
+    assert http.get("/api/matches/9999").status_code == 404
+    board = http.get("/api/leaderboard", params={"game": "panika"}).json()
+    assert [(r["rank"], r["nickname"], r["wins"], r["played"]) for r in board] == [
+        (1, "Bob", 2, 3), (2, "Ann", 1, 2), (3, "Cy", 0, 1)]
+    assert http.get("/api/leaderboard").status_code == 422
+    assert http.get("/api/matches", params={"limit": 0}).status_code == 422
+    assert http.get("/api/matches", params={"limit": 500}).status_code == 422
+    page = http.get(f"/matches/{first}")
+    assert page.status_code == 200 and "Ann wins" in page.text
+    assert http.get("/matches/9999").status_code == 404
+    assert "Bob" in http.get("/leaderboard?game=panika").text
+
+
+def test_health(http):
+    r = http.get("/healthz")
+    assert r.status_code == 200
+    assert r.json()["database"] is True and r.json()["status"] == "ok"
+
+
+def test_docs_list_the_json_routes(http):
+    assert http.get("/docs").status_code == 200
+    schema = http.get("/openapi.json").json()
+    paths = set(schema["paths"])
+    assert {"/api/games", "/api/games/{game_id}", "/api/rooms", "/api/rooms/{code}",
+            "/api/rooms/{code}/qr.svg", "/api/matches", "/api/matches/{match_id}",
+            "/api/leaderboard", "/healthz"} <= paths
+    assert "post" in schema["paths"]["/api/rooms"]
+    # The HTML pages stay out of the API schema.
+    assert not paths & {"/", "/r/{code}", "/matches", "/leaderboard"}
+
+
+@pytest.mark.parametrize("game_id", ["panika", "panika_counter", "panic_lab"])
+def test_rules_pages(http, game_id):
+    if not (PROJECT_ROOT / "templates" / "rules" / f"{game_id}.html").exists():
+        pytest.skip(f"templates/rules/{game_id}.html is not written yet")
+    r = http.get(f"/games/{game_id}/rules")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+
+
+def test_rules_page_of_an_unknown_game(http):
+    assert http.get("/games/chess/rules").status_code == 404

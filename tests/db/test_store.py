@@ -1,0 +1,116 @@
+"""``save_match`` / ``list_matches`` / ``get_match`` / ``leaderboard`` on each backend."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import delete, func, select
+
+from app.db.database import Database, migrate
+from app.db.matches import (
+    LoggedMove, MatchRecord, PlayerResult, get_match, leaderboard, list_matches, save_match,
+)
+from app.db.models import Match, MatchAction, MatchPlayer
+
+T0 = datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def db(database_url):
+    migrate(database_url)
+    database = Database(database_url)
+    yield database
+    database.dispose()
+
+
+def record(game="panika", *, results, minutes=0, log=(), room="ROOM") -> MatchRecord:
+    """``results``: (nickname, score, rank, winner) per seat."""
+    return MatchRecord(
+        game=game, room_code=room, options={"turn_seconds": 30, "nested": {"a": [1, 2]}},
+        seed="0f" * 32, seed_hash="e3" * 32, started_at=T0 + timedelta(minutes=minutes),
+        ended_at=T0 + timedelta(minutes=minutes + 10), summary="someone wins",
+        players=[PlayerResult(seat, *r) for seat, r in enumerate(results)], log=list(log),
+    )
+
+
+def _instant(iso: str) -> datetime:
+    """A stored time as an instant (SQLite keeps no offset: its times are UTC)."""
+    moment = datetime.fromisoformat(iso)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def test_save_and_get_a_match(db):
+    log = [
+        LoggedMove(0, {"type": "play", "cards": [3, 7]}, 120, 35),
+        LoggedMove(None, {"type": "auto_tap"}, 8_120, 0),
+        LoggedMove(1, {"type": "tap"}, 9_001, 12),
+    ]
+    match_id = save_match(db, record=record(results=[("Ann", 0, 1, True), ("Bob", -4, 2, False)],
+                                            log=log))
+    assert isinstance(match_id, int)
+    got = get_match(db, match_id=match_id)
+    assert got["id"] == match_id and got["game"] == "panika" and got["room_code"] == "ROOM"
+    assert got["options"] == {"turn_seconds": 30, "nested": {"a": [1, 2]}}
+    assert (got["seed"], got["seed_hash"], got["summary"]) == ("0f" * 32, "e3" * 32,
+                                                              "someone wins")
+    assert _instant(got["started_at"]) == T0
+    assert _instant(got["ended_at"]) == T0 + timedelta(minutes=10)
+    assert got["players"] == [
+        {"seat": 0, "nickname": "Ann", "score": 0, "rank": 1, "winner": True},
+        {"seat": 1, "nickname": "Bob", "score": -4, "rank": 2, "winner": False},
+    ]
+    assert got["actions"] == [
+        {"index": i, "seat": m.seat, "action": m.action, "at_ms": m.at_ms, "rtt_ms": m.rtt_ms}
+        for i, m in enumerate(log)
+    ]
+    assert get_match(db, match_id=match_id + 1000) is None
+
+
+def test_list_matches_newest_first_by_game_with_a_limit(db):
+    ids = [save_match(db, record=record(game, results=[("A", 0, 1, True), ("B", -1, 2, False)],
+                                        minutes=m))
+           for game, m in (("panika", 0), ("panic_lab", 5), ("panika", 20), ("panika", 10))]
+    everything = list_matches(db)
+    assert [m["id"] for m in everything] == [ids[2], ids[3], ids[1], ids[0]]
+    assert "actions" not in everything[0] and "seed" not in everything[0]
+    assert [m["id"] for m in list_matches(db, game="panika")] == [ids[2], ids[3], ids[0]]
+    assert [m["id"] for m in list_matches(db, game="panika", limit=2)] == [ids[2], ids[3]]
+    assert list_matches(db, game="chess") == []
+    assert everything[0]["players"][0]["nickname"] == "A"
+
+
+def test_leaderboard_ranks_wins_then_fewer_matches(db):
+    results = [
+        [("Ann", 0, 1, True), ("Bob", -2, 2, False)],
+        [("Bob", 0, 1, True), ("Cy", -2, 2, False), ("Ann", -3, 3, False)],
+        [("Cy", 0, 1, True), ("Dee", 0, 1, True)],  # two winners share the win
+        [("Eve", 0, 1, True)],
+    ]
+    for i, r in enumerate(results):
+        save_match(db, record=record(results=r, minutes=i))
+    save_match(db, record=record("panic_lab", results=[("Ann", 0, 1, True)]))
+    board = leaderboard(db, game="panika")
+    assert [(r["rank"], r["nickname"], r["wins"], r["played"]) for r in board] == [
+        (1, "Dee", 1, 1), (2, "Eve", 1, 1), (3, "Ann", 1, 2), (4, "Bob", 1, 2),
+        (5, "Cy", 1, 2),
+    ]
+    assert [r["nickname"] for r in leaderboard(db, game="panika", limit=2)] == ["Dee", "Eve"]
+    assert leaderboard(db, game="panic_lab") == [
+        {"rank": 1, "nickname": "Ann", "wins": 1, "played": 1}]
+    assert leaderboard(db, game="chess") == []
+    assert all(isinstance(r["wins"], int) and isinstance(r["played"], int) for r in board)
+
+
+def test_deleting_a_match_deletes_its_players_and_actions(db):
+    keep = save_match(db, record=record(results=[("A", 0, 1, True)],
+                                        log=[LoggedMove(0, {"type": "tap"}, 1, 1)]))
+    gone = save_match(db, record=record(results=[("B", 0, 1, True)],
+                                        log=[LoggedMove(0, {"type": "tap"}, 1, 1)]))
+    with db.session() as session, session.begin():
+        session.execute(delete(Match).where(Match.id == gone))
+    with db.session() as session:
+        assert session.scalar(select(func.count()).select_from(MatchPlayer)) == 1
+        assert session.scalar(select(func.count()).select_from(MatchAction)) == 1
+    assert get_match(db, match_id=keep) is not None and get_match(db, match_id=gone) is None
+    assert db.ping() is True
