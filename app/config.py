@@ -19,7 +19,8 @@ class Settings(BaseSettings):
 
     var_dir: Path = Field(PROJECT_ROOT / "var", description="Where local data lives (SQLite, key).")
     database_url: str = Field("", description="SQLAlchemy URL; default: SQLite under var/.")
-    redis_url: str = Field("", description="Optional Redis URL, for several server processes.")
+    redis_url: str = Field("", description="Optional Redis URL: joins several server processes.")
+    redis_prefix: str = Field("pp", description="Prefix of this site's Redis keys and channels.")
     secret_key: str = Field("", description="Signs seat tokens; generated and kept in var/ if unset.")
     host: str = "127.0.0.1"
     port: int = 8000

@@ -16,6 +16,7 @@ from app.api import games, health, matches, pages, rooms
 from app.config import PROJECT_ROOT, Settings, get_settings
 from app.db.database import Database, migrate
 from app.games import load_all
+from app.realtime.cluster import Cluster
 from app.realtime.endpoint import FrameLimiter, serve_room_socket
 from app.realtime.registry import RoomRegistry
 from app.realtime.tokens import SeatTokens
@@ -40,7 +41,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             idle_seconds=settings.room_idle_seconds,
             ping_seconds=settings.ping_interval_seconds,
             max_rooms=settings.max_rooms,
+            cluster=Cluster(settings.redis_url, settings.redis_prefix) if settings.redis_url else None,
         )
+        await app.state.registry.start()
         app.state.limiter = FrameLimiter(settings.ws_messages_per_second)
         # Long-lived start-up objects leave the collector's generations: fewer, shorter pauses.
         gc.collect()

@@ -1,4 +1,4 @@
-"""Health: whether the database answers."""
+"""Health: whether the database (and Redis, when configured) answer."""
 
 from __future__ import annotations
 
@@ -15,5 +15,10 @@ router = APIRouter(tags=["health"])
 @router.get("/healthz", summary="Whether the server and its database answer")
 async def healthz(db: Db, registry: Registry) -> JSONResponse:
     ok = await asyncio.to_thread(db.ping)
-    body = {"status": "ok" if ok else "degraded", "database": ok, "rooms": len(registry.rooms)}
+    body: dict[str, object] = {"database": ok, "rooms": len(registry.rooms)}
+    if registry.cluster is not None:
+        body["redis"] = await registry.cluster.ping()
+        body["node"] = registry.cluster.node
+        ok = ok and bool(body["redis"])
+    body["status"] = "ok" if ok else "degraded"
     return JSONResponse(body, status_code=200 if ok else 503)

@@ -17,35 +17,38 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.get("/", response_class=HTMLResponse)
-def lobby(request: Request, templates: Templates, registry: Registry) -> HTMLResponse:
+async def lobby(request: Request, templates: Templates, registry: Registry) -> HTMLResponse:
     games = [describe(g) for g in all_games()]
     return templates.TemplateResponse(
-        request, "lobby.html", {"games": games, "rooms": registry.public_rooms()}
+        request, "lobby.html", {"games": games, "rooms": await registry.public_rooms()}
     )
 
 
 @router.get("/r/{code}", response_class=HTMLResponse, name="room_page")
-def room_page(code: str, request: Request, templates: Templates, registry: Registry) -> HTMLResponse:
-    return _room(code, request, templates, registry, table=False)
+async def room_page(
+    code: str, request: Request, templates: Templates, registry: Registry
+) -> HTMLResponse:
+    return await _room(code, request, templates, registry, table=False)
 
 
 @router.get("/r/{code}/table", response_class=HTMLResponse, name="table_page")
-def table_page(
+async def table_page(
     code: str, request: Request, templates: Templates, registry: Registry
 ) -> HTMLResponse:
-    return _room(code, request, templates, registry, table=True)
+    return await _room(code, request, templates, registry, table=True)
 
 
-def _room(code: str, request: Request, templates: Templates, registry: Registry, *, table: bool):
-    room = registry.get(code)
-    if room is None:
+async def _room(
+    code: str, request: Request, templates: Templates, registry: Registry, *, table: bool
+) -> HTMLResponse:
+    summary = await registry.lookup(code)
+    game = get_game(summary["game"]) if summary else None
+    if summary is None or game is None:
         return templates.TemplateResponse(
             request, "missing_room.html", {"code": code.upper()}, status_code=404
         )
     return templates.TemplateResponse(
-        request,
-        "room.html",
-        {"code": room.code, "game": describe(room.game), "table": table},
+        request, "room.html", {"code": code.upper(), "game": describe(game), "table": table}
     )
 
 

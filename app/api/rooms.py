@@ -62,7 +62,7 @@ async def create_room(body: CreateRoom, request: Request, registry: Registry) ->
     if game is None:
         raise HTTPException(404, f"no game {body.game!r}")
     try:
-        room, host, token = registry.create(
+        room, host, token = await registry.create(
             game=game, public=body.public, host_nickname=body.nickname, options=body.options
         )
     except EngineError as exc:
@@ -74,26 +74,30 @@ async def create_room(body: CreateRoom, request: Request, registry: Registry) ->
 
 
 @router.get("", summary="Public rooms waiting for players")
-def public_rooms(registry: Registry) -> list[dict[str, Any]]:
-    return registry.public_rooms()
+async def public_rooms(registry: Registry) -> list[dict[str, Any]]:
+    return await registry.public_rooms()
 
 
 @router.get("/{code}", summary="A room's public summary")
-def room_summary(code: str, registry: Registry) -> dict[str, Any]:
+async def room_summary(code: str, registry: Registry) -> dict[str, Any]:
+    """The room frame (without ``type``) when the room lives in this process; with several
+    processes, a room elsewhere answers with its directory summary."""
     room = registry.get(code)
-    if room is None:
+    if room is not None and not room.closed:
+        frame = room.room_frame()
+        frame.pop("type")
+        return frame
+    summary = await registry.lookup(code)
+    if summary is None:
         raise HTTPException(404, f"no room {code!r}")
-    frame = room.room_frame()
-    frame.pop("type")
-    return frame
+    return summary
 
 
 @router.get("/{code}/qr.svg", summary="A QR code of the room's join link", response_class=Response)
-def room_qr(code: str, request: Request, registry: Registry) -> Response:
-    room = registry.get(code)
-    if room is None:
+async def room_qr(code: str, request: Request, registry: Registry) -> Response:
+    if await registry.lookup(code) is None:
         raise HTTPException(404, f"no room {code!r}")
-    qr = segno.make(room_url(request, room.code), error="m")
+    qr = segno.make(room_url(request, code.upper()), error="m")
     buffer = io.BytesIO()
     qr.save(buffer, kind="svg", scale=6, border=2, dark="#1b1230", light="#ffffff", xmldecl=False)
     return Response(

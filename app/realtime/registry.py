@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from typing import Any
 
@@ -10,8 +11,11 @@ from app.db.database import Database
 from app.db.matches import MatchRecord, save_match
 from app.engine import Game
 
+from .cluster import REFRESH_SECONDS, Cluster
 from .room import Member, Room
 from .tokens import SeatTokens
+
+log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
 """Capital letters without the look-alikes I, L and O (read as 1 and 0)."""
@@ -33,8 +37,13 @@ class RoomRegistry:
         idle_seconds: float = 600.0,
         ping_seconds: float = 5.0,
         max_rooms: int = 5000,
+        cluster: Cluster | None = None,
     ) -> None:
         self.rooms: dict[str, Room] = {}
+        self.cluster = cluster
+        self._directory_task: asyncio.Task[None] | None = None
+        self._pending: set[asyncio.Task[None]] = set()
+        self._closing = False
         self.tokens = tokens
         self._db = db
         self._idle_seconds = idle_seconds
@@ -47,19 +56,30 @@ class RoomRegistry:
             if code not in self.rooms:
                 return code
 
-    def create(
+    async def create(
         self, *, game: Game, public: bool, host_nickname: str, options: dict[str, Any] | None = None
     ) -> tuple[Room, Member, str]:
-        """A new running room with its host member; returns the room, the host and their token."""
+        """A new running room with its host member; returns the room, the host and their token.
+
+        With a cluster, the code is also reserved in the shared directory (unique across nodes).
+        """
         if len(self.rooms) >= self._max_rooms:
             raise RoomLimitReached()
+        parsed = game.parse_options(options).model_dump(mode="json") if options else None
+        code = self.new_code()
+        if self.cluster is not None:
+            summary = {"game": game.id, "title": game.title, "public": public,
+                       "status": "waiting", "players": 1, "max_players": game.max_players,
+                       "host": host_nickname}
+            while not await self.cluster.claim_code(code, {"code": code, **summary}):
+                code = self.new_code()
         room = Room(
-            code=self.new_code(), game=game, public=public, tokens=self.tokens,
+            code=code, game=game, public=public, tokens=self.tokens,
             save_match=self._save, idle_seconds=self._idle_seconds,
             ping_seconds=self._ping_seconds,
         )
-        if options:
-            room.options = game.parse_options(options).model_dump(mode="json")
+        if parsed is not None:
+            room.options = parsed
         host = room.add_member(host_nickname)
         self.rooms[room.code] = room
         room.start(on_close=self._forget)
@@ -68,16 +88,51 @@ class RoomRegistry:
     def get(self, code: str) -> Room | None:
         return self.rooms.get(code.upper())
 
-    def public_rooms(self) -> list[dict[str, Any]]:
-        """Public rooms still waiting for players."""
-        return [
-            {"code": r.code, "game": r.game.id, "title": r.game.title,
-             "players": sum(1 for m in r.members.values() if m.player),
-             "max_players": r.game.max_players,
-             "host": r.members[r.host].nickname if r.host in r.members else None}
-            for r in self.rooms.values()
-            if r.public and r.status == "waiting" and not r.closed
-        ]
+    @staticmethod
+    def summary(room: Room) -> dict[str, Any]:
+        """What the lobby and the directory show of a room."""
+        return {
+            "code": room.code, "game": room.game.id, "title": room.game.title,
+            "public": room.public, "status": room.status,
+            "players": sum(1 for m in room.members.values() if m.player),
+            "max_players": room.game.max_players,
+            "host": room.members[room.host].nickname if room.host in room.members else None,
+        }
+
+    async def public_rooms(self) -> list[dict[str, Any]]:
+        """Public rooms still waiting for players (on every node, with a cluster)."""
+        if self.cluster is not None:
+            rooms = await self.cluster.rooms()
+        else:
+            rooms = [self.summary(r) for r in self.rooms.values() if not r.closed]
+        return [r for r in rooms if r.get("public") and r.get("status") == "waiting"]
+
+    async def lookup(self, code: str) -> dict[str, Any] | None:
+        """A room's summary, wherever it lives; ``node`` names its owner when it is elsewhere."""
+        room = self.get(code)
+        if room is not None and not room.closed:
+            return self.summary(room)
+        if self.cluster is not None:
+            return await self.cluster.lookup(code.upper())
+        return None
+
+    async def start(self) -> None:
+        """With a cluster: join it and keep this node's rooms in the directory."""
+        if self.cluster is None:
+            return
+        await self.cluster.start(self.get)
+        self._directory_task = asyncio.get_running_loop().create_task(self._keep_directory())
+
+    async def _keep_directory(self) -> None:
+        assert self.cluster is not None
+        while True:
+            await asyncio.sleep(REFRESH_SECONDS)
+            try:
+                await self.cluster.refresh(
+                    {code: self.summary(r) for code, r in self.rooms.items() if not r.closed}
+                )
+            except Exception:  # noqa: BLE001 - Redis may come back; the rooms go on meanwhile
+                log.exception("could not refresh the room directory")
 
     async def _save(self, record: MatchRecord) -> int:
         """Write a finished match in a worker thread: the event loop never waits on the database."""
@@ -86,8 +141,19 @@ class RoomRegistry:
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+            if self.cluster is not None and not self._closing:
+                task = asyncio.get_running_loop().create_task(self.cluster.forget(room.code))
+                self._pending.add(task)
+                task.add_done_callback(self._pending.discard)
 
     async def close_all(self) -> None:
+        self._closing = True
+        if self._directory_task is not None:
+            self._directory_task.cancel()
         for room in list(self.rooms.values()):
             room.post("close")
         await asyncio.sleep(0)
+        if self.cluster is not None:
+            for code in list(self.rooms):
+                await self.cluster.forget(code)
+            await self.cluster.stop()

@@ -73,7 +73,7 @@ def test_public_rooms_list_only_public_waiting_rooms(http, server, open_client):
     assert public["code"] in codes and private["code"] not in codes
     entry = next(r for r in listed if r["code"] == public["code"])
     assert entry == {"code": public["code"], "game": "panika", "title": "Panika", "players": 1,
-                     "max_players": 6, "host": "Ann"}
+                     "max_players": 6, "host": "Ann", "public": True, "status": "waiting"}
     # A room that is playing is no longer listed.
     host = open_client(public["code"])
     host.join(token=public["token"])

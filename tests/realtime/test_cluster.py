@@ -1,0 +1,185 @@
+"""Two server processes joined through Redis: one room directory, and players on either node
+playing in the same room (the room lives on one node; the other relays its clients' frames)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import redis
+
+from app.realtime.cluster import Cluster
+from tests.live import Client, LiveServer
+from tests.realtime.helpers import PanikaTable, start_panika
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+REQUIRE_REDIS = os.environ.get("PANIC_PARTY_REQUIRE_REDIS") == "1"
+
+pytestmark = pytest.mark.redis
+
+
+def _redis_answers() -> bool:
+    try:
+        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _need_redis() -> None:
+    if not _redis_answers():
+        if REQUIRE_REDIS:
+            pytest.fail(f"Redis is required but does not answer at {REDIS_URL}")
+        pytest.skip(f"Redis does not answer at {REDIS_URL}")
+
+
+@pytest.fixture
+def prefix() -> Iterator[str]:
+    """A key prefix of this test's own, removed afterwards."""
+    name = f"pptest{secrets.token_hex(4)}"
+    yield name
+    r = redis.Redis.from_url(REDIS_URL)
+    for key in r.scan_iter(match=f"{name}:*"):
+        r.delete(key)
+
+
+@pytest.fixture
+def nodes(tmp_path, prefix) -> Iterator[tuple[LiveServer, LiveServer]]:
+    """Two nodes sharing one database and one Redis, as two processes behind a balancer."""
+    db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    common = {"redis_url": REDIS_URL, "redis_prefix": prefix, "ping_interval_seconds": 0.5,
+              "ws_messages_per_second": 100_000}
+    with LiveServer(tmp_path / "a", database_url=db, **common) as a, \
+            LiveServer(tmp_path / "b", database_url=db, **common) as b:
+        yield a, b
+
+
+@pytest.fixture
+def connect() -> Iterator:
+    opened: list[Client] = []
+
+    def _connect(node: LiveServer, code: str) -> Client:
+        client = Client(node, code)
+        opened.append(client)
+        return client
+
+    yield _connect
+    for c in opened:
+        try:
+            c.close()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def test_a_room_made_on_one_node_is_listed_and_served_by_the_other(nodes) -> None:
+    a, b = nodes
+    created = a.create_room("panika", "Ann")
+    code = created["code"]
+    with b.http() as http:
+        listed = http.get("/api/rooms").json()
+        assert code in [r["code"] for r in listed]
+        summary = http.get(f"/api/rooms/{code}").json()
+        assert summary["game"] == "panika" and summary["node"] == a.registry.cluster.node
+        assert http.get(f"/r/{code}").status_code == 200
+        assert http.get(f"/api/rooms/{code}/qr.svg").status_code == 200
+        assert http.get("/healthz").json()["redis"] is True
+    assert b.registry.get(code) is None, "the room itself lives on one node only"
+
+
+def test_players_on_two_nodes_play_a_whole_match_in_one_room(nodes, connect) -> None:
+    a, b = nodes
+    created = a.create_room("panika", "Ann")
+    code = created["code"]
+    ann = connect(a, code)
+    ann.join(token=created["token"])
+    bob = connect(b, code)
+    welcome = bob.join(nickname="Bob")
+    assert welcome["member"] == 2 and welcome["token"]
+    carl = connect(b, code)
+    carl.join(nickname="Carl")
+    start_panika([ann, bob, carl])
+    # Each seat sees its own hand, relayed or not.
+    room = a.registry.get(code)
+    for client in (ann, bob, carl):
+        state = client.latest_state()
+        assert state is not None
+        hand = sorted(c["id"] for c in state["view"]["hand"])
+        assert hand == sorted(room.match.state.hands[client.seat])
+
+    bob.send({"type": "chat", "text": "hello from node B"})
+    line = ann.wait_for("chat")
+    assert line["nickname"] == "Bob" and line["text"] == "hello from node B"
+
+    table = PanikaTable([ann, bob, carl])
+    moves = table.play_to_end()
+    assert moves > 10
+    over = ann.wait_for("room", lambda f: f["status"] == "finished" and f["match_id"])
+    with b.http() as http:  # the match was stored once, and either node reads it
+        stored = http.get(f"/api/matches/{over['match_id']}").json()
+    assert [p["nickname"] for p in stored["players"]] == ["Ann", "Bob", "Carl"]
+
+
+def test_a_relayed_player_reconnects_through_the_other_node_into_the_same_seat(
+    nodes, connect
+) -> None:
+    a, b = nodes
+    created = a.create_room("panika", "Ann")
+    code = created["code"]
+    ann = connect(a, code)
+    ann.join(token=created["token"])
+    bob = connect(b, code)
+    bob.join(nickname="Bob")
+    start_panika([ann, bob])
+    seat, token = bob.seat, bob.token
+    hand = sorted(c["id"] for c in bob.latest_state()["view"]["hand"])
+    bob.close()
+    ann.wait_for("room", lambda f: any(
+        m["nickname"] == "Bob" and not m["connected"] for m in f["members"]))
+
+    again = connect(a, code)
+    welcome = again.join(token=token)
+    assert welcome["seat"] == seat
+    state = again.wait_for("state")
+    assert sorted(c["id"] for c in state["view"]["hand"]) == hand
+
+
+def test_bad_frames_from_a_relayed_client_get_errors_on_its_own_node(nodes, connect) -> None:
+    a, b = nodes
+    created = a.create_room("panika", "Ann")
+    bob = connect(b, created["code"])
+    bob.send("not json")
+    assert bob.wait_for("error")["code"] == "bad_json"
+    bob.join(nickname="Bob")
+    bob.send({"type": "start"})
+    assert bob.wait_for("error")["code"] == "not_host"
+
+
+def test_a_code_held_by_one_node_cannot_be_claimed_by_another(prefix) -> None:
+    import asyncio
+
+    async def scenario() -> tuple[bool, bool, dict | None]:
+        one, two = Cluster(REDIS_URL, prefix), Cluster(REDIS_URL, prefix)
+        try:
+            first = await one.claim_code("ABCD", {"game": "panika"})
+            second = await two.claim_code("ABCD", {"game": "panika"})
+            await one.forget("ABCD")
+            return first, second, await two.lookup("ABCD")
+        finally:
+            await one.stop()
+            await two.stop()
+
+    # In a thread of its own: the browser tests' Playwright keeps a loop in the main thread.
+    with ThreadPoolExecutor(1) as pool:
+        first, second, after = pool.submit(asyncio.run, scenario()).result()
+    assert first is True and second is False and after is None
+
+
+def test_an_unknown_code_is_refused_by_every_node(nodes, connect) -> None:
+    a, b = nodes
+    lost = connect(b, "ZZZZ")
+    assert lost.wait_for("error")["code"] == "no_such_room"
+    assert httpx.get(f"{a.base_url}/r/ZZZZ").status_code == 404
