@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
-from tests.live import Client, LiveServer
+from tests.live import Client, ClientPool, LiveServer
 
 POSTGRES_URL = os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -23,25 +23,18 @@ def server(tmp_path) -> Iterator[LiveServer]:
 
 
 @pytest.fixture
-def clients(server: LiveServer) -> Iterator[list[Client]]:
-    """Clients opened by a test through ``open_client``; all closed at the end."""
-    opened: list[Client] = []
-    yield opened
-    for c in opened:
-        try:
-            c.close()
-        except Exception:  # noqa: BLE001
-            pass
+def clients() -> Iterator[list[Client]]:
+    """A list for clients a test opens itself; every one is closed at the end."""
+    pool = ClientPool()
+    with pool:
+        yield pool.opened
 
 
 @pytest.fixture
-def open_client(server: LiveServer, clients: list[Client]):
-    def _open(code: str) -> Client:
-        client = Client(server, code)
-        clients.append(client)
-        return client
-
-    return _open
+def open_client(server: LiveServer) -> Iterator[Callable[[str], Client]]:
+    """Open real WebSocket clients of ``server``; all are closed at the end."""
+    with ClientPool() as pool:
+        yield lambda code: pool(server, code)
 
 
 # A server without the per-connection frame limit, for bots that play whole matches as fast as
@@ -54,17 +47,6 @@ def fast_server(tmp_path) -> Iterator[LiveServer]:
 
 
 @pytest.fixture
-def open_fast(fast_server: LiveServer) -> Iterator:
-    opened: list[Client] = []
-
-    def _open(code: str) -> Client:
-        client = Client(fast_server, code)
-        opened.append(client)
-        return client
-
-    yield _open
-    for c in opened:
-        try:
-            c.close()
-        except Exception:  # noqa: BLE001
-            pass
+def open_fast(fast_server: LiveServer) -> Iterator[Callable[[str], Client]]:
+    with ClientPool() as pool:
+        yield lambda code: pool(fast_server, code)

@@ -75,6 +75,28 @@ class LiveServer:
             return response.json()
 
 
+class ClientPool:
+    """Opens clients on any server and closes them all at the end (``with ClientPool() as open``)."""
+
+    def __init__(self) -> None:
+        self.opened: list[Client] = []
+
+    def __call__(self, server: LiveServer, code: str) -> Client:
+        client = Client(server, code)
+        self.opened.append(client)
+        return client
+
+    def __enter__(self) -> ClientPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for client in self.opened:
+            try:
+                client.close()
+            except Exception:  # noqa: BLE001 - already closed by the server or the test
+                pass
+
+
 class Client:
     """A real WebSocket client of one room; ``frames`` keeps everything it received, in order."""
 

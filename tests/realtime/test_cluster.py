@@ -13,7 +13,7 @@ import pytest
 import redis
 
 from app.realtime.cluster import Cluster
-from tests.live import Client, LiveServer
+from tests.live import ClientPool, LiveServer
 from tests.realtime.helpers import PanikaTable, start_panika
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -59,20 +59,9 @@ def nodes(tmp_path, prefix) -> Iterator[tuple[LiveServer, LiveServer]]:
 
 
 @pytest.fixture
-def connect() -> Iterator:
-    opened: list[Client] = []
-
-    def _connect(node: LiveServer, code: str) -> Client:
-        client = Client(node, code)
-        opened.append(client)
-        return client
-
-    yield _connect
-    for c in opened:
-        try:
-            c.close()
-        except Exception:  # noqa: BLE001
-            pass
+def connect() -> Iterator[ClientPool]:
+    with ClientPool() as pool:
+        yield pool
 
 
 def test_a_room_made_on_one_node_is_listed_and_served_by_the_other(nodes) -> None:
