@@ -1,0 +1,103 @@
+"""The bare baseline: a FastAPI WebSocket broadcast server with no game and no database.
+
+A room is a list of sockets. Each ``action`` frame a socket sends bumps the room's version and
+one ``state`` frame (orjson) goes to every socket of the room, awaited in the sender's own
+reader task: no actor, no queue, no writer task, no validation, no per-seat view. The frames look
+enough like the real ones (``welcome``, ``state`` with ``version`` and a counter ``view``) for the
+same bots (bench/load.py, ``counter`` scenario) to play against it, so the real server's cost
+shows as a ratio of the two figures.
+
+Run the benchmark against it (it is served by bench/serve.py with the same uvicorn settings as
+the real server: permessage-deflate off, 64 KB frames):
+
+    .venv/bin/python bench/bare_broadcast.py --rooms 50 --duration 10          # saturation
+    .venv/bin/python bench/bare_broadcast.py --rooms 1000 --rate 2000 --duration 20
+
+(any bench/load.py option works; this is ``load.py --server bare --scenario counter``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from typing import Any
+
+import orjson
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
+
+
+class BareRoom:
+    __slots__ = ("sockets", "version", "counter")
+
+    def __init__(self) -> None:
+        self.sockets: list[WebSocket] = []
+        self.version = 0
+        self.counter = 0
+
+    def state(self) -> str:
+        return orjson.dumps({
+            "type": "state", "version": self.version, "seat": None,
+            "view": {"counter": self.counter, "phase": "counting", "round": 1,
+                     "last_burst": None, "taps": [0, 0, 0, 0], "you": None},
+            "active": [0, 1, 2, 3], "timers": [], "events": [],
+        }).decode()
+
+
+def create_bare_app() -> FastAPI:
+    app = FastAPI()
+    rooms: dict[str, BareRoom] = {}
+    codes = itertools.count(1)
+
+    @app.post("/api/rooms", status_code=201)
+    async def create_room(request: Request) -> Response:
+        await request.body()
+        code = f"R{next(codes)}"
+        rooms[code] = BareRoom()
+        body = {"code": code, "member": 1, "token": code, "room_url": "", "join_url": ""}
+        return Response(orjson.dumps(body), status_code=201, media_type="application/json")
+
+    @app.websocket("/ws/{code}")
+    async def room_socket(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        room = rooms.get(code)
+        if room is None:
+            await ws.close(code=4404)
+            return
+        joined = False
+        try:
+            while True:
+                message: Any = orjson.loads(await ws.receive_text())
+                kind = message.get("type")
+                if kind == "action":
+                    action = message.get("action") or {}
+                    room.version += 1
+                    if action.get("type") == "tap":
+                        room.counter += 1
+                    elif action.get("type") == "reset":
+                        room.counter = 0
+                    text = room.state()
+                    for peer in room.sockets:
+                        await peer.send_text(text)
+                elif kind == "join" and not joined:
+                    joined = True
+                    seat = len(room.sockets)
+                    room.sockets.append(ws)
+                    await ws.send_text(orjson.dumps({
+                        "type": "welcome", "room": code, "member": seat + 1, "seat": seat,
+                        "token": None, "watching": False}).decode())
+                    await ws.send_text(room.state())
+                # pong, start and anything else: ignored
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            if ws in room.sockets:
+                room.sockets.remove(ws)
+
+    return app
+
+
+if __name__ == "__main__":
+    import load  # bench/load.py (this directory is sys.path[0])
+
+    sys.exit(load.main(["--server", "bare", "--scenario", "counter", *sys.argv[1:]]))

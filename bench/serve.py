@@ -1,0 +1,135 @@
+"""Run one benchmark server in this process: the real app or the bare broadcast app.
+
+    .venv/bin/python bench/serve.py --app real --port 8765
+    .venv/bin/python bench/serve.py --app bare --port 8765
+
+Both are served with the same uvicorn settings as the real server (``app/server.py``):
+permessage-deflate off, 64 KB frames, uvloop + httptools + websockets-sansio (uvicorn's "auto").
+
+For ``real`` the environment configures the app (``DATABASE_URL``, ``SECRET_KEY``, ``VAR_DIR``,
+``WS_MESSAGES_PER_SECOND``, ``PING_INTERVAL_SECONDS``, ``MAX_ROOMS``; see app/config.py). The one
+change made here, for the benchmark only: the room-creation limit (30 per minute per client IP,
+``app.api.rooms._create_limit``) is lifted, since every bot comes from 127.0.0.1.
+
+``BENCH_APP_ROOT=/some/copy`` serves the ``app`` package of another tree (to measure a change
+made in a scratch copy, never in this repository).
+
+``--gc-log FILE`` writes, at exit, how long the collector ran per generation (gc.callbacks): the
+benchmark reads it to tell a GC pause from other stalls. ``--gc-threshold a,b,c`` sets
+``gc.set_threshold`` after the app's start-up, to try a tuning without touching app/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(os.environ.get("BENCH_APP_ROOT") or Path(__file__).resolve().parent.parent)
+"""The tree whose ``app`` package is served: this repository, or a scratch copy to try a change."""
+sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
+
+
+def raise_nofile() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+class GcLog:
+    """Times every collection, per generation."""
+
+    def __init__(self) -> None:
+        self.started = 0.0
+        self.stats = {g: {"count": 0, "total_ms": 0.0, "max_ms": 0.0, "max_collected": 0}
+                      for g in (0, 1, 2)}
+        self.started_cpu = 0.0
+        self.timeline: list[tuple[float, int, float, float]] = []
+        """(wall-clock end, generation, ms, CPU ms of this thread) of every collection, to sum them over a window."""
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+            self.started_cpu = time.thread_time()
+            return
+        ms = (time.perf_counter() - self.started) * 1000
+        cpu_ms = (time.thread_time() - self.started_cpu) * 1000
+        s = self.stats[info["generation"]]
+        self.timeline.append((time.time(), info["generation"], ms, cpu_ms))
+        s["count"] += 1
+        s["total_ms"] += ms
+        if ms > s["max_ms"]:
+            s["max_ms"] = ms
+            s["max_collected"] = info.get("collected", 0)
+        if info["generation"] == 2:
+            s["frozen"] = gc.get_freeze_count()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--app", choices=("real", "bare"), default="real")
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--gc-log", default="")
+    ap.add_argument("--gc-threshold", default="", help="e.g. 50000,50,100")
+    ap.add_argument("--tracemalloc", default="",
+                    help="diagnostics: trace allocations; on SIGUSR1 write the top sites here")
+    args = ap.parse_args()
+    raise_nofile()
+    if args.tracemalloc:
+        import signal
+        import tracemalloc
+
+        tracemalloc.start(1)
+
+        def dump(*_: object) -> None:
+            snap = tracemalloc.take_snapshot()
+            lines = [f"total {sum(s.size for s in snap.statistics('filename')) / 1e6:.1f} MB"]
+            for kind in ("filename", "lineno"):
+                lines.append(f"-- by {kind} --")
+                lines += [str(st) for st in snap.statistics(kind)[:40]]
+            Path(args.tracemalloc).write_text("\n".join(lines) + "\n")
+
+        signal.signal(signal.SIGUSR1, dump)
+
+    import uvicorn
+
+    if args.app == "real":
+        from limits import RateLimitItemPerMinute
+
+        import app.api.rooms as rooms_api
+
+        rooms_api._create_limit = RateLimitItemPerMinute(1_000_000)
+        target = "app.main:create_app"
+    else:
+        target = "bare_broadcast:create_bare_app"
+
+    gclog = GcLog()
+    if args.gc_log:
+        gc.callbacks.append(gclog)
+    if args.gc_threshold:
+        # Applied once the app has started (its lifespan calls gc.freeze()); see bench/README.md.
+        thresholds = tuple(int(x) for x in args.gc_threshold.split(","))
+        gc.set_threshold(*thresholds)
+
+    uvicorn.run(
+        target,
+        factory=True,
+        host="127.0.0.1",
+        port=args.port,
+        ws_per_message_deflate=False,
+        ws_max_size=65536,
+        log_level="warning",
+    )
+    if args.gc_log:
+        Path(args.gc_log).write_text(json.dumps({"gc": gclog.stats, "timeline": gclog.timeline, "pid": os.getpid(),
+                                                 "threshold": gc.get_threshold()}))
+
+
+if __name__ == "__main__":
+    main()
