@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, WebSocket
+from starlette.types import ASGIApp, Receive, Scope, Send
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -45,9 +46,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         await app.state.registry.start()
         app.state.limiter = FrameLimiter(settings.ws_messages_per_second)
-        # Long-lived start-up objects leave the collector's generations: fewer, shorter pauses.
+        # Long-lived start-up objects leave the collector's generations, and full collections
+        # become rare: with thousands of sockets each one walked every live object for hundreds
+        # of milliseconds (docs/performance.md).
         gc.collect()
         gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
         yield
         await app.state.registry.close_all()
         app.state.db.dispose()
@@ -64,8 +68,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (games, rooms, matches, health, pages):
         app.include_router(module.router)
 
-    @app.websocket("/ws/{code}")
-    async def room_socket(ws: WebSocket, code: str) -> None:
-        await serve_room_socket(ws, code, app.state.registry, app.state.limiter)
-
+    app.add_middleware(RoomSocketShortcut)
     return app
+
+
+GC_THRESHOLDS = (50_000, 20, 100)
+
+
+class RoomSocketShortcut:
+    """Serves ``/ws/{code}`` straight from the ASGI entry, past FastAPI's router and middleware
+    layers, which held several KB per open WebSocket (docs/performance.md). Everything else goes
+    on to FastAPI."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            path: str = scope["path"]
+            code = path[4:] if path.startswith("/ws/") else ""
+            if code and "/" not in code:
+                state = scope["app"].state
+                await serve_room_socket(
+                    WebSocket(scope, receive, send), code, state.registry, state.limiter
+                )
+                return
+        await self.app(scope, receive, send)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, case, func, select
+from sqlalchemy import Integer, case, func, insert, select
 from sqlalchemy.orm import selectinload
 
 from .database import Database
@@ -47,7 +47,11 @@ class MatchRecord:
 
 
 def save_match(db: Database, *, record: MatchRecord) -> int:
-    """Store a finished match with its players and action log; returns its id."""
+    """Store a finished match with its players and action log; returns its id.
+
+    The log goes in as one multi-row insert (Core, not one ORM object per move): a long match
+    has thousands of moves, and this runs while the server plays other rooms.
+    """
     match = Match(
         game=record.game,
         room_code=record.room_code,
@@ -61,13 +65,19 @@ def save_match(db: Database, *, record: MatchRecord) -> int:
             MatchPlayer(seat=p.seat, nickname=p.nickname, score=p.score, rank=p.rank, winner=p.winner)
             for p in record.players
         ],
-        actions=[
-            MatchAction(index=i, seat=m.seat, action=m.action, at_ms=m.at_ms, rtt_ms=m.rtt_ms)
-            for i, m in enumerate(record.log)
-        ],
     )
     with db.session() as session, session.begin():
         session.add(match)
+        session.flush()
+        if record.log:
+            session.execute(
+                insert(MatchAction),
+                [
+                    {"match_id": match.id, "index": i, "seat": m.seat, "action": m.action,
+                     "at_ms": m.at_ms, "rtt_ms": m.rtt_ms}
+                    for i, m in enumerate(record.log)
+                ],
+            )
     return match.id
 
 

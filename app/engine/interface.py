@@ -150,6 +150,11 @@ class Game(ABC, Generic[S]):
             raise MalformedAction(_first_error(exc)) from exc
         return getattr(parsed, "root", parsed)
 
+    def views(self, state: S, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """The views of several seats at once (what the room sends after a move). A game whose
+        views share a large public part may override this to build that part once."""
+        return {seat: self.view(state, seat) for seat in seats}
+
     def step(self, state: S, move: Move, rng: SeededRng) -> list[Event]:
         """Validate, then apply: the one path every move takes."""
         self.validate(state, move)

@@ -84,5 +84,8 @@ class MatchRun:
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.game.view(self.state, seat)
 
+    def views(self, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
+        return self.game.views(self.state, seats)
+
     def outcome(self) -> Outcome | None:
         return self.game.outcome(self.state)

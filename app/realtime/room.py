@@ -523,7 +523,8 @@ class Room:
         for conn in self._all_connections():
             conn.send_text(text)
 
-    def _state_frame(self, seat: int | None, events: list[dict[str, Any]]) -> str:
+    def _state_common(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        """The part of a state frame that every recipient shares."""
         match = self.match
         assert match is not None
         now = time.monotonic()
@@ -532,23 +533,25 @@ class Room:
              "remaining_ms": max(0, int((e.deadline - now) * 1000))}
             for key, e in self._timers.items() if e.timer.visible
         ]
-        return p.encode({
-            "type": "state", "version": match.version, "seat": seat, "view": match.view(seat),
-            "active": self.game.active_seats(match.state), "timers": timers, "events": events,
-        })
+        return {"version": match.version, "active": self.game.active_seats(match.state),
+                "timers": timers, "events": events}
+
+    @staticmethod
+    def _state_frame(common: dict[str, Any], seat: int | None, view: dict[str, Any]) -> str:
+        return p.encode({"type": "state", "seat": seat, "view": view, **common})
 
     def _broadcast_state(self, events: list[dict[str, Any]]) -> None:
-        """Each recipient gets its own seat's view; one encoding per seat."""
+        """Each recipient gets its own seat's view; one view and one encoding per seat."""
         if self.match is None:
             return
-        cache: dict[int | None, str] = {}
-        for conn in self._all_connections():
-            seat = conn.seat
-            text = cache.get(seat)
-            if text is None:
-                text = cache[seat] = self._state_frame(seat, events)
-            conn.send_text(text)
+        conns = self._all_connections()
+        common = self._state_common(events)
+        views = self.match.views({conn.seat for conn in conns})
+        texts = {seat: self._state_frame(common, seat, view) for seat, view in views.items()}
+        for conn in conns:
+            conn.send_text(texts[conn.seat])
 
     def _send_state(self, conn: Connection) -> None:
         if self.match is not None:
-            conn.send_text(self._state_frame(conn.seat, []))
+            seat = conn.seat
+            conn.send_text(self._state_frame(self._state_common([]), seat, self.match.view(seat)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
@@ -13,6 +14,7 @@ from app.engine import (
 from . import rules
 from .state import PanikaState
 from .view import view as build_view
+from .view import views as build_views
 
 CardId = Annotated[int, Field(ge=0, le=119)]
 
@@ -165,6 +167,11 @@ class PanikaGame(Game[PanikaState]):
 
     def view(self, state: PanikaState, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
+
+    def views(
+        self, state: PanikaState, seats: Iterable[int | None]
+    ) -> dict[int | None, dict[str, Any]]:
+        return build_views(state, seats)
 
     def outcome(self, state: PanikaState) -> Outcome | None:
         """Winners rank 1; the others by fewest cards left. Score: minus the cards left."""

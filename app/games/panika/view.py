@@ -9,6 +9,7 @@ action).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .cards import CARD_JSON
@@ -16,6 +17,17 @@ from .state import PanikaState
 
 
 def view(state: PanikaState, seat: int | None) -> dict[str, Any]:
+    return seat_view(state, public_view(state), seat)
+
+
+def views(state: PanikaState, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """Several seats' views sharing one public part (built once per move, not once per seat)."""
+    public = public_view(state)
+    return {seat: seat_view(state, public, seat) for seat in seats}
+
+
+def public_view(state: PanikaState) -> dict[str, Any]:
+    """What every seat and every spectator sees."""
     tapping = None
     if state.phase == "tapping" and state.tap_queue:
         tapping = {"seat": state.tap_queue[0][0], "owed": state.tap_queue[0][1]}
@@ -50,11 +62,17 @@ def view(state: PanikaState, seat: int | None) -> dict[str, Any]:
         "last_burst": dict(state.last_burst) if state.last_burst else None,
         "winners": list(state.winners),
         "turn_seconds": state.turn_seconds,
-        "you": seat,
     }
+    return out
+
+
+def seat_view(state: PanikaState, public: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The public part plus, for a player, their own hand and what they may do now."""
+    out = {**public, "you": seat}
     if seat is not None and 0 <= seat < state.players:
         hand = state.hands[seat]
         my_turn = state.phase == "play" and state.turn == seat
+        tapping = public["tapping"]
         out["hand"] = [CARD_JSON[c] for c in hand]
         out["legal"] = {
             "play": my_turn,
