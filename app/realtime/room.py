@@ -19,11 +19,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.db.matches import LoggedMove, MatchRecord, PlayerResult
-from app.engine import EngineError, Event, Game, Timer
+from app.engine import EngineError, Event, Game
 
 from . import protocol as p
 from .connection import Connection
 from .match import MatchRun
+from .timers import TimerBoard
 from .tokens import SeatClaim, SeatTokens
 
 log = logging.getLogger(__name__)
@@ -54,13 +55,6 @@ class Member:
     @property
     def rtt_ms(self) -> int:
         return min((c.rtt_ms for c in self.conns), default=0)
-
-
-@dataclass(frozen=True, slots=True)
-class _Timer:
-    timer: Timer
-    deadline: float
-    handle: asyncio.TimerHandle
 
 
 class Room:
@@ -98,7 +92,7 @@ class Room:
         self._idle_seconds = idle_seconds
         self._ping_seconds = ping_seconds
         self._next_member = 1
-        self._timers: dict[str, _Timer] = {}
+        self._timers = TimerBoard(lambda key: self.post("timer", key))
         self._saving: set[asyncio.Task[None]] = set()
         self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -152,8 +146,6 @@ class Room:
 
     def _shutdown(self) -> None:
         self.closed = True
-        for entry in self._timers.values():
-            entry.handle.cancel()
         self._timers.clear()
         for conn in self._all_connections():
             conn.close()
@@ -329,7 +321,7 @@ class Room:
         self.result = None
         self.match_id = None
         self.history.clear()
-        self._clear_timers()
+        self._timers.clear()
         begins = self._record([Event(f"A new match of {self.game.title} begins.", kind="start")])
         self._sync_timers()
         self._broadcast_room()
@@ -354,7 +346,7 @@ class Room:
             self._sync_timers()
             self._broadcast_state(frames)
         else:
-            self._clear_timers()
+            self._timers.clear()
             self._broadcast_state(frames)
             self._finish(outcome)
 
@@ -383,27 +375,14 @@ class Room:
 
     def _sync_timers(self) -> None:
         """Run exactly the timers the rules ask for now; a new key restarts a timer."""
-        wanted = {t.key: t for t in self.game.timers(self.match.state)} if self.match else {}
-        for key in list(self._timers):
-            if key not in wanted:
-                self._timers.pop(key).handle.cancel()
-        loop = asyncio.get_running_loop()
-        for key, timer in wanted.items():
-            if key not in self._timers:
-                handle = loop.call_later(timer.seconds, self.post, "timer", key)
-                self._timers[key] = _Timer(timer, time.monotonic() + timer.seconds, handle)
-
-    def _clear_timers(self) -> None:
-        for entry in self._timers.values():
-            entry.handle.cancel()
-        self._timers.clear()
+        self._timers.sync(self.game.timers(self.match.state) if self.match else [])
 
     def _on_timer(self, key: str) -> None:
-        entry = self._timers.pop(key, None)
-        if entry is None or self.match is None or self.status != "playing":
+        timer = self._timers.expire(key)
+        if timer is None or self.match is None or self.status != "playing":
             return
         try:
-            events = self.match.play(None, entry.timer.action)
+            events = self.match.play(None, timer.action)
         except EngineError as exc:
             log.warning("room %s: timer %s refused: %s", self.code, key, exc)
             self._sync_timers()
@@ -527,12 +506,7 @@ class Room:
         """The part of a state frame that every recipient shares."""
         match = self.match
         assert match is not None
-        now = time.monotonic()
-        timers = [
-            {"key": key, "label": e.timer.label, "seats": list(e.timer.seats),
-             "remaining_ms": max(0, int((e.deadline - now) * 1000))}
-            for key, e in self._timers.items() if e.timer.visible
-        ]
+        timers = self._timers.visible()
         return {"version": match.version, "active": self.game.active_seats(match.state),
                 "timers": timers, "events": events}
 
