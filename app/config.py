@@ -29,7 +29,14 @@ class Settings(BaseSettings):
     room_idle_seconds: float = Field(600.0, description="An empty room closes after this long.")
     max_rooms: int = Field(5000, description="Rooms open at once, at most.")
     ws_messages_per_second: int = Field(40, description="Client frames accepted per second.")
-    ping_interval_seconds: float = Field(2.0, description="How often the server measures RTT.")
+    ping_interval_seconds: float = Field(3.0, description="How often the server measures RTT.")
+    gc_young_seconds: float = Field(
+        0.03, description="Collect young objects and freeze the survivors this often (0: CPython's "
+        "automatic collector instead; see app/collector.py)."
+    )
+    gc_full_seconds: float = Field(
+        600.0, description="Collect everything, frozen objects included, this often."
+    )
 
     def resolved_database_url(self) -> str:
         if self.database_url:

@@ -3,7 +3,7 @@ database (migrated by Alembic) and the room registry."""
 
 from __future__ import annotations
 
-import gc
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from app.api import games, health, matches, pages, rooms
+from app.collector import run_collector_schedule
 from app.config import PROJECT_ROOT, Settings, get_settings
 from app.db.database import Database, migrate
 from app.games import load_all
@@ -46,13 +47,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         await app.state.registry.start()
         app.state.limiter = FrameLimiter(settings.ws_messages_per_second)
-        # Long-lived start-up objects leave the collector's generations, and full collections
-        # become rare: with thousands of sockets each one walked every live object for hundreds
-        # of milliseconds (docs/performance.md).
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
+        collector = asyncio.get_running_loop().create_task(
+            run_collector_schedule(settings.gc_young_seconds, settings.gc_full_seconds)
+        )
         yield
+        collector.cancel()
         await app.state.registry.close_all()
         app.state.db.dispose()
 
@@ -70,9 +69,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_middleware(RoomSocketShortcut)
     return app
-
-
-GC_THRESHOLDS = (50_000, 20, 100)
 
 
 class RoomSocketShortcut:

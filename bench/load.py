@@ -652,7 +652,10 @@ def summary_line(r: dict) -> str:
         f"gc2_cpu={r.get('gc_cpu_max_ms', {}).get('2', float('nan')):.1f}ms "
         f"gc2_n={r.get('gc_count', {}).get('2', 0)} gc_time={r.get('gc_pct', float('nan')):.0f}% "
         f"gc_cpu={r.get('gc_cpu_pct', float('nan')):.0f}% late={r['late']} errors={err} "
-        f"frame={r['state_frame_bytes']:.0f}B"
+        f"frame={r['state_frame_bytes']:.0f}B gc_max_by_gen="
+        + "/".join(f"{r.get('gc_max_ms', {}).get(g, float('nan')):.1f}" for g in "012") + "ms"
+        + " gc_cpu_max_by_gen="
+        + "/".join(f"{r.get('gc_cpu_max_ms', {}).get(g, float('nan')):.1f}" for g in "012") + "ms"
     )
 
 

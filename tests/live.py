@@ -29,6 +29,9 @@ class LiveServer:
     """The whole app served by uvicorn, as in production, on a loopback port."""
 
     def __init__(self, var_dir: Path, database_url: str = "", **settings: Any) -> None:
+        # The collector schedule is process-wide: tests keep CPython's own (several servers
+        # share one test process).
+        settings.setdefault("gc_young_seconds", 0)
         self.settings = Settings(
             var_dir=var_dir, database_url=database_url, secret_key="test-secret", **settings
         )

@@ -1,7 +1,12 @@
-"""One client connection as the room sees it: an outgoing queue drained by a writer task.
+"""One client connection as the room sees it: frames go out at once, in order.
 
-The room never awaits a client: it puts text on the connection's queue and goes on. A client
-that falls too far behind is closed rather than allowed to grow the server's memory.
+The room never awaits a client. ``send_text`` hands the frame to the connection's ASGI ``send``
+right away: with uvicorn's WebSocket protocol that call writes to the socket without ever
+suspending, so nothing waits and no task or queue is kept per connection (at thousands of
+connections those cost memory and collector time: docs/performance.md). Should a send suspend
+(flow control in another server), the frames that follow wait in a backlog, in order, while a
+task finishes it; a client whose backlog grows too long is closed rather than allowed to grow the
+server's memory.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ import asyncio
 import itertools
 import statistics
 from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from .protocol import encode, error_frame
@@ -17,24 +23,30 @@ from .protocol import encode, error_frame
 if TYPE_CHECKING:
     from .room import Member
 
-OUTBOX_LIMIT = 512
+BACKLOG_LIMIT = 512
 RTT_SAMPLES = 5
 _ids = itertools.count(1)
+
+Message = dict[str, Any]
+AsgiSend = Callable[[Message], Awaitable[None]]
 
 
 class Connection:
     """A joined (or joining) WebSocket client of one room."""
 
-    __slots__ = ("id", "outbox", "member", "watcher", "closed", "_rtts", "rtt_ms", "__weakref__")
+    __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_backlog",
+                 "_finishing", "__weakref__")
 
-    def __init__(self) -> None:
+    def __init__(self, send: AsgiSend | None = None) -> None:
         self.id = next(_ids)
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
         self.member: Member | None = None
         self.watcher = False
         self.closed = False
         self._rtts: deque[float] = deque(maxlen=RTT_SAMPLES)
         self.rtt_ms = 0
+        self._send = send
+        self._backlog: deque[Message] | None = None
+        self._finishing: asyncio.Task[None] | None = None
 
     @property
     def joined(self) -> bool:
@@ -45,13 +57,54 @@ class Connection:
         return self.member.seat if self.member is not None else None
 
     def send_text(self, text: str) -> None:
-        """Queue one frame; a client too far behind is closed."""
-        if self.closed:
+        """Send one frame now (or after the frames still waiting, if any)."""
+        if not self.closed:
+            self._write({"type": "websocket.send", "text": text})
+
+    def _write(self, message: Message) -> None:
+        if self._send is None:
             return
+        if self._backlog is not None:
+            if len(self._backlog) >= BACKLOG_LIMIT:
+                self._abandon()
+            else:
+                self._backlog.append(message)
+            return
+        coro = self._send(message)
         try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
-            self.close()
+            yielded = coro.send(None)  # type: ignore[attr-defined]
+        except StopIteration:
+            return
+        except Exception:  # noqa: BLE001 - the socket is gone
+            self._abandon()
+            return
+        self._backlog = deque()
+        self._finishing = asyncio.get_running_loop().create_task(self._finish(coro, yielded))
+
+    async def _finish(self, coro: Coroutine[Any, Any, None], yielded: Any) -> None:
+        """Drive a send that suspended to its end, then send the backlog in order."""
+        try:
+            while True:
+                if yielded is None:
+                    await asyncio.sleep(0)
+                else:
+                    await yielded
+                try:
+                    yielded = coro.send(None)
+                except StopIteration:
+                    break
+            while self._backlog:
+                assert self._send is not None
+                await self._send(self._backlog.popleft())
+        except Exception:  # noqa: BLE001 - the socket is gone
+            self._abandon()
+        finally:
+            self._backlog = None
+
+    def _abandon(self) -> None:
+        self.closed = True
+        self._send = None
+        self._backlog = None
 
     def send(self, frame: dict[str, Any]) -> None:
         self.send_text(encode(frame))
@@ -59,17 +112,12 @@ class Connection:
     def error(self, code: str, message: str, ref: int | None = None) -> None:
         self.send(error_frame(code, message, ref))
 
-    def close(self) -> None:
-        """Ask the writer to close the socket after what is queued (or at once if full)."""
+    def close(self, code: int = 1000) -> None:
+        """Close the socket after the frames already sent or waiting."""
         if self.closed:
             return
+        self._write({"type": "websocket.close", "code": code})
         self.closed = True
-        try:
-            self.outbox.put_nowait(None)
-        except asyncio.QueueFull:
-            while not self.outbox.empty():
-                self.outbox.get_nowait()
-            self.outbox.put_nowait(None)
 
     def record_rtt(self, seconds: float) -> None:
         """Add a round-trip sample; the figure used is the median of the last few."""

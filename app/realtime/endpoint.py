@@ -1,13 +1,11 @@
-"""The WebSocket endpoint: a reader loop feeding the room's queue and a writer task per socket.
+"""The WebSocket endpoint: a reader loop feeding the room's queue.
 
 The reader checks size, shape and rate before anything reaches the room; a refused frame gets an
-``error`` frame for this client only.
+``error`` frame for this client only. Frames to the client leave through its ``Connection``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 from collections import deque
@@ -55,16 +53,6 @@ class FrameWindow:
         return True
 
 
-async def _writer(ws: WebSocket, conn: Connection) -> None:
-    while True:
-        text = await conn.outbox.get()
-        if text is None:
-            break
-        await ws.send_text(text)
-    with contextlib.suppress(Exception):
-        await ws.close()
-
-
 async def _frames(ws: WebSocket, conn: Connection, limiter: FrameLimiter) -> AsyncIterator[str]:
     """The client's frames that pass the rate limit, as text, until it leaves."""
     window = limiter.window()
@@ -101,8 +89,7 @@ async def serve_room_socket(
         await ws.send_text(encode(error_frame("no_such_room", f"there is no room {code!r}")))
         await ws.close(code=4404)
         return
-    conn = Connection()
-    writer = asyncio.create_task(_writer(ws, conn))
+    conn = Connection(ws.send)
     relay_key = None
     if owner is not None:
         relay_key = registry.cluster.open_remote(owner, code.upper(), conn)
@@ -125,6 +112,3 @@ async def serve_room_socket(
         else:
             room.post("closed", conn)
         conn.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, 2)
-        writer.cancel()
