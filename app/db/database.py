@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
+
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import PROJECT_ROOT
+
+
+def _json_dumps(value: object) -> str:
+    return orjson.dumps(value).decode()
+
+
+JSON_CODEC = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
+"""JSON columns (options, action log) through orjson: a match's log is thousands of values."""
 
 
 def make_engine(url: str) -> Engine:
@@ -15,7 +25,9 @@ def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         if ":///" in url and not url.endswith(":memory:"):
             Path(url.split(":///", 1)[1]).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 15, "check_same_thread": False})
+        engine = create_engine(
+            url, connect_args={"timeout": 15, "check_same_thread": False}, **JSON_CODEC
+        )
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record):  # type: ignore[no-untyped-def]
@@ -25,7 +37,7 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, **JSON_CODEC)
 
 
 def alembic_config(url: str):  # type: ignore[no-untyped-def]

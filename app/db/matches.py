@@ -70,8 +70,8 @@ def save_match(db: Database, *, record: MatchRecord) -> int:
         session.add(match)
         session.flush()
         if record.log:
-            session.execute(
-                insert(MatchAction),
+            session.connection().execute(
+                insert(MatchAction.__table__),
                 [
                     {"match_id": match.id, "index": i, "seat": m.seat, "action": m.action,
                      "at_ms": m.at_ms, "rtt_ms": m.rtt_ms}
