@@ -3,11 +3,13 @@ that keep every frame they receive (so a test can walk them all for secrets)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,13 @@ from websockets.sync.client import connect
 
 from app.config import Settings
 from app.main import create_app
+
+
+def run_async(coro: Any) -> Any:
+    """Run a coroutine to the end in a fresh event loop of its own thread (the browser tests'
+    Playwright keeps an event loop running in the main thread, where ``asyncio.run`` refuses)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def free_port() -> int:

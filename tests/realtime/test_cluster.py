@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import secrets
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
 
 import httpx
@@ -13,7 +12,7 @@ import pytest
 import redis
 
 from app.realtime.cluster import Cluster
-from tests.live import ClientPool, LiveServer
+from tests.live import ClientPool, LiveServer, run_async
 from tests.realtime.helpers import PanikaTable, start_panika
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -161,9 +160,7 @@ def test_a_code_held_by_one_node_cannot_be_claimed_by_another(prefix) -> None:
             await one.stop()
             await two.stop()
 
-    # In a thread of its own: the browser tests' Playwright keeps a loop in the main thread.
-    with ThreadPoolExecutor(1) as pool:
-        first, second, after = pool.submit(asyncio.run, scenario()).result()
+    first, second, after = run_async(scenario())
     assert first is True and second is False and after is None
 
 

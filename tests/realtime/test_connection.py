@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from app.realtime.connection import BACKLOG_LIMIT, Connection
+from tests.live import run_async
 
 
 class FakeSocket:
@@ -34,7 +35,7 @@ def test_frames_go_out_at_once_without_a_task() -> None:
         assert conn._finishing is None
         return sock.sent
 
-    assert asyncio.run(scenario()) == ["f0", "f1", "f2", "f3", "f4"]
+    assert run_async(scenario()) == ["f0", "f1", "f2", "f3", "f4"]
 
 
 def test_a_paused_socket_keeps_the_order_and_catches_up() -> None:
@@ -51,7 +52,7 @@ def test_a_paused_socket_keeps_the_order_and_catches_up() -> None:
         await asyncio.sleep(0.01)
         return sock.sent
 
-    assert asyncio.run(scenario()) == ["a", "b", "c", "websocket.close"]
+    assert run_async(scenario()) == ["a", "b", "c", "websocket.close"]
 
 
 def test_a_client_that_never_reads_is_dropped_when_its_backlog_is_full() -> None:
@@ -63,7 +64,7 @@ def test_a_client_that_never_reads_is_dropped_when_its_backlog_is_full() -> None
             conn.send_text(str(i))
         return conn
 
-    conn = asyncio.run(scenario())
+    conn = run_async(scenario())
     assert conn.closed
 
 
@@ -76,4 +77,4 @@ def test_a_broken_socket_closes_the_connection_quietly() -> None:
         conn.send_text("y")
         return conn
 
-    assert asyncio.run(scenario()).closed
+    assert run_async(scenario()).closed

@@ -6,6 +6,7 @@ import asyncio
 
 from app.engine import Timer
 from app.realtime.timers import TimerBoard
+from tests.live import run_async
 
 
 def _timer(key: str, seconds: float) -> Timer:
@@ -24,7 +25,7 @@ def test_a_timer_fires_once_and_is_taken_back() -> None:
         await asyncio.sleep(0.06)
         return fired, board.expire("turn:1"), board.expire("turn:1")
 
-    fired, first, second = asyncio.run(scenario())
+    fired, first, second = run_async(scenario())
     assert fired == ["turn:1"] and first is not None and first.key == "turn:1" and second is None
 
 
@@ -39,7 +40,7 @@ def test_a_new_key_restarts_the_timer_and_the_old_one_never_fires() -> None:
         await asyncio.sleep(0.04)
         return fired
 
-    assert asyncio.run(scenario()) == ["autotap:2"]
+    assert run_async(scenario()) == ["autotap:2"]
 
 
 def test_a_dropped_key_does_not_fire_and_a_sooner_timer_is_not_delayed() -> None:
@@ -50,7 +51,7 @@ def test_a_dropped_key_does_not_fire_and_a_sooner_timer_is_not_delayed() -> None
         await asyncio.sleep(0.08)
         return fired
 
-    assert asyncio.run(scenario()) == ["window:1"]
+    assert run_async(scenario()) == ["window:1"]
 
 
 def test_a_timer_dropped_after_firing_is_not_handed_to_the_room() -> None:
@@ -62,7 +63,7 @@ def test_a_timer_dropped_after_firing_is_not_handed_to_the_room() -> None:
         board.sync([])  # a move arrived before the room read the timer's message
         return board.expire("turn:1")
 
-    assert asyncio.run(scenario()) is None
+    assert run_async(scenario()) is None
 
 
 def test_visible_timers_count_down() -> None:
@@ -75,6 +76,6 @@ def test_visible_timers_count_down() -> None:
         board.clear()
         return shown
 
-    shown = asyncio.run(scenario())
+    shown = run_async(scenario())
     assert [t["key"] for t in shown] == ["turn:1"]
     assert 800 < shown[0]["remaining_ms"] < 1000
