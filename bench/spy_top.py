@@ -1,7 +1,7 @@
 """Summarise a py-spy ``--format raw`` (collapsed stacks) file: the functions with the most
 samples, by self time and by inclusive time.
 
-    .venv/bin/python bench/spy_top.py /tmp/real.txt [N]
+    .venv/bin/python bench/spy_top.py profile.txt [N]
 """
 
 from __future__ import annotations
