@@ -57,10 +57,10 @@ class Card:
         return 0
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "kind": self.kind, "value": self.value,
-            "vegetable": self.vegetable, "special": self.special,
-        }
+        """``id``, ``kind`` and the one field that kind has (``value``, ``vegetable`` or
+        ``special``): views carry many cards, so no empty fields."""
+        field = {"number": "value", "vegetable": "vegetable", "special": "special"}[self.kind]
+        return {"id": self.id, "kind": self.kind, field: getattr(self, field)}
 
 
 def _build() -> tuple[Card, ...]:

@@ -84,8 +84,8 @@ def test_view_shows_own_hand_only_and_public_counts():
                      counter=12, burst_at=25)
     mine = GAME.view(state, 0)
     assert [c["id"] for c in mine["hand"]] == state.hands[0]
-    assert mine["hand"][1] == {"id": state.hands[0][1], "kind": "vegetable", "value": None,
-                               "vegetable": "carrot", "special": None}
+    assert mine["hand"][1] == {"id": state.hands[0][1], "kind": "vegetable",
+                               "vegetable": "carrot"}
     assert mine["legal"] == {"play": True, "cards": 1, "taps": 0, "last_card_due": False}
     assert [p["pile"] for p in mine["players"]] == [5, 6, 7]
     assert [p["hand"] for p in mine["players"]] == [4, 4, 4]
