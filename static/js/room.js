@@ -115,6 +115,8 @@ function onRoom(room) {
   renderWaiting();
   renderResult();
   $("seed-hash").textContent = room.seed_hash || "—";
+  // A shared screen shows how to join while the room waits.
+  if (tableMode) $("share").hidden = room.status !== "waiting";
   if (room.status !== "waiting") ensureGame();
   if (state.game && state.game.onRoom) state.game.onRoom(room);
 }
