@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse
 
 from app.db import matches as store
 from app.engine import all_games, get_game
+from app.games import UPCOMING
 
 from .deps import Db, Registry, Templates
 from .games import describe
@@ -20,7 +21,8 @@ router = APIRouter(include_in_schema=False)
 async def lobby(request: Request, templates: Templates, registry: Registry) -> HTMLResponse:
     games = [describe(g) for g in all_games()]
     return templates.TemplateResponse(
-        request, "lobby.html", {"games": games, "rooms": await registry.public_rooms()}
+        request, "lobby.html",
+        {"games": games, "upcoming": UPCOMING, "rooms": await registry.public_rooms()},
     )
 
 

@@ -20,3 +20,14 @@ def load_all() -> None:
 
 GAME_PACKAGES = ["panika", "panika_counter", "panic_lab"]
 """Each package exposes ``GAME``, an instance of its ``app.engine.Game`` subclass."""
+
+
+UPCOMING = [
+    {"id": "panik_pilze", "title": "Panik Pilze",
+     "pitch": "Double-sided mushroom cards, a display with hidden down-sides, and majority scoring.",
+     "players": "2-5 players"},
+    {"id": "panique", "title": "Panique",
+     "pitch": "Dice and a track through a haunted house: survive the Lethal Encounter Tables.",
+     "players": "1-5 heirs"},
+]
+"""Games in the works: the lobby shows them, without a "Create room" button."""

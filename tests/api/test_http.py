@@ -169,3 +169,13 @@ def test_rules_pages(http, game_id):
 
 def test_rules_page_of_an_unknown_game(http):
     assert http.get("/games/chess/rules").status_code == 404
+
+
+def test_lobby_shows_every_game_with_its_picture_and_the_games_in_the_works(http):
+    page = http.get("/").text
+    for game in http.get("/api/games").json():
+        assert f'data-game="{game["id"]}"' in page and f'img/{game["id"]}.svg' in page
+        assert http.get(f'/static/img/{game["id"]}.svg').status_code == 200
+    for title in ("Panik Pilze", "Panique"):
+        assert title in page
+    assert page.count("coming soon") == 2
