@@ -220,10 +220,15 @@ function renderWaiting() {
   const amHost = room.host === state.me;
   const players = room.members.filter((m) => m.player).length;
   renderOptions(room.options, amHost);
+  const min = Number(root.dataset.minPlayers), max = Number(root.dataset.maxPlayers);
+  const ready = players >= min && players <= max;
   $("start-btn").hidden = !amHost;
-  $("waiting-note").textContent = amHost
-    ? `${players} player${players === 1 ? "" : "s"} in the room. Start when everyone is here.`
-    : `Waiting for ${seatHostName()} to start the match…`;
+  $("start-btn").disabled = !ready;
+  $("waiting-note").textContent = !amHost
+    ? `Waiting for ${seatHostName()} to start the match…`
+    : ready
+      ? `${players} player${players === 1 ? "" : "s"} in the room. Start when everyone is here.`
+      : `${players} player${players === 1 ? "" : "s"} in the room: this game needs ${min} to ${max}. Share the code!`;
 }
 
 function seatHostName() {
