@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.conftest import REQUIRE_BROWSER
+from tests.live import LiveServer
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -46,3 +47,10 @@ def new_page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
     yield open_page
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def live(tmp_path) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    with LiveServer(tmp_path / "var", ping_interval_seconds=0.5) as server:
+        yield server
+

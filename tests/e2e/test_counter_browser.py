@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.live import LiveServer
+from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture
-def live(tmp_path):
-    with LiveServer(tmp_path / "var", ping_interval_seconds=0.5) as server:
-        yield server
 
 
 def _shows(page, value: int) -> None:  # type: ignore[no-untyped-def]
@@ -23,18 +18,11 @@ def _shows(page, value: int) -> None:  # type: ignore[no-untyped-def]
 
 def test_two_phones_tap_one_counter_and_both_see_every_tap(live, new_page) -> None:  # type: ignore[no-untyped-def]
     first = new_page(phone=True)
-    first.goto(live.base_url + "/")
-    first.click('button.create-room[data-game="panika_counter"]')
-    first.fill("#create-nickname", "Nicole")
-    first.click("#create-submit")
-    first.wait_for_url("**/r/*")
-    code = first.inner_text("#room-code").strip()
+    code = create_room_in_lobby(first, live.base_url, "panika_counter", "Nicole")
     first.wait_for_selector("#counter-tap")
 
     second = new_page(phone=True)
-    second.goto(f"{live.base_url}/r/{code}")
-    second.fill("#nickname", "Brendon")
-    second.click("#join-form button")
+    join_with_nickname(second, f"{live.base_url}/r/{code}", "Brendon")
     second.wait_for_selector("#counter-tap")
 
     # Six taps each, interleaved: twelve, below any burst number (21 to 30).

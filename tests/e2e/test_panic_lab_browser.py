@@ -4,30 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from tests.live import LiveServer
+from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def live(tmp_path):
-    with LiveServer(tmp_path / "var", ping_interval_seconds=0.5) as server:
-        yield server
-
 
 def test_two_phones_race_and_the_right_tap_wins_the_match(live, new_page) -> None:  # type: ignore[no-untyped-def]
     host = new_page(phone=True)
-    host.goto(live.base_url + "/")
-    host.click('button.create-room[data-game="panic_lab"]')
-    host.fill("#create-nickname", "Ann")
-    host.click("#create-submit")
-    host.wait_for_url("**/r/*")
-    code = host.inner_text("#room-code").strip()
+    code = create_room_in_lobby(host, live.base_url, "panic_lab", "Ann")
 
     guest = new_page(phone=True)
-    guest.goto(f"{live.base_url}/r/{code}")
-    guest.fill("#nickname", "Bob")
-    guest.click("#join-form button")
+    join_with_nickname(guest, f"{live.base_url}/r/{code}", "Bob")
     host.wait_for_selector('.member:has-text("Bob")')
 
     # The host sets a one-token match and the shortest countdown through the options form.

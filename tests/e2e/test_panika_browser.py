@@ -7,15 +7,10 @@ import time
 
 import pytest
 
-from tests.live import LiveServer
+from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture
-def live(tmp_path):
-    with LiveServer(tmp_path / "var", ping_interval_seconds=0.5) as server:
-        yield server
 
 
 def _play_step(page) -> bool:  # type: ignore[no-untyped-def]
@@ -40,23 +35,16 @@ def _play_step(page) -> bool:  # type: ignore[no-untyped-def]
 
 def test_lobby_room_two_phones_play_panika_turns(live, new_page) -> None:  # type: ignore[no-untyped-def]
     host = new_page()
-    host.goto(live.base_url + "/")
-    host.click('button.create-room[data-game="panika"]')
-    host.fill("#create-nickname", "Nicole")
-    host.click("#create-submit")
-    host.wait_for_url("**/r/*")
+    code = create_room_in_lobby(host, live.base_url, "panika", "Nicole")
     host.click("#share-toggle")
     join_link = host.input_value("#join-link")
-    code = host.inner_text("#room-code").strip()
     assert join_link.endswith(f"/r/{code}")
     assert host.locator("#qr").evaluate("img => img.naturalWidth") > 0
 
     phones = []
     for name in ("Brendon", "Ryan"):
         phone = new_page(phone=True)
-        phone.goto(join_link)
-        phone.fill("#nickname", name)
-        phone.click("#join-form button")
+        join_with_nickname(phone, join_link, name)
         phones.append(phone)
     host.wait_for_selector('.member:has-text("Ryan")')
     host.wait_for_selector('.member:has-text("Brendon")')
