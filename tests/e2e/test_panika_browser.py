@@ -72,5 +72,15 @@ def test_lobby_room_two_phones_play_panika_turns(live, new_page) -> None:  # typ
         page.wait_for_function(
             "c => document.querySelector('#panika-counter').textContent.trim() === c", arg=counter
         )
+    # A refresh (or a phone waking up) brings the player back to the same seat and hand.
+    phone = phones[0]
+    hand_ids = "() => [...document.querySelectorAll('#panika-hand button.card')].map(b => b.dataset.cardId).sort()"
+    before = phone.evaluate(hand_ids)
+    phone.reload()
+    phone.wait_for_selector("#panika-hand button.card")
+    assert phone.evaluate(hand_ids) == before
+    brendon = next(m for m in room.members.values() if m.nickname == "Brendon")
+    assert sorted(str(c) for c in room.match.state.hands[brendon.seat]) == sorted(before)
+
     for page in pages:
         assert page.errors == [], page.errors
