@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .protocol import encode, error_frame
 
 if TYPE_CHECKING:
-    from .room import Member
+    from .members import Member
 
 BACKLOG_LIMIT = 512
 RTT_SAMPLES = 5

@@ -12,7 +12,8 @@ from app.db.matches import MatchRecord, save_match
 from app.engine import Game
 
 from .cluster import REFRESH_SECONDS, Cluster
-from .room import Member, Room
+from .members import Member
+from .room import Room
 from .tokens import SeatTokens
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,6 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,6 +23,7 @@ from app.engine import EngineError, Event, Game
 from . import protocol as p
 from .connection import Connection
 from .match import MatchRun
+from .members import Member, unique_nickname
 from .timers import TimerBoard
 from .tokens import SeatClaim, SeatTokens
 
@@ -34,27 +34,6 @@ HOST_HANDOVER_SECONDS = 30.0
 MAX_MEMBERS = 40
 
 SaveMatch = Callable[[MatchRecord], Awaitable[int]]
-
-
-@dataclass(eq=False)
-class Member:
-    """Someone who joined with a nickname: a player (with a seat during a match) or a spectator."""
-
-    id: int
-    nickname: str
-    nonce: str
-    player: bool
-    seat: int | None = None
-    conns: set[Connection] = field(default_factory=set)
-    left_at: float = 0.0
-
-    @property
-    def connected(self) -> bool:
-        return bool(self.conns)
-
-    @property
-    def rtt_ms(self) -> int:
-        return min((c.rtt_ms for c in self.conns), default=0)
 
 
 class Room:
@@ -219,11 +198,7 @@ class Room:
 
     def add_member(self, nickname: str) -> Member:
         """A new member: a player while seats remain, else a spectator."""
-        taken = {m.nickname.casefold() for m in self.members.values()}
-        name, n = nickname, 2
-        while name.casefold() in taken:
-            suffix = f" {n}"
-            name, n = nickname[: p.NICKNAME_MAX - len(suffix)] + suffix, n + 1
+        name = unique_nickname(nickname, (m.nickname for m in self.members.values()))
         member = Member(self._next_member, name, secrets.token_hex(8), player=False)
         self._next_member += 1
         players = [m for m in self.members.values() if m.player]

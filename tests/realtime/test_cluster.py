@@ -147,7 +147,6 @@ def test_bad_frames_from_a_relayed_client_get_errors_on_its_own_node(nodes, conn
 
 
 def test_a_code_held_by_one_node_cannot_be_claimed_by_another(prefix) -> None:
-    import asyncio
 
     async def scenario() -> tuple[bool, bool, dict | None]:
         one, two = Cluster(REDIS_URL, prefix), Cluster(REDIS_URL, prefix)

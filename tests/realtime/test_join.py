@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from tests.realtime.helpers import extra_frames, wait_type
 

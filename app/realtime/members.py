@@ -1,0 +1,41 @@
+"""The people in a room: members (players and spectators) and their nicknames."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .connection import Connection
+from .protocol import NICKNAME_MAX
+
+
+@dataclass(eq=False)
+class Member:
+    """Someone who joined with a nickname: a player (with a seat during a match) or a spectator."""
+
+    id: int
+    nickname: str
+    nonce: str
+    player: bool
+    seat: int | None = None
+    conns: set[Connection] = field(default_factory=set)
+    left_at: float = 0.0
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.conns)
+
+    @property
+    def rtt_ms(self) -> int:
+        return min((c.rtt_ms for c in self.conns), default=0)
+
+
+def unique_nickname(wanted: str, taken: Iterable[str]) -> str:
+    """``wanted``, or with a number when someone in the room has it already ("Bob 2"), kept
+    within the nickname length; compared without case."""
+    used = {name.casefold() for name in taken}
+    name, n = wanted, 2
+    while name.casefold() in used:
+        suffix = f" {n}"
+        name, n = wanted[: NICKNAME_MAX - len(suffix)] + suffix, n + 1
+    return name
