@@ -7,10 +7,10 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Integer, case, func, insert, select
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import defer, selectinload
 
 from .database import Database
-from .models import Match, MatchAction, MatchPlayer
+from .models import Match, MatchPlayer
 
 
 @dataclass
@@ -49,36 +49,37 @@ class MatchRecord:
 def save_match(db: Database, *, record: MatchRecord) -> int:
     """Store a finished match with its players and action log; returns its id.
 
-    The log goes in as one multi-row insert (Core, not one ORM object per move): a long match
-    has thousands of moves, and this runs while the server plays other rooms.
+    Two Core inserts in one transaction (no ORM unit of work): this runs for every finished
+    match, in a worker thread that shares the interpreter with the rooms.
     """
-    match = Match(
-        game=record.game,
-        room_code=record.room_code,
-        options=record.options,
-        seed=record.seed,
-        seed_hash=record.seed_hash,
-        started_at=record.started_at,
-        ended_at=record.ended_at,
-        summary=record.summary,
-        players=[
-            MatchPlayer(seat=p.seat, nickname=p.nickname, score=p.score, rank=p.rank, winner=p.winner)
-            for p in record.players
-        ],
-    )
-    with db.session() as session, session.begin():
-        session.add(match)
-        session.flush()
-        if record.log:
-            session.connection().execute(
-                insert(MatchAction.__table__),
-                [
-                    {"match_id": match.id, "index": i, "seat": m.seat, "action": m.action,
-                     "at_ms": m.at_ms, "rtt_ms": m.rtt_ms}
-                    for i, m in enumerate(record.log)
+    with db.engine.begin() as connection:
+        result = connection.execute(
+            insert(Match.__table__).values(
+                game=record.game,
+                room_code=record.room_code,
+                options=record.options,
+                seed=record.seed,
+                seed_hash=record.seed_hash,
+                started_at=record.started_at,
+                ended_at=record.ended_at,
+                summary=record.summary,
+                log=[
+                    {"seat": m.seat, "action": m.action, "at_ms": m.at_ms, "rtt_ms": m.rtt_ms}
+                    for m in record.log
                 ],
             )
-    return match.id
+        )
+        (match_id,) = result.inserted_primary_key
+        if record.players:
+            connection.execute(
+                insert(MatchPlayer.__table__),
+                [
+                    {"match_id": match_id, "seat": p.seat, "nickname": p.nickname,
+                     "score": p.score, "rank": p.rank, "winner": p.winner}
+                    for p in record.players
+                ],
+            )
+    return int(match_id)
 
 
 def _match_summary(match: Match) -> dict[str, Any]:
@@ -99,7 +100,7 @@ def _match_summary(match: Match) -> dict[str, Any]:
 
 def list_matches(db: Database, *, limit: int = 50, game: str | None = None) -> list[dict[str, Any]]:
     """The most recent finished matches, newest first."""
-    query = select(Match).options(selectinload(Match.players))
+    query = select(Match).options(selectinload(Match.players), defer(Match.log))
     if game:
         query = query.where(Match.game == game)
     query = query.order_by(Match.ended_at.desc(), Match.id.desc()).limit(limit)
@@ -109,11 +110,7 @@ def list_matches(db: Database, *, limit: int = 50, game: str | None = None) -> l
 
 def get_match(db: Database, *, match_id: int) -> dict[str, Any] | None:
     """One match with its options, revealed seed and whole action log."""
-    query = (
-        select(Match)
-        .where(Match.id == match_id)
-        .options(selectinload(Match.players), selectinload(Match.actions))
-    )
+    query = select(Match).where(Match.id == match_id).options(selectinload(Match.players))
     with db.session() as session:
         match = session.scalars(query).first()
         if match is None:
@@ -123,11 +120,7 @@ def get_match(db: Database, *, match_id: int) -> dict[str, Any] | None:
             options=match.options,
             seed=match.seed,
             seed_hash=match.seed_hash,
-            actions=[
-                {"index": a.index, "seat": a.seat, "action": a.action, "at_ms": a.at_ms,
-                 "rtt_ms": a.rtt_ms}
-                for a in match.actions
-            ],
+            actions=[{"index": i, **move} for i, move in enumerate(match.log)],
         )
         return detail
 

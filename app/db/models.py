@@ -27,12 +27,13 @@ class Match(Base):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     summary: Mapped[str] = mapped_column(Text, default="")
+    log: Mapped[list[Any]] = mapped_column(JSON)
+    """The action log, in the order the room applied it: ``[{"seat", "action", "at_ms",
+    "rtt_ms"}, ...]``. One value per match: it is always written and read whole (a replay needs
+    all of it), and one value costs one write instead of one row per move."""
 
     players: Mapped[list[MatchPlayer]] = relationship(
         back_populates="match", order_by="MatchPlayer.seat", cascade="all, delete-orphan"
-    )
-    actions: Mapped[list[MatchAction]] = relationship(
-        back_populates="match", order_by="MatchAction.index", cascade="all, delete-orphan"
     )
 
 
@@ -50,19 +51,3 @@ class MatchPlayer(Base):
     winner: Mapped[bool] = mapped_column(Boolean)
 
     match: Mapped[Match] = relationship(back_populates="players")
-
-
-class MatchAction(Base):
-    """One move of a match's action log, in the order the room applied it."""
-
-    __tablename__ = "match_actions"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
-    index: Mapped[int] = mapped_column(Integer)
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    action: Mapped[dict[str, Any]]
-    at_ms: Mapped[int] = mapped_column(Integer)
-    rtt_ms: Mapped[int] = mapped_column(Integer)
-
-    match: Mapped[Match] = relationship(back_populates="actions")

@@ -14,9 +14,8 @@ from app.db.models import Base
 
 COLUMNS = {
     "matches": {"id", "game", "room_code", "options", "seed", "seed_hash", "started_at",
-                "ended_at", "summary"},
+                "ended_at", "summary", "log"},
     "match_players": {"id", "match_id", "seat", "nickname", "score", "rank", "winner"},
-    "match_actions": {"id", "match_id", "index", "seat", "action", "at_ms", "rtt_ms"},
 }
 
 
@@ -37,15 +36,15 @@ def test_migrations_build_the_schema_of_the_models(database_url):
         assert set(insp.get_table_names()) == set(COLUMNS) | {"alembic_version"}
         for table, columns in COLUMNS.items():
             assert {c["name"] for c in insp.get_columns(table)} == columns
-        nullable = {c["name"]: c["nullable"] for c in insp.get_columns("match_actions")}
-        assert nullable["seat"] is True and nullable["action"] is False
-        for table in ("match_players", "match_actions"):
+        nullable = {c["name"]: c["nullable"] for c in insp.get_columns("matches")}
+        assert nullable["log"] is False
+        for table in ("match_players",):
             (fk,) = insp.get_foreign_keys(table)
             assert fk["referred_table"] == "matches" and fk["constrained_columns"] == ["match_id"]
             assert (fk.get("options") or {}).get("ondelete", "").upper() == "CASCADE"
         indexes = {i["name"] for t in COLUMNS for i in insp.get_indexes(t)}
         assert {"ix_matches_game", "ix_matches_ended_at", "ix_match_players_match_id",
-                "ix_match_players_nickname", "ix_match_actions_match_id"} <= indexes
+                "ix_match_players_nickname"} <= indexes
         assert _current(engine) == _head()
         # The models and the migrations describe the same schema.
         with engine.connect() as conn:
@@ -67,5 +66,38 @@ def test_downgrade_to_base_and_upgrade_again(database_url):
         command.upgrade(config, "head")
         assert set(COLUMNS) <= set(inspect(engine).get_table_names())
         assert _current(engine) == _head()
+    finally:
+        engine.dispose()
+
+
+def test_the_log_migration_carries_existing_logs_both_ways(database_url):
+    """0002 moves each match's rows of ``match_actions`` into ``matches.log``, in order, and its
+    downgrade moves them back."""
+    from sqlalchemy import text
+
+    config = alembic_config(database_url)
+    command.upgrade(config, "0001_matches")
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(
+                "INSERT INTO matches (id, game, room_code, options, seed, seed_hash, started_at,"
+                " ended_at, summary) VALUES (7, 'panika', 'ABCD', '{}', 's', 'h',"
+                " '2026-01-01 00:00:00+00', '2026-01-01 00:10:00+00', '')"))
+            conn.execute(text(
+                "INSERT INTO match_actions (match_id, \"index\", seat, action, at_ms, rtt_ms)"
+                " VALUES (7, 1, NULL, '{\"type\": \"timeout\"}', 900, 0),"
+                " (7, 0, 1, '{\"type\": \"tap\"}', 500, 30)"))
+        command.upgrade(config, "0002_log_column")
+        with engine.connect() as conn:
+            (log,) = conn.execute(text("SELECT log FROM matches WHERE id = 7")).one()
+        log = log if isinstance(log, list) else __import__("json").loads(log)
+        assert log == [{"seat": 1, "action": {"type": "tap"}, "at_ms": 500, "rtt_ms": 30},
+                       {"seat": None, "action": {"type": "timeout"}, "at_ms": 900, "rtt_ms": 0}]
+        command.downgrade(config, "0001_matches")
+        with engine.connect() as conn:
+            rows = conn.execute(text(
+                "SELECT \"index\", seat, at_ms FROM match_actions ORDER BY \"index\"")).all()
+        assert [tuple(r) for r in rows] == [(0, 1, 500), (1, None, 900)]
     finally:
         engine.dispose()
