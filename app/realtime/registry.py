@@ -84,7 +84,7 @@ class RoomRegistry:
         host = room.add_member(host_nickname)
         self.rooms[room.code] = room
         room.start(on_close=self._forget)
-        return room, host, room._token(host)
+        return room, host, room.token_for(host)
 
     def get(self, code: str) -> Room | None:
         return self.rooms.get(code.upper())

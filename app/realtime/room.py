@@ -172,7 +172,7 @@ class Room:
             member.conns.add(conn)
             conn.member = member
             conn.send({"type": "welcome", "room": self.code, "member": member.id,
-                       "seat": member.seat, "token": self._token(member), "watching": False})
+                       "seat": member.seat, "token": self.token_for(member), "watching": False})
         self._broadcast_room()
         self._send_state(conn)
         if self.history:
@@ -214,7 +214,8 @@ class Room:
             self.host = member.id
         return member
 
-    def _token(self, member: Member) -> str:
+    def token_for(self, member: Member) -> str:
+        """The seat token that brings ``member`` back to this room."""
         return self._tokens.issue(SeatClaim(self.code, member.id, member.nonce))
 
     def _on_action(self, conn: Connection, member: Member, message: p.Action) -> None:

@@ -12,7 +12,7 @@ import pytest
 import redis
 
 from app.realtime.cluster import Cluster
-from tests.live import ClientPool, LiveServer, run_async
+from tests.live import Client, ClientPool, LiveServer, run_async
 from tests.realtime.helpers import PanikaTable, start_panika
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -78,12 +78,17 @@ def test_a_room_made_on_one_node_is_listed_and_served_by_the_other(nodes) -> Non
     assert b.registry.get(code) is None, "the room itself lives on one node only"
 
 
+def _hosted_on(node: LiveServer, connect: ClientPool) -> tuple[str, Client]:
+    """A Panika room made on ``node`` and its host Ann, connected there."""
+    created = node.create_room("panika", "Ann")
+    ann = connect(node, created["code"])
+    ann.join(token=created["token"])
+    return created["code"], ann
+
+
 def test_players_on_two_nodes_play_a_whole_match_in_one_room(nodes, connect) -> None:
     a, b = nodes
-    created = a.create_room("panika", "Ann")
-    code = created["code"]
-    ann = connect(a, code)
-    ann.join(token=created["token"])
+    code, ann = _hosted_on(a, connect)
     bob = connect(b, code)
     welcome = bob.join(nickname="Bob")
     assert welcome["member"] == 2 and welcome["token"]
@@ -115,10 +120,7 @@ def test_a_relayed_player_reconnects_through_the_other_node_into_the_same_seat(
     nodes, connect
 ) -> None:
     a, b = nodes
-    created = a.create_room("panika", "Ann")
-    code = created["code"]
-    ann = connect(a, code)
-    ann.join(token=created["token"])
+    code, ann = _hosted_on(a, connect)
     bob = connect(b, code)
     bob.join(nickname="Bob")
     start_panika([ann, bob])
