@@ -272,3 +272,20 @@ def test_fourth_pass_mutation_room_can_be_claimed():
     claim(state, rng, 0, 1, at_ms=3800)
     assert state.tokens == [1, 0]
     assert state.last_round["reason"] == "fourth_pass"
+
+
+def test_legal_actions_are_every_claimable_tile_once_the_dice_show():
+    """Rulebook: labs and vents are never the answer; one claim per player per round."""
+    state, rng = start(3)
+    assert GAME.legal_actions(state, 0) == []  # countdown: wait for the dice
+    assert GAME.legal_actions(state, None) == [{"type": "reveal"}]
+    system(state, rng, "reveal", 3000)
+    actions = GAME.legal_actions(state, 1)
+    tiles = {a["tile"] for a in actions}
+    assert tiles == {i for i, t in enumerate(state.ring) if t.type not in ("lab", "vent")}
+    for action in actions:
+        GAME.validate(state, Move(1, GAME.parse_action(action), 4000))
+    wrong = wrong_tiles(state)[0]
+    claim(state, rng, 1, wrong, 4000)
+    assert GAME.legal_actions(state, 1) == []
+    assert GAME.legal_actions(state, 0) == actions
