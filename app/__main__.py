@@ -4,7 +4,8 @@ This file runs on a bare Python 3.11+: standard library only until the project's
 environment exists. It creates ``.venv`` when missing, installs (or updates) the project's
 dependencies when ``pyproject.toml`` changed, then runs itself again inside ``.venv``:
 
-- ``serve``: migrate the database (SQLite under ``var/`` by default) and serve the site.
+- ``serve``: migrate the database (SQLite under ``var/`` by default) and serve the site;
+  ``serve --lan`` serves the local network (the same as the setting ``LAN=true``).
 - ``test``: install what the tests need (Debian's Chromium for the browser tests when this runs as
   root and it is missing), then run the whole test suite; extra arguments go to pytest.
 
@@ -63,7 +64,13 @@ def _ensure_chromium() -> None:
     subprocess.run([apt, "install", "-y", "-qq", "chromium"], check=False, env=env)
 
 
-def _serve() -> int:
+def _serve(args: list[str]) -> int:
+    unknown = [a for a in args if a != "--lan"]
+    if unknown:
+        print(f"unknown option(s) for serve: {' '.join(unknown)}; usage: serve [--lan]")
+        return 2
+    if "--lan" in args:
+        os.environ["LAN"] = "true"
     from app.server import main as serve
 
     serve()
@@ -79,7 +86,7 @@ def _test(args: list[str]) -> int:
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("serve", [])
     if command not in {"serve", "test"}:
-        print("usage: python3 -m app serve | python3 -m app test [pytest arguments]")
+        print("usage: python3 -m app serve [--lan] | python3 -m app test [pytest arguments]")
         return 2
     if not _in_venv():
         _ensure_venv("test" if command == "test" else "")
@@ -88,7 +95,7 @@ def main(argv: list[str]) -> int:
         os.chdir(ROOT)
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), "-m", "app", command, *rest])
     os.chdir(ROOT)
-    return _serve() if command == "serve" else _test(rest)
+    return _serve(rest) if command == "serve" else _test(rest)
 
 
 if __name__ == "__main__":
