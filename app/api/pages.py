@@ -22,7 +22,7 @@ from .deps import Db, Registry, Templates
 from .games import describe
 from .match_story import clock_text, duration_text, match_story
 from .site import error_page, request_language
-from .urls import public_base_url
+from .urls import public_base_url, public_url_for
 
 router = APIRouter(include_in_schema=False)
 
@@ -59,9 +59,13 @@ async def _room(
         return templates.TemplateResponse(
             request, "missing_room.html", {"code": code.upper()}, status_code=404
         )
-    return templates.TemplateResponse(
-        request, "room.html", {"code": code.upper(), "game": describe(game), "table": table}
-    )
+    code = code.upper()
+    return templates.TemplateResponse(request, "room.html", {
+        "code": code, "game": describe(game), "table": table,
+        # Links for other devices: at the public address (app/api/urls.py).
+        "join_url": public_url_for(request, "room_page", code=code),
+        "table_url": public_url_for(request, "table_page", code=code),
+    })
 
 
 @router.get("/matches", response_class=HTMLResponse)
