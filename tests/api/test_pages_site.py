@@ -53,8 +53,8 @@ def test_the_match_page_reads_as_a_story(server):
     assert "Panika counter" in text and f"match {match_id}" in text
     assert "lasted 4 min 12 s" in text
     # Standings: rank, name, score, the winner marked.
-    assert re.search(r"1\. Ann winner 5 points", text), text
-    assert re.search(r"2\. \{seat:0\} -1 points", text), text
+    assert re.search(r"1\. rank 1: Ann winner 5 points", text), text
+    assert re.search(r"2\. rank 2: \{seat:0\} -1 points", text), text
     # The moves: time into the match, who, what, in words (no JSON).
     assert "0:00.7 Ann taps" in text and "0:01.4 {seat:0} taps" in text
     assert f"{{seat:0}} bursts the counter at {burst}!" in text
@@ -146,3 +146,46 @@ def test_the_fairness_document_is_served_when_present(server):
         assert r.status_code == 200 and r.text == doc.read_text(encoding="utf-8")
     else:
         assert r.status_code == 404 and "Page not found" in r.text
+
+
+def test_a_real_panic_lab_match_is_told_by_the_games_own_events():
+    """Panic Lab played in-process (claims on random tiles, the system's timer actions) until
+    someone finds the amoeba; every logged move reads as words, seats named."""
+    import random
+
+    from app.api.match_story import match_story
+    from app.games import load_all
+
+    load_all()
+    game = get_game("panic_lab")
+    options = {"target_tokens": 1}
+    rng, pick = SeededRng(SEED), random.Random(7)
+    state = game.setup(2, game.parse_options(options), rng)
+    actions, at = [], 0
+    while game.outcome(state) is None and len(actions) < 5000:
+        at += 500
+        moved = False
+        for seat in (0, 1):
+            raw = {"type": "claim", "tile": pick.randrange(25)}
+            try:
+                game.step(state, Move(seat, game.parse_action(raw), at), rng)
+            except Exception:  # noqa: BLE001 - not this seat's moment, or not a tile now
+                continue
+            actions.append({"seat": seat, "action": raw, "at_ms": at})
+            moved = True
+            break
+        if not moved:
+            timer = game.timers(state)[0]
+            game.step(state, Move(None, game.parse_action(timer.action), at), rng)
+            actions.append({"seat": None, "action": timer.action, "at_ms": at})
+    outcome = game.outcome(state)
+    assert outcome is not None
+    match = {"id": 1, "game": "panic_lab", "seed": SEED.hex(), "options": options,
+             "players": [{"seat": 0, "nickname": "Ann"}, {"seat": 1, "nickname": "Bob"}],
+             "actions": actions}
+    story = match_story(match, "en")
+    assert len(story) == len(actions)
+    assert all(line.text and "{seat:" not in line.text for line in story)
+    winner = ["Ann", "Bob"][outcome.winners[0]]
+    assert any(line.who == winner and line.text for line in story)
+    assert any(line.seat is None for line in story)
