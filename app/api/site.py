@@ -89,24 +89,26 @@ def wants_html(request: Request) -> bool:
 
 
 def error_page(
-    request: Request, status: int, heading: str | None = None, text: str | None = None
+    request: Request, status: int, heading: str | None = None, text: str | None = None,
+    headers: dict[str, str] | None = None,
 ) -> Response:
-    """The site's HTML error page (templates/error.html)."""
+    """The site's HTML error page (templates/error.html); without ``heading``, the texts of
+    its status (404, 503, any other)."""
     lang = request_language(request)
     if heading is None:
-        key = "error.not_found" if status == 404 else "error.other"
+        key = {404: "error.not_found", 503: "error.unavailable"}.get(status, "error.other")
         heading = translate(lang, f"{key}.title", status=status)
         text = translate(lang, f"{key}.text", status=status)
     templates: Jinja2Templates = request.app.state.templates
     return templates.TemplateResponse(
         request, "error.html", {"status": status, "heading": heading, "text": text or ""},
-        status_code=status,
+        status_code=status, headers=headers,
     )
 
 
 async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
     if wants_html(request):
-        return error_page(request, exc.status_code)
+        return error_page(request, exc.status_code, headers=getattr(exc, "headers", None))
     return await http_exception_handler(request, exc)
 
 

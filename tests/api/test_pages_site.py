@@ -189,3 +189,23 @@ def test_a_real_panic_lab_match_is_told_by_the_games_own_events():
     winner = ["Ann", "Bob"][outcome.winners[0]]
     assert any(line.who == winner and line.text for line in story)
     assert any(line.seat is None for line in story)
+
+
+def test_any_http_error_of_a_page_is_the_sites_error_page(server):
+    from fastapi import HTTPException
+
+    def unavailable() -> None:
+        raise HTTPException(503, "database unavailable")
+
+    server.app.add_api_route("/__down", unavailable)
+    server.app.add_api_route("/api/__down", unavailable)
+    with server.http() as http:
+        page = http.get("/__down", headers={"Accept": "text/html"})
+        assert page.status_code == 503 and "Back in a moment" in page.text
+        german = http.get("/__down", headers={"Accept": "text/html", "Accept-Language": "de"})
+        assert "Gleich wieder da" in german.text
+        api = http.get("/api/__down", headers={"Accept": "text/html"})
+        assert api.status_code == 503 and api.json() == {"detail": "database unavailable"}
+        teapot = http.post("/matches", headers={"Accept": "text/html"})
+        assert teapot.status_code == 405 and "Something went wrong (405)" in teapot.text
+        assert teapot.headers["allow"] == "GET"

@@ -46,11 +46,17 @@ pytestmark = pytest.mark.browser
 TARGETS = (".site-nav a, .brand, .page .btn, .match-card-link, ul.tabs a, .links a, "
            ".site-footer a, .room-list a, #join-code")
 
-_CHECKS = """(targets) => {
+_CHECKS = """([targets, vw]) => {
   const problems = [];
-  const vw = window.innerWidth;
+  // The configured width, not innerWidth: a mobile page that overflows widens its own viewport.
   const doc = document.scrollingElement;
-  if (doc.scrollWidth > vw) problems.push(`horizontal overflow: ${doc.scrollWidth} > ${vw}`);
+  if (doc.scrollWidth > vw || window.innerWidth > vw)
+    problems.push(`horizontal overflow: ${doc.scrollWidth} (inner ${window.innerWidth}) > ${vw}`);
+  for (const el of document.body.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect();
+    if (r.right > vw + 0.5 && !el.closest(".visually-hidden, .skip-link"))
+      problems.push(`wider than the screen (right edge ${Math.round(r.right)}): ${el.outerHTML.slice(0, 80)}`);
+  }
   for (const el of document.querySelectorAll(targets)) {
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
@@ -71,7 +77,7 @@ _CHECKS = """(targets) => {
 
 
 def assert_phone_friendly(page, label: str) -> None:  # type: ignore[no-untyped-def]
-    problems = page.evaluate(_CHECKS, TARGETS)
+    problems = page.evaluate(_CHECKS, [TARGETS, page.viewport_size["width"]])
     assert not problems, f"{label}:\n" + "\n".join(problems)
     found = serious_violations(page)
     assert not found, f"axe-core on {label}:\n" + "\n".join(found)
