@@ -81,6 +81,13 @@ def assert_phone_friendly(page, label: str) -> None:  # type: ignore[no-untyped-
     assert not problems, f"{label}:\n" + "\n".join(problems)
     found = serious_violations(page)
     assert not found, f"axe-core on {label}:\n" + "\n".join(found)
+    # These pages go further: no finding of any impact (duplicate landmarks are "moderate").
+    minor = page.evaluate(_ALL_FINDINGS)
+    assert not minor, f"axe-core on {label}:\n" + "\n".join(minor)
+
+
+_ALL_FINDINGS = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .map((v) => `${v.impact}: ${v.id} at ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join("; ")}`)"""
 
 
 def _store_matches(live) -> int:  # type: ignore[no-untyped-def]
@@ -134,6 +141,9 @@ def test_matches_and_a_match_fit_a_360_px_phone(live, new_page) -> None:  # type
     assert response.status == 404  # Chromium logs the 404 of the page itself as a console error
     assert "There is no match 424242" in page.inner_text("h1")
     assert_phone_friendly(page, "the error page")
+    page.goto(live.base_url + "/r/QQQQ")
+    assert "QQQQ" in page.inner_text("h1")
+    assert_phone_friendly(page, "a missing room")
 
 
 def test_the_language_switch_turns_every_page_german_and_is_remembered(live, new_page) -> None:  # type: ignore[no-untyped-def]
