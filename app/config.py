@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +41,15 @@ class Settings(BaseSettings):
         "every route in)."
     )
     default_language: str = Field("en", description="Pages' language when the browser names none.")
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url_is_absolute(cls, value: str) -> str:
+        """``PUBLIC_URL`` must be a whole address (scheme and host), or links would break."""
+        value = value.strip()
+        if value and not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", value):
+            raise ValueError(f"PUBLIC_URL must look like https://party.example.org, not {value!r}")
+        return value.rstrip("/")
     log_level: str = "info"
     migrate_on_start: bool = Field(True, description="Apply Alembic migrations at start-up.")
     room_idle_seconds: float = Field(600.0, description="An empty room closes after this long.")

@@ -3,8 +3,6 @@ page, and the API documentation served from this server alone.
 
 - ``t(key, **params)`` in templates speaks the request's language (app/i18n); ``page_lang()``,
   ``catalog_url()`` and ``languages`` serve the header's switch and static/js/i18n.js.
-- ``public_url_for(name, **params)`` in templates: an absolute link at the public address
-  (app/api/urls.py), for links meant for other devices.
 - A browser that asks for a page that does not exist gets the site's HTML error page; anything
   under ``/api/`` (and any client that asks for JSON only) gets FastAPI's JSON error.
 - ``/docs`` and ``/redoc`` load Swagger UI and ReDoc from assets shipped by a PyPI package
@@ -32,8 +30,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.config import PROJECT_ROOT, Settings
 from app.i18n import COOKIE, LANGUAGE_NAMES, catalog_version, negotiate, translate
-
-from .urls import public_url_for
 
 DOCS_ASSETS = Path(fastapi_offline.__file__).resolve().parent / "static"
 DOCS_ASSETS_URL = "/docs-assets"
@@ -69,13 +65,8 @@ def site_templates() -> Jinja2Templates:
         lang = request_language(context["request"])
         return f"/i18n/{lang}.json?v={catalog_version(lang)}"
 
-    @pass_context
-    def public_link(context: Any, name: str, **params: Any) -> str:
-        return public_url_for(context["request"], name, **params)
-
     templates.env.globals.update(
-        t=t, page_lang=page_lang, catalog_url=catalog_url, public_url_for=public_link,
-        languages=LANGUAGE_NAMES,
+        t=t, page_lang=page_lang, catalog_url=catalog_url, languages=LANGUAGE_NAMES
     )
     return templates
 

@@ -149,3 +149,36 @@ def test_the_lan_address_is_usable_and_never_loopback():
     for loop in ("localhost", "127.0.0.1", "[::1]", "app.localhost"):
         assert is_loopback_host(loop)
     assert not is_loopback_host("192.168.1.20") and not is_loopback_host("party.example.org")
+
+
+def test_public_url_must_be_a_whole_address():
+    from pydantic import ValidationError
+
+    from app.config import Settings
+
+    assert Settings(public_url="https://party.example.org/").public_url == "https://party.example.org"
+    assert Settings(public_url="http://10.0.0.5:8000/party").public_url == "http://10.0.0.5:8000/party"
+    for bad in ("party.example.org", "ftp://party.example.org", "https://", "https://a b.org"):
+        with pytest.raises(ValidationError):
+            Settings(public_url=bad)
+
+
+def test_the_room_page_gets_its_links_at_the_public_address(tmp_path):
+    """The room page's invite links (``join_url``, ``table_url``) come from app/api/urls.py."""
+    seen: dict[str, Any] = {}
+
+    with LiveServer(tmp_path / "r", lan=True, lan_address="192.168.1.50") as live:
+        created = live.create_room("panika", "Ann")
+        templates = live.app.state.templates
+        original = templates.TemplateResponse
+
+        def spy(request, name, context=None, **kwargs):  # type: ignore[no-untyped-def]
+            seen.update(context or {})
+            return original(request, name, context, **kwargs)
+
+        templates.TemplateResponse = spy
+        with live.http() as http:
+            assert http.get(f"/r/{created['code']}").status_code == 200
+    base = f"http://192.168.1.50:{live.port}"
+    assert seen["join_url"] == f"{base}/r/{created['code']}" == created["join_url"]
+    assert seen["table_url"] == f"{base}/r/{created['code']}/table"
