@@ -54,6 +54,9 @@ def start_message(settings: Settings) -> str:
                     "network address was found: set LAN_ADDRESS to the address the phones reach")
         return (f"Panic Party on your local network: open http://{host}:{settings.port} "
                 "on the phones (same Wi-Fi)")
+    if settings.host in ("0.0.0.0", "::"):
+        return (f"Panic Party on port {settings.port} of every interface (links carry the "
+                "address each browser opened; LAN or PUBLIC_URL fix them)")
     return f"Panic Party at http://{settings.host}:{settings.port}"
 
 

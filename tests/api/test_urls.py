@@ -129,6 +129,7 @@ def test_lan_listens_on_every_interface_and_prints_the_address():
     plain = Settings(host="127.0.0.1", port=8000)
     assert listen_host(plain) == "127.0.0.1"
     assert start_message(plain) == "Panic Party at http://127.0.0.1:8000"
+    assert "every interface" in start_message(Settings(host="0.0.0.0"))
     hosted = Settings(public_url="https://party.example.org", forwarded_allow_ips="10.0.0.2, 10.1.0.0/16")
     assert "https://party.example.org" in start_message(hosted)
     assert trusted_proxies(hosted) == ["10.0.0.2", "10.1.0.0/16"]

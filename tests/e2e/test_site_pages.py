@@ -161,6 +161,10 @@ def test_the_language_switch_turns_every_page_german_and_is_remembered(live, new
         "async () => { const m = await import('/static/js/i18n.js');"
         " return [m.lang, m.t('lobby.no_rooms')]; }")
     assert (lang, text) == ("de", "Gerade wartet kein offener Raum. Eröffne einen!")
+    plurals = page.evaluate(
+        "async () => { const m = await import('/static/js/i18n.js');"
+        " return [1, 2].map((n) => m.t('match.moves', {n})); }")
+    assert plurals == ["1 Zug", "2 Züge"]
     assert_phone_friendly(page, "the German lobby")
     page.click("a.lang-switch")
     page.wait_for_function("document.documentElement.lang === 'en'")
@@ -177,3 +181,22 @@ def test_a_german_browser_gets_german_pages(browser, live) -> None:  # type: ign
         assert page.inner_text("h1") == "Letzte Partien"
     finally:
         context.close()
+
+
+VIEWPORTS = [(360, 640), (390, 844), (1280, 720), (1366, 768), (1920, 1080)]
+
+
+def test_the_site_pages_fit_every_screen_size(browser, live) -> None:  # type: ignore[no-untyped-def]
+    match_id = _store_matches(live)
+    for width, height in VIEWPORTS:
+        phone = width < 500
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      is_mobile=phone, has_touch=phone)
+        try:
+            page = context.new_page()
+            for path in ("/", "/matches", f"/matches/{match_id}", "/leaderboard"):
+                page.goto(live.base_url + path)
+                problems = page.evaluate(_CHECKS, [TARGETS, width])
+                assert not problems, f"{path} at {width}x{height}:\n" + "\n".join(problems)
+        finally:
+            context.close()
