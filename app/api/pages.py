@@ -10,7 +10,13 @@ from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 
 from app.config import PROJECT_ROOT
 from app.db import matches as store
@@ -82,7 +88,8 @@ async def match_page(match_id: int, request: Request, templates: Templates, db: 
     """The match as people read it: standings, when and how long, the moves in plain words,
     the seed with its hash and how to check them."""
     lang = request_language(request)
-    match = await asyncio.to_thread(store.get_match, db, match_id=match_id)
+    known = 0 < match_id < 2**31  # ids beyond the column's range name no match
+    match = await asyncio.to_thread(store.get_match, db, match_id=match_id) if known else None
     if match is None:
         return _not_found(request, lang, "error.no_match", id=match_id)
     game = get_game(match["game"])

@@ -107,7 +107,9 @@ def test_missing_things_answer_with_the_sites_error_page_and_json_under_api(serv
         for path, heading in (("/matches/999999", "There is no match 999999"),
                               ("/games/nope/rules", "There is no game \u201cnope\u201d"),
                               ("/no/such/page", "Page not found"),
-                              ("/matches/abc", "Page not found")):
+                              ("/matches/abc", "Page not found"),
+                              ("/matches/99999999999999999999999", "There is no match"),
+                              ("/matches/-1", "There is no match -1")):
             r = http.get(path, headers=browser)
             assert r.status_code == 404, path
             assert r.headers["content-type"].startswith("text/html"), path
