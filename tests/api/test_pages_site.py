@@ -211,3 +211,17 @@ def test_any_http_error_of_a_page_is_the_sites_error_page(server):
         teapot = http.post("/matches", headers={"Accept": "text/html"})
         assert teapot.status_code == 405 and "Something went wrong (405)" in teapot.text
         assert teapot.headers["allow"] == "GET"
+
+
+def test_the_error_template_takes_the_other_handlers_names_too(server):
+    """A handler that renders error.html itself with status_code/title/message (the database's
+    503 page) gets the same page."""
+    from starlette.requests import Request
+
+    scope = {"type": "http", "method": "GET", "path": "/x", "headers": [], "query_string": b"",
+             "app": server.app}
+    template = server.app.state.templates.get_template("error.html")
+    html = template.render({"request": Request(scope), "status_code": 503,
+                            "title": "Database unavailable", "message": "Try again soon."})
+    assert "<h1>Database unavailable</h1>" in html and "Try again soon." in html
+    assert '<p class="error-status">503</p>' in html
