@@ -48,9 +48,19 @@ def request_language(request: Request) -> str:
     return lang
 
 
+class SiteTemplates(Jinja2Templates):
+    """Jinja2 templates whose pages say that their language depends on the request (``Vary``),
+    so a cache between the site and a browser never serves one person's language to another."""
+
+    def TemplateResponse(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802 - Starlette's name
+        response = super().TemplateResponse(*args, **kwargs)
+        response.headers.append("Vary", "Accept-Language, Cookie")
+        return response
+
+
 def site_templates() -> Jinja2Templates:
     """The Jinja2 environment of every page, with the site's globals."""
-    templates = Jinja2Templates(directory=PROJECT_ROOT / "templates")
+    templates = SiteTemplates(directory=PROJECT_ROOT / "templates")
 
     @pass_context
     def t(context: Any, key: str, **params: Any) -> str:

@@ -60,8 +60,9 @@ def test_a_page_renders_in_german_for_a_german_browser(server):
         lobby = http.get("/", headers={"Accept-Language": "de"}).text
         assert "Mit einem Code beitreten" in lobby and "Raum eröffnen" in lobby
         assert '<meta name="i18n-catalog" content="/i18n/de.json?v=' in lobby
-        english = http.get("/", headers={"Accept-Language": "en-US"}).text
-        assert '<html lang="en">' in english and "Join with a code" in english
+        english = http.get("/", headers={"Accept-Language": "en-US"})
+        assert '<html lang="en">' in english.text and "Join with a code" in english.text
+        assert "Accept-Language" in english.headers["vary"]
 
 
 def test_the_switch_remembers_the_language_and_stays_on_the_site(server):
