@@ -1,4 +1,6 @@
 # Panic Party: a slim, non-root image that applies the migrations, then serves.
+# Behind a reverse proxy: set PUBLIC_URL (the address people open) and FORWARDED_ALLOW_IPS (the
+# proxy's address or network, as the container sees it); README, "Playing together".
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -7,7 +9,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     HOST=0.0.0.0 \
     PORT=8000 \
     VAR_DIR=/data \
-    MIGRATE_ON_START=false
+    MIGRATE_ON_START=false \
+    PUBLIC_URL= \
+    FORWARDED_ALLOW_IPS=127.0.0.1
 
 WORKDIR /srv/panic-party
 COPY pyproject.toml README.md alembic.ini ./
@@ -15,6 +19,7 @@ COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
+COPY docs ./docs
 RUN pip install . \
  && useradd --create-home --uid 10001 panic \
  && mkdir -p /data && chown panic:panic /data

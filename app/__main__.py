@@ -4,9 +4,11 @@ This file runs on a bare Python 3.11+: standard library only until the project's
 environment exists. It creates ``.venv`` when missing, installs (or updates) the project's
 dependencies when ``pyproject.toml`` changed, then runs itself again inside ``.venv``:
 
-- ``serve``: migrate the database (SQLite under ``var/`` by default) and serve the site.
+- ``serve``: migrate the database (SQLite under ``var/`` by default) and serve the site;
+  ``serve --lan`` serves the local network (the same as the setting ``LAN=true``).
 - ``test``: install what the tests need (Debian's Chromium for the browser tests when this runs as
-  root and it is missing), then run the whole test suite; extra arguments go to pytest.
+  root and it is missing; axe-core from the npm registry into ``.cache/npm`` when npm is there),
+  then run the whole test suite; extra arguments go to pytest.
 
 Both are safe to run again: nothing is reinstalled when nothing changed.
 """
@@ -24,6 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 CHROMIUM = "/usr/bin/chromium"
+NPM_PREFIX = ROOT / ".cache" / "npm"
+AXE_JS = NPM_PREFIX / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def _in_venv() -> bool:
@@ -63,7 +67,24 @@ def _ensure_chromium() -> None:
     subprocess.run([apt, "install", "-y", "-qq", "chromium"], check=False, env=env)
 
 
-def _serve() -> int:
+def _ensure_axe() -> None:
+    """axe-core (from the npm registry, never a CDN) for the browser tests' accessibility
+    checks, into ``.cache/npm`` when it is missing."""
+    npm = shutil.which("npm")
+    if AXE_JS.exists() or npm is None:
+        return
+    print("Installing axe-core for the accessibility checks …", flush=True)
+    subprocess.run([npm, "install", "--prefix", str(NPM_PREFIX), "--no-audit", "--no-fund",
+                    "axe-core@4"], check=False)
+
+
+def _serve(args: list[str]) -> int:
+    unknown = [a for a in args if a != "--lan"]
+    if unknown:
+        print(f"unknown option(s) for serve: {' '.join(unknown)}; usage: serve [--lan]")
+        return 2
+    if "--lan" in args:
+        os.environ["LAN"] = "true"
     from app.server import main as serve
 
     serve()
@@ -79,16 +100,17 @@ def _test(args: list[str]) -> int:
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("serve", [])
     if command not in {"serve", "test"}:
-        print("usage: python3 -m app serve | python3 -m app test [pytest arguments]")
+        print("usage: python3 -m app serve [--lan] | python3 -m app test [pytest arguments]")
         return 2
     if not _in_venv():
         _ensure_venv("test" if command == "test" else "")
         if command == "test":
             _ensure_chromium()
+            _ensure_axe()
         os.chdir(ROOT)
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), "-m", "app", command, *rest])
     os.chdir(ROOT)
-    return _serve() if command == "serve" else _test(rest)
+    return _serve(rest) if command == "serve" else _test(rest)
 
 
 if __name__ == "__main__":

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -24,6 +25,31 @@ class Settings(BaseSettings):
     secret_key: str = Field("", description="Signs seat tokens; generated and kept in var/ if unset.")
     host: str = "127.0.0.1"
     port: int = 8000
+    # --- who the links point at (README, "Playing together") ---
+    lan: bool = Field(
+        False, description="Serve the local network: listen on 0.0.0.0 and put this machine's "
+        "LAN address in links and QR codes (``python3 -m app serve --lan``)."
+    )
+    lan_address: str = Field("", description="The LAN address for links; found at start if unset.")
+    public_url: str = Field(
+        "", description="The site's public address behind a proxy (https://party.example.org): "
+        "links and QR codes carry it."
+    )
+    forwarded_allow_ips: str = Field(
+        "127.0.0.1", description="Proxies whose X-Forwarded-For/-Proto headers are trusted: "
+        "comma-separated addresses or networks, or * for any (only behind a proxy that owns "
+        "every route in)."
+    )
+    default_language: str = Field("en", description="Pages' language when the browser names none.")
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url_is_absolute(cls, value: str) -> str:
+        """``PUBLIC_URL`` must be a whole address (scheme and host), or links would break."""
+        value = value.strip()
+        if value and not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", value):
+            raise ValueError(f"PUBLIC_URL must look like https://party.example.org, not {value!r}")
+        return value.rstrip("/")
     log_level: str = "info"
     migrate_on_start: bool = Field(True, description="Apply Alembic migrations at start-up.")
     room_idle_seconds: float = Field(600.0, description="An empty room closes after this long.")

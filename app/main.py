@@ -11,9 +11,9 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, WebSocket
 from starlette.types import ASGIApp, Receive, Scope, Send
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 
 from app.api import games, health, matches, pages, rooms
+from app.api.site import install_site
 from app.collector import run_collector_schedule
 from app.config import PROJECT_ROOT, Settings, get_settings
 from app.db.database import Database, migrate
@@ -60,9 +60,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Party games in real time: rooms, matches and leaderboards.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # served from local assets by app/api/site.py
+        redoc_url=None,
     )
     app.state.settings = settings
-    app.state.templates = Jinja2Templates(directory=PROJECT_ROOT / "templates")
+    install_site(app)
     app.mount("/static", StaticFiles(directory=PROJECT_ROOT / "static"), name="static")
     for module in (games, rooms, matches, health, pages):
         app.include_router(module.router)

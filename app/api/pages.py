@@ -1,18 +1,34 @@
-"""The HTML pages: lobby, room, table view, matches, leaderboard, rules."""
+"""The HTML pages: lobby, room, table view, matches, leaderboard, rules, the language switch.
+
+A missing match, game or page answers with the site's error page (app/api/site.py).
+"""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
+from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from fastapi import APIRouter, Request
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 
+from app.config import PROJECT_ROOT
 from app.db import matches as store
-from app.engine import all_games, get_game
+from app.engine import all_games, get_game, seed_commitment
 from app.games import UPCOMING
+from app.i18n import COOKIE, LANGUAGES, catalog, translate
 
 from .deps import Db, Registry, Templates
 from .games import describe
+from .match_story import clock_text, duration_text, match_story
+from .site import error_page, request_language
+from .urls import public_base_url, public_url_for
 
 router = APIRouter(include_in_schema=False)
 
@@ -49,9 +65,13 @@ async def _room(
         return templates.TemplateResponse(
             request, "missing_room.html", {"code": code.upper()}, status_code=404
         )
-    return templates.TemplateResponse(
-        request, "room.html", {"code": code.upper(), "game": describe(game), "table": table}
-    )
+    code = code.upper()
+    return templates.TemplateResponse(request, "room.html", {
+        "code": code, "game": describe(game), "table": table,
+        # Links for other devices: at the public address (app/api/urls.py).
+        "join_url": public_url_for(request, "room_page", code=code),
+        "table_url": public_url_for(request, "table_page", code=code),
+    })
 
 
 @router.get("/matches", response_class=HTMLResponse)
@@ -64,13 +84,43 @@ async def matches_page(request: Request, templates: Templates, db: Db) -> HTMLRe
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-async def match_page(match_id: int, request: Request, templates: Templates, db: Db) -> HTMLResponse:
-    match = await asyncio.to_thread(store.get_match, db, match_id=match_id)
+async def match_page(match_id: int, request: Request, templates: Templates, db: Db) -> Response:
+    """The match as people read it: standings, when and how long, the moves in plain words,
+    the seed with its hash and how to check them."""
+    lang = request_language(request)
+    known = 0 < match_id < 2**31  # ids beyond the column's range name no match
+    match = await asyncio.to_thread(store.get_match, db, match_id=match_id) if known else None
     if match is None:
-        raise HTTPException(404, f"no match {match_id}")
+        return _not_found(request, lang, "error.no_match", id=match_id)
     game = get_game(match["game"])
-    return templates.TemplateResponse(
-        request, "match.html", {"match": match, "title": game.title if game else match["game"]}
+    story = await asyncio.to_thread(match_story, match, lang)
+    base = public_base_url(request)
+    return templates.TemplateResponse(request, "match.html", {
+        "match": match,
+        "title": game.title if game else match["game"],
+        "story": story,
+        "clock": clock_text,
+        "duration": duration_text(lang, _seconds_between(match["started_at"], match["ended_at"])),
+        "seed_ok": _seed_matches(match),
+        "api_url": f"{base}/api/matches/{match['id']}",
+        "verifier_url": f"{base}/static/verify_match.py",
+    })
+
+
+def _seconds_between(start: str, end: str) -> float:
+    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+
+
+def _seed_matches(match: dict[str, Any]) -> bool:
+    try:
+        return seed_commitment(bytes.fromhex(match["seed"])) == match["seed_hash"]
+    except ValueError:
+        return False
+
+
+def _not_found(request: Request, lang: str, key: str, **params: Any) -> Response:
+    return error_page(
+        request, 404, translate(lang, f"{key}.title", **params), translate(lang, f"{key}.text")
     )
 
 
@@ -87,8 +137,38 @@ async def leaderboard_page(
 
 
 @router.get("/games/{game_id}/rules", response_class=HTMLResponse, name="rules_page")
-def rules_page(game_id: str, request: Request, templates: Templates) -> HTMLResponse:
+def rules_page(game_id: str, request: Request, templates: Templates) -> Response:
     game = get_game(game_id)
     if game is None:
-        raise HTTPException(404, f"no game {game_id!r}")
+        return _not_found(request, request_language(request), "error.no_game", id=game_id)
     return templates.TemplateResponse(request, f"rules/{game.id}.html", {"game": describe(game)})
+
+
+@router.get("/lang/{lang}", name="choose_language")
+def choose_language(lang: str, request: Request, next: str = "/") -> Response:
+    """The header's language switch: remembered in a cookie for a year, then back to the page.
+    ``next`` must be a path on this site (never another host)."""
+    if lang not in LANGUAGES:
+        return _not_found(request, request_language(request), "error.not_found")
+    local = next.startswith("/") and not next.startswith("//") and "\\" not in next
+    target = next if local else "/"
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie(COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax", path="/")
+    return response
+
+
+@router.get("/i18n/{lang}.json", name="i18n_catalog")
+def i18n_catalog(lang: str, request: Request) -> Response:
+    """A language's catalog for static/js/i18n.js (the templates' texts, the same file)."""
+    if lang not in LANGUAGES:
+        return _not_found(request, request_language(request), "error.not_found")
+    return JSONResponse(catalog(lang), headers={"Cache-Control": "public, max-age=86400"})
+
+
+@router.get("/docs/fairness.md", response_class=PlainTextResponse)
+def fairness_doc(request: Request) -> Response:
+    """docs/fairness.md (how a match's chance can be checked), as plain text."""
+    path = PROJECT_ROOT / "docs" / "fairness.md"
+    if not path.is_file():
+        return _not_found(request, request_language(request), "error.not_found")
+    return PlainTextResponse(path.read_text(encoding="utf-8"))

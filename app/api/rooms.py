@@ -17,6 +17,7 @@ from app.realtime.protocol import NICKNAME_MAX
 from app.realtime.registry import RoomLimitReached
 
 from .deps import Registry
+from .urls import public_url_for
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -50,7 +51,8 @@ class RoomCreated(BaseModel):
 
 
 def room_url(request: Request, code: str) -> str:
-    return str(request.url_for("room_page", code=code))
+    """The room's join link at the public address (app/api/urls.py)."""
+    return public_url_for(request, "room_page", code=code)
 
 
 @router.post("", status_code=201, summary="Create a room; the creator is its host")

@@ -1,5 +1,6 @@
 // The lobby: create a room (the creator becomes its host), join with a code, see public rooms.
 import { saveNickname, savedNickname, saveToken } from "./protocol.js";
+import { t } from "./i18n.js";
 
 const dialog = document.getElementById("create-dialog");
 const form = document.getElementById("create-form");
@@ -31,7 +32,7 @@ form.addEventListener("submit", async (ev) => {
   });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    errorBox.textContent = typeof data.detail === "string" ? data.detail : "Could not create the room.";
+    errorBox.textContent = typeof data.detail === "string" ? data.detail : t("lobby.create_failed");
     errorBox.hidden = false;
     return;
   }
@@ -39,9 +40,12 @@ form.addEventListener("submit", async (ev) => {
   location.href = `/r/${data.code}`;
 });
 
+const joinCode = document.getElementById("join-code");
+joinCode.addEventListener("input", () => joinCode.setCustomValidity(""));
+joinCode.addEventListener("invalid", () => joinCode.setCustomValidity(t("lobby.code_invalid")));
 document.getElementById("join-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  const code = document.getElementById("join-code").value.trim().toUpperCase();
+  const code = joinCode.value.trim().toUpperCase();
   if (/^[A-Z]{4}$/.test(code)) location.href = `/r/${code}`;
 });
 
@@ -54,9 +58,11 @@ async function refreshRooms() {
     const li = document.createElement("li");
     const a = document.createElement("a");
     a.href = `/r/${r.code}`;
-    a.textContent = `${r.title} · ${r.code} · ${r.host ?? ""} · ${r.players}/${r.max_players}`;
+    a.textContent = t("lobby.room_line", {
+      game: r.title, code: r.code, host: r.host ?? "", players: r.players, max: r.max_players,
+    });
     li.append(a);
     return li;
-  }) : [Object.assign(document.createElement("li"), { className: "empty", textContent: "No public room is waiting right now. Create one!" })]));
+  }) : [Object.assign(document.createElement("li"), { className: "empty", textContent: t("lobby.no_rooms") })]));
 }
 setInterval(refreshRooms, 5000);

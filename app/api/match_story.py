@@ -1,0 +1,100 @@
+"""A finished match as people read it: who did what, when, in plain words.
+
+The match is replayed from its seed, options and action log (the engine's own ``replay`` path,
+app/engine/interface.py), and each move is told by the public events the game emitted for it, so
+the page knows no game's rules. A move whose events say nothing (a counter tap) is told from its
+action's type through the catalog (``move.<type>``). Seat markers (``{seat:N}``) become
+nicknames in a single pass: a nickname that looks like a marker is never expanded again.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from app.engine import EngineError, Move, SeededRng, get_game
+from app.i18n import catalog, translate
+
+log = logging.getLogger(__name__)
+_MARKER = re.compile(r"\{seat:(\d+)\}")
+
+
+@dataclass(frozen=True)
+class StoryLine:
+    index: int
+    at_ms: int
+    seat: int | None
+    who: str
+    """The seat's nickname, or an empty string for the system (the game's timers)."""
+    text: str
+
+
+def name_seats(text: str, names: dict[int, str]) -> str:
+    """``{seat:N}`` markers replaced by nicknames, in one pass."""
+    return _MARKER.sub(lambda m: names.get(int(m.group(1)), f"#{int(m.group(1)) + 1}"), text)
+
+
+def describe_action(lang: str, action: dict[str, Any]) -> str:
+    """A plain description of an action that caused no public event."""
+    kind = str(action.get("type", ""))
+    details = {k: v for k, v in action.items() if k != "type"}
+    key = f"move.{kind}"
+    if key in catalog(lang) or key in catalog("en"):
+        return translate(lang, key, **details)
+    extra = ", ".join(f"{k} {v}" for k, v in details.items())
+    return kind.replace("_", " ") + (f" ({extra})" if extra else "")
+
+
+def _replayed_events(match: dict[str, Any]) -> list[list[str]] | None:
+    """The public event texts of each logged move, or ``None`` when the match cannot be
+    replayed here (its game is gone, or the record does not replay)."""
+    game = get_game(match["game"])
+    if game is None:
+        return None
+    try:
+        rng = SeededRng(bytes.fromhex(match["seed"]))
+        state = game.setup(len(match["players"]), game.parse_options(match["options"]), rng)
+        told: list[list[str]] = []
+        for entry in match["actions"]:
+            action = game.parse_action(entry["action"])
+            move = Move(entry["seat"], action, entry["at_ms"], entry.get("rtt_ms", 0))
+            told.append([e.text for e in game.step(state, move, rng)])
+        return told
+    except (EngineError, ValueError, KeyError, TypeError):
+        log.warning("match %s does not replay; telling it from its actions", match.get("id"))
+        return None
+
+
+def match_story(match: dict[str, Any], lang: str) -> list[StoryLine]:
+    """One line per logged move, in order."""
+    names = {p["seat"]: p["nickname"] for p in match["players"]}
+    events = _replayed_events(match)
+    lines = []
+    for i, entry in enumerate(match["actions"]):
+        seat = entry["seat"]
+        texts = events[i] if events is not None else []
+        text = "; ".join(name_seats(t, names) for t in texts) if texts else (
+            describe_action(lang, entry["action"])
+        )
+        who = names.get(seat, f"#{seat + 1}") if seat is not None else ""
+        if who and text.startswith(who + " "):
+            text = text[len(who) + 1:]  # "Ann · plays a 5", not "Ann · Ann plays a 5"
+        lines.append(StoryLine(i, int(entry["at_ms"]), seat, who, text))
+    return lines
+
+
+def duration_text(lang: str, seconds: float) -> str:
+    """"4 min 12 s" (or "12 s")."""
+    seconds = max(0, round(seconds))
+    minutes, rest = divmod(seconds, 60)
+    if minutes:
+        return translate(lang, "time.min_s", m=minutes, s=rest)
+    return translate(lang, "time.s", s=rest)
+
+
+def clock_text(ms: int) -> str:
+    """Time into the match as m:ss.t."""
+    minutes, rest = divmod(max(0, ms), 60_000)
+    return f"{minutes}:{rest / 1000:04.1f}"

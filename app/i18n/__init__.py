@@ -1,0 +1,82 @@
+"""The pages' texts, one catalog per language (``en.json``, ``de.json`` beside this file).
+
+A catalog is a flat JSON object: key -> text, or key -> ``{"one": ..., "other": ...}`` for a
+text that depends on a count (``n``). ``{name}`` in a text is replaced by the parameter ``name``.
+Templates call ``t(key, **params)``; the pages' JavaScript loads the same catalog from
+``/i18n/<lang>.json`` (static/js/i18n.js). The language is the ``lang`` cookie set by the header's switch, else
+the browser's ``Accept-Language``, else ``DEFAULT_LANGUAGE``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+CATALOG_DIR = Path(__file__).resolve().parent
+LANGUAGES = ("en", "de")
+"""Every language the site speaks; the first is the fallback for a missing key."""
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
+COOKIE = "lang"
+_PARAM = re.compile(r"\{(\w+)\}")
+
+
+@lru_cache
+def catalog(lang: str) -> dict[str, Any]:
+    """The catalog of ``lang`` as stored."""
+    return json.loads((CATALOG_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+@lru_cache
+def catalog_version(lang: str) -> str:
+    """A short hash of the catalog: its URL changes when its texts do (long caching is safe)."""
+    return hashlib.sha256(json.dumps(catalog(lang), sort_keys=True).encode()).hexdigest()[:12]
+
+
+def flat_keys(entries: dict[str, Any]) -> set[str]:
+    """Every key, with plural forms as ``key.one`` / ``key.other`` (for the catalogs' test)."""
+    keys: set[str] = set()
+    for key, value in entries.items():
+        keys.update(f"{key}.{form}" for form in value) if isinstance(value, dict) else keys.add(key)
+    return keys
+
+
+def plural_form(lang: str, n: float) -> str:
+    """CLDR plural category for English and German (both: "one" for exactly 1)."""
+    return "one" if n == 1 else "other"
+
+
+def translate(lang: str, key: str, default: str | None = None, **params: Any) -> str:
+    """The text of ``key`` in ``lang`` (English when missing there; ``default``, else the key
+    itself, when missing everywhere, so a gap shows rather than breaks a page), with
+    ``{param}`` filled in."""
+    value = catalog(lang).get(key)
+    if value is None:
+        value = catalog(LANGUAGES[0]).get(key, key if default is None else default)
+    if isinstance(value, dict):
+        value = value.get(plural_form(lang, float(params.get("n", 0))), value.get("other", key))
+    if not params:
+        return value
+    return _PARAM.sub(lambda m: str(params.get(m.group(1), m.group(0))), value)
+
+
+def negotiate(cookie: str | None, accept_language: str | None, default: str = "en") -> str:
+    """The language of a request: the switch's cookie, else the best of Accept-Language."""
+    if cookie in LANGUAGES:
+        return cookie
+    best, best_q = None, 0.0
+    for part in (accept_language or "").split(","):
+        tag, _, rest = part.strip().partition(";")
+        primary = tag.strip().lower().split("-")[0]
+        q = 1.0
+        if rest.strip().startswith("q="):
+            try:
+                q = float(rest.strip()[2:])
+            except ValueError:
+                q = 0.0
+        if primary in LANGUAGES and q > best_q:
+            best, best_q = primary, q
+    return best or (default if default in LANGUAGES else LANGUAGES[0])

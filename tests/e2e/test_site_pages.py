@@ -1,0 +1,202 @@
+"""The site's own pages in headless Chromium on a 360 px phone: no horizontal overflow, 44 px
+touch targets, no text under 12 px, axe-core without serious or critical findings, and the
+language switch (English and German)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from app.db.matches import LoggedMove, MatchRecord, PlayerResult, save_match
+from tests.e2e.lobby import create_room_in_lobby
+
+try:  # the shared helper of the room pages' tests, when present
+    from tests.e2e.axe import serious_violations
+except ImportError:  # the same check, reading axe-core from the same npm cache
+    import shutil
+    import subprocess
+    from functools import cache
+    from pathlib import Path
+
+    _PREFIX = Path(__file__).resolve().parents[2] / ".cache" / "npm"
+    _AXE = _PREFIX / "node_modules" / "axe-core" / "axe.min.js"
+
+    @cache
+    def _axe_source() -> str:
+        if not _AXE.exists():
+            npm = shutil.which("npm")
+            if npm is None:
+                pytest.fail("axe-core is missing and npm is not installed")
+            subprocess.run([npm, "install", "--prefix", str(_PREFIX), "--no-audit", "--no-fund",
+                            "axe-core@4"], check=True, capture_output=True)
+        return _AXE.read_text(encoding="utf-8")
+
+    def serious_violations(page, exclude=()):  # type: ignore[no-untyped-def]
+        if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+            page.add_script_tag(content=_axe_source())
+        return page.evaluate("""async () => (await axe.run(document, {resultTypes: ["violations"]}))
+          .violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${v.impact}: ${v.id} at ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join("; ")}`)""")
+
+
+pytestmark = pytest.mark.browser
+
+TARGETS = (".site-nav a, .brand, .page .btn, .match-card-link, ul.tabs a, .links a, "
+           ".site-footer a, .room-list a, #join-code")
+
+_CHECKS = """([targets, vw]) => {
+  const problems = [];
+  // The configured width, not innerWidth: a mobile page that overflows widens its own viewport.
+  const doc = document.scrollingElement;
+  if (doc.scrollWidth > vw || window.innerWidth > vw)
+    problems.push(`horizontal overflow: ${doc.scrollWidth} (inner ${window.innerWidth}) > ${vw}`);
+  for (const el of document.body.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect();
+    if (r.right > vw + 0.5 && !el.closest(".visually-hidden, .skip-link"))
+      problems.push(`wider than the screen (right edge ${Math.round(r.right)}): ${el.outerHTML.slice(0, 80)}`);
+  }
+  for (const el of document.querySelectorAll(targets)) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.width < 44 - 0.5 || r.height < 44 - 0.5)
+      problems.push(`small target ${Math.round(r.width)}x${Math.round(r.height)}: ${el.outerHTML.slice(0, 80)}`);
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (!node.textContent.trim()) continue;
+    const el = node.parentElement;
+    if (el.closest(".visually-hidden, .skip-link, script, style, dialog:not([open])")) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < 12) problems.push(`text of ${size}px: ${node.textContent.trim().slice(0, 40)}`);
+  }
+  return problems;
+}"""
+
+
+def assert_phone_friendly(page, label: str) -> None:  # type: ignore[no-untyped-def]
+    problems = page.evaluate(_CHECKS, [TARGETS, page.viewport_size["width"]])
+    assert not problems, f"{label}:\n" + "\n".join(problems)
+    found = serious_violations(page)
+    assert not found, f"axe-core on {label}:\n" + "\n".join(found)
+    # These pages go further: no finding of any impact (duplicate landmarks are "moderate").
+    minor = page.evaluate(_ALL_FINDINGS)
+    assert not minor, f"axe-core on {label}:\n" + "\n".join(minor)
+
+
+_ALL_FINDINGS = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .map((v) => `${v.impact}: ${v.id} at ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join("; ")}`)"""
+
+
+def _store_matches(live) -> int:  # type: ignore[no-untyped-def]
+    """Two finished matches, one with long nicknames; returns the id of the last."""
+    now = datetime.now(UTC)
+    seed = bytes(range(32))
+    last = 0
+    for i, names in enumerate((["Ann", "Bob", "Cleo"],
+                               ["Maximiliane-Sophie", "Bartholomew_the_3rd", "Wolfgangxxxxxxxx"])):
+        record = MatchRecord(
+            game="panic_lab", room_code="ABCD", options={"target_tokens": 1}, seed=seed.hex(),
+            seed_hash=hashlib.sha256(seed).hexdigest(), started_at=now - timedelta(seconds=90),
+            ended_at=now + timedelta(seconds=i), summary=f"{names[0]} wins",
+            players=[PlayerResult(s, n, 1 if s == 0 else 0, 1 if s == 0 else 2, s == 0)
+                     for s, n in enumerate(names)],
+            log=[LoggedMove(None, {"type": "reveal"}, 3000, 0),
+                 LoggedMove(1, {"type": "claim", "tile": 4}, 5400, 40),
+                 LoggedMove(0, {"type": "claim", "tile": 17}, 6100, 35)],
+        )
+        last = save_match(live.app.state.db, record=record)
+    return last
+
+
+def test_lobby_on_a_phone_creates_a_room_and_passes_axe(live, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(phone=True)
+    page.goto(live.base_url + "/")
+    assert_phone_friendly(page, "the lobby")
+    page.click('button.create-room[data-game="panika"]')
+    assert serious_violations(page) == [], "the create dialog"
+    page.click("#create-cancel")
+    code = create_room_in_lobby(page, live.base_url, "panika", "Ann")
+    assert len(code) == 4 and page.url.endswith(f"/r/{code}")
+    assert page.errors == []
+
+
+def test_matches_and_a_match_fit_a_360_px_phone(live, new_page) -> None:  # type: ignore[no-untyped-def]
+    match_id = _store_matches(live)
+    page = new_page(phone=True)
+    page.goto(live.base_url + "/matches")
+    assert page.locator(".match-card").count() == 2
+    assert_phone_friendly(page, "/matches")
+    page.click(f'a[href="/matches/{match_id}"]')
+    page.wait_for_url(f"**/matches/{match_id}")
+    assert page.locator(".move-list li").count() == 3
+    assert "claims tile 4" in page.inner_text(".move-list")
+    assert_phone_friendly(page, f"/matches/{match_id}")
+    page.goto(live.base_url + "/leaderboard")
+    assert_phone_friendly(page, "/leaderboard")
+    assert page.errors == []
+    response = page.goto(live.base_url + "/matches/424242")
+    assert response.status == 404  # Chromium logs the 404 of the page itself as a console error
+    assert "There is no match 424242" in page.inner_text("h1")
+    assert_phone_friendly(page, "the error page")
+    page.goto(live.base_url + "/r/QQQQ")
+    assert "QQQQ" in page.inner_text("h1")
+    assert_phone_friendly(page, "a missing room")
+
+
+def test_the_language_switch_turns_every_page_german_and_is_remembered(live, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(phone=True)
+    page.goto(live.base_url + "/leaderboard")
+    assert page.get_attribute("html", "lang") == "en"
+    page.click("a.lang-switch")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    assert page.url.endswith("/leaderboard")
+    assert page.inner_text("h1") == "Bestenliste"
+    page.goto(live.base_url + "/")
+    assert page.inner_text("h1") == "Partyspiele für die Handys in eurer Tasche"
+    # The scripts speak the same language, from the same catalog.
+    lang, text = page.evaluate(
+        "async () => { const m = await import('/static/js/i18n.js');"
+        " return [m.lang, m.t('lobby.no_rooms')]; }")
+    assert (lang, text) == ("de", "Gerade wartet kein offener Raum. Eröffne einen!")
+    plurals = page.evaluate(
+        "async () => { const m = await import('/static/js/i18n.js');"
+        " return [1, 2].map((n) => m.t('match.moves', {n})); }")
+    assert plurals == ["1 Zug", "2 Züge"]
+    assert_phone_friendly(page, "the German lobby")
+    page.click("a.lang-switch")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert page.inner_text("h1") == "Party games for the phones in your pocket"
+    assert page.errors == []
+
+
+def test_a_german_browser_gets_german_pages(browser, live) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(locale="de-DE", viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(live.base_url + "/matches")
+        assert page.get_attribute("html", "lang") == "de"
+        assert page.inner_text("h1") == "Letzte Partien"
+    finally:
+        context.close()
+
+
+VIEWPORTS = [(360, 640), (390, 844), (1280, 720), (1366, 768), (1920, 1080)]
+
+
+def test_the_site_pages_fit_every_screen_size(browser, live) -> None:  # type: ignore[no-untyped-def]
+    match_id = _store_matches(live)
+    for width, height in VIEWPORTS:
+        phone = width < 500
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      is_mobile=phone, has_touch=phone)
+        try:
+            page = context.new_page()
+            for path in ("/", "/matches", f"/matches/{match_id}", "/leaderboard"):
+                page.goto(live.base_url + path)
+                problems = page.evaluate(_CHECKS, [TARGETS, width])
+                assert not problems, f"{path} at {width}x{height}:\n" + "\n".join(problems)
+        finally:
+            context.close()
