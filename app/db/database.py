@@ -1,15 +1,45 @@
-"""The database handle: an engine, a session factory, and schema migration through Alembic."""
+"""The database handle: an engine, a session factory, and schema migration through Alembic.
+
+No database call may hang the site (docs/architecture.md, "Persistence"): every connection has a
+connect timeout, every PostgreSQL statement a statement timeout and every SQLite write a busy
+timeout, and ``Database.run`` runs a call on the handle's own worker threads with a deadline,
+turning "no answer" and "refused" alike into ``DatabaseUnavailable``.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import math
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import orjson
 
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, exc, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import PROJECT_ROOT
+
+T = TypeVar("T")
+
+DEFAULT_TIMEOUT_SECONDS = 5.0
+DB_THREADS = 8
+"""Worker threads of one ``Database``: a call stuck on a silent server holds one of these, never
+a thread of the event loop's shared pool."""
+
+
+class DatabaseUnavailable(Exception):
+    """The database refused the connection, or did not answer within its time."""
+
+
+UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (
+    exc.OperationalError, exc.InterfaceError, exc.TimeoutError, TimeoutError, DatabaseUnavailable,
+)
+"""What "the database is down or too slow" looks like from here: a refused or timed-out
+connection, a statement cancelled by its timeout, a locked SQLite file, an empty pool."""
 
 
 def _json_dumps(value: object) -> str:
@@ -20,14 +50,34 @@ JSON_CODEC = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
 """JSON columns (options, action log) through orjson: a match's log is thousands of values."""
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets foreign keys and a busy timeout."""
+def engine_options(url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> dict[str, Any]:
+    """``create_engine`` keyword arguments that bound every call by ``timeout`` seconds.
+
+    PostgreSQL (libpq): ``connect_timeout`` (whole seconds, at least 2: libpq's floor), a
+    ``statement_timeout`` and ``lock_timeout`` for every session, TCP keepalives so a vanished
+    server is noticed, and a pool that waits at most ``timeout`` for a free connection. SQLite:
+    the busy timeout (how long a write waits for a lock held by another connection).
+    """
+    if url.startswith("sqlite"):
+        return {"connect_args": {"timeout": timeout, "check_same_thread": False}}
+    options: dict[str, Any] = {"pool_pre_ping": True, "pool_timeout": timeout}
+    if url.startswith("postgresql"):
+        ms = int(timeout * 1000)
+        options["connect_args"] = {
+            "connect_timeout": max(2, math.ceil(timeout)),
+            "options": f"-c statement_timeout={ms} -c lock_timeout={ms}",
+            "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+            "keepalives_count": 2, "tcp_user_timeout": ms,
+        }
+    return options
+
+
+def make_engine(url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> Engine:
+    """An engine for ``url`` with bounded calls; SQLite gets foreign keys and WAL."""
     if url.startswith("sqlite"):
         if ":///" in url and not url.endswith(":memory:"):
             Path(url.split(":///", 1)[1]).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(
-            url, connect_args={"timeout": 15, "check_same_thread": False}, **JSON_CODEC
-        )
+        engine = create_engine(url, **engine_options(url, timeout), **JSON_CODEC)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record):  # type: ignore[no-untyped-def]
@@ -37,39 +87,65 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, **JSON_CODEC)
+    return create_engine(url, **engine_options(url, timeout), **JSON_CODEC)
 
 
-def alembic_config(url: str):  # type: ignore[no-untyped-def]
+def alembic_config(url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS):  # type: ignore[no-untyped-def]
     """An Alembic configuration pointing at ``migrations/`` and ``url``."""
     from alembic.config import Config
 
     config = Config(str(PROJECT_ROOT / "alembic.ini"))
     config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    config.attributes["timeout"] = timeout
     return config
 
 
-def migrate(url: str, revision: str = "head") -> None:
+def migrate(url: str, revision: str = "head", timeout: float = DEFAULT_TIMEOUT_SECONDS) -> None:
     """Bring the schema at ``url`` up to ``revision`` (the only way the schema changes)."""
     from alembic import command
 
-    command.upgrade(alembic_config(url), revision)
+    command.upgrade(alembic_config(url, timeout), revision)
 
 
 class Database:
-    """One database: its engine and its sessions."""
+    """One database: its engine, its sessions, and its own worker threads."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.timeout = timeout
+        self.engine = make_engine(url, timeout)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._threads = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="db")
 
     def session(self) -> Session:
         return self.sessions()
 
+    @property
+    def deadline(self) -> float:
+        """How long ``run`` waits for a call: the engine's own timeouts, and one second more."""
+        return self.timeout + 1.0
+
+    async def run(
+        self, call: Callable[..., T], /, *args: Any, deadline: float | None = None, **kwargs: Any
+    ) -> T:
+        """``call(*args, **kwargs)`` on a database thread, within ``deadline`` seconds.
+
+        Raises ``DatabaseUnavailable`` when the database refuses, times out or does not answer in
+        time; the event loop never waits on the database.
+        """
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._threads, functools.partial(call, *args, **kwargs))
+        limit = self.deadline if deadline is None else deadline
+        try:
+            return await asyncio.wait_for(future, limit)
+        except TimeoutError as error:
+            raise DatabaseUnavailable(f"the database did not answer within {limit:g} s") from error
+        except UNAVAILABLE_ERRORS as error:
+            raise DatabaseUnavailable(str(error).splitlines()[0]) from error
+
     def ping(self) -> bool:
-        """Whether the database answers a trivial query."""
+        """Whether the database answers a trivial query (blocking; see ``ping_within``)."""
         try:
             with self.engine.connect() as connection:
                 connection.execute(text("SELECT 1"))
@@ -77,5 +153,13 @@ class Database:
         except Exception:  # noqa: BLE001 - any failure means "not healthy"
             return False
 
+    async def ping_within(self, seconds: float) -> bool:
+        """Whether the database answers a trivial query within ``seconds``."""
+        try:
+            return await self.run(self.ping, deadline=seconds)
+        except DatabaseUnavailable:
+            return False
+
     def dispose(self) -> None:
+        self._threads.shutdown(wait=False, cancel_futures=True)
         self.engine.dispose()
