@@ -20,7 +20,7 @@ from .deps import Db
 
 router = APIRouter(prefix="/api", tags=["matches"])
 
-GameId = Annotated[str, Query(description="A game id", pattern=store.GAME_ID.pattern,
+GameId = Annotated[str, Query(description="A game id", pattern=f"^{store.GAME_ID.pattern}$",
                               max_length=32)]
 
 
