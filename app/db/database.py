@@ -9,8 +9,11 @@ turning "no answer" and "refused" alike into ``DatabaseUnavailable``.
 from __future__ import annotations
 
 import asyncio
-import functools
+import logging
 import math
+import os
+import socket
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -24,6 +27,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.config import PROJECT_ROOT
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_SECONDS = 5.0
 DB_THREADS = 8
@@ -56,11 +61,12 @@ def engine_options(url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> dict[s
     PostgreSQL (libpq): ``connect_timeout`` (whole seconds, at least 2: libpq's floor), a
     ``statement_timeout`` and ``lock_timeout`` for every session, TCP keepalives so a vanished
     server is noticed, and a pool that waits at most ``timeout`` for a free connection. SQLite:
-    the busy timeout (how long a write waits for a lock held by another connection).
+    the busy timeout (how long a write waits for a lock held by another connection). A pooled
+    connection is checked before use by ``Database`` itself (see ``_watch_connections``).
     """
     if url.startswith("sqlite"):
         return {"connect_args": {"timeout": timeout, "check_same_thread": False}}
-    options: dict[str, Any] = {"pool_pre_ping": True, "pool_timeout": timeout}
+    options: dict[str, Any] = {"pool_timeout": timeout}
     if url.startswith("postgresql"):
         ms = int(timeout * 1000)
         options["connect_args"] = {
@@ -117,6 +123,67 @@ class Database:
         self.engine = make_engine(url, timeout)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._threads = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="db")
+        self._held: dict[int, set[Any]] = {}
+        self._held_lock = threading.Lock()
+        self._watch_connections()
+
+    # --- connections stuck on a silent server ----------------------------------------------
+    def _watch_connections(self) -> None:
+        """Know which thread holds which DBAPI connection, and check a pooled connection before
+        use (SQLAlchemy's ``pool_pre_ping``, done here after the connection is known, so that a
+        ping that never returns can be cut too; a failed ping makes the pool reconnect)."""
+        pinging = not self.url.startswith("sqlite")
+
+        @event.listens_for(self.engine, "connect")
+        def _fresh(_dbapi_connection, record):  # type: ignore[no-untyped-def]
+            record.info["fresh"] = True
+
+        @event.listens_for(self.engine, "checkout")
+        def _checkout(dbapi_connection, record, _proxy):  # type: ignore[no-untyped-def]
+            with self._held_lock:
+                self._held.setdefault(threading.get_ident(), set()).add(dbapi_connection)
+            if pinging and not record.info.pop("fresh", False):
+                try:
+                    cursor = dbapi_connection.cursor()
+                    cursor.execute("SELECT 1")
+                    cursor.close()
+                except Exception as error:
+                    self._release(dbapi_connection)
+                    raise exc.DisconnectionError(str(error)) from error
+
+        @event.listens_for(self.engine, "checkin")
+        def _checkin(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+            self._release(dbapi_connection)
+
+        @event.listens_for(self.engine, "invalidate")
+        def _invalidated(dbapi_connection, _record, _error):  # type: ignore[no-untyped-def]
+            self._release(dbapi_connection)
+
+    def _release(self, dbapi_connection: Any) -> None:
+        with self._held_lock:
+            for thread, held in list(self._held.items()):
+                held.discard(dbapi_connection)
+                if not held:
+                    del self._held[thread]
+
+    def _cut(self, thread: int | None) -> None:
+        """Free a thread stuck on a server that stopped answering mid-conversation (no statement
+        timeout can fire: the server never heard the statement): shut its connection's socket
+        down, so the call fails at once and the pool replaces the connection."""
+        with self._held_lock:
+            held = list(self._held.get(thread, ())) if thread is not None else []
+        for dbapi_connection in held:
+            try:
+                if hasattr(dbapi_connection, "interrupt"):  # sqlite3
+                    dbapi_connection.interrupt()
+                    continue
+                duplicate = socket.socket(fileno=os.dup(dbapi_connection.fileno()))
+                try:
+                    duplicate.shutdown(socket.SHUT_RDWR)
+                finally:
+                    duplicate.close()
+            except Exception:  # noqa: BLE001 - already closed: nothing left to free
+                log.debug("could not cut a database connection", exc_info=True)
 
     def session(self) -> Session:
         return self.sessions()
@@ -135,11 +202,22 @@ class Database:
         time; the event loop never waits on the database.
         """
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._threads, functools.partial(call, *args, **kwargs))
+        worker: list[int] = []  # the thread running the call, while it runs
+
+        def work() -> T:
+            worker.append(threading.get_ident())
+            try:
+                return call(*args, **kwargs)
+            finally:
+                worker.clear()
+
+        future = loop.run_in_executor(self._threads, work)
         limit = self.deadline if deadline is None else deadline
         try:
             return await asyncio.wait_for(future, limit)
         except TimeoutError as error:
+            if worker:
+                self._cut(worker[0])
             raise DatabaseUnavailable(f"the database did not answer within {limit:g} s") from error
         except UNAVAILABLE_ERRORS as error:
             raise DatabaseUnavailable(str(error).splitlines()[0]) from error

@@ -1,8 +1,9 @@
 """A database that fails on demand: a TCP proxy on 127.0.0.1 in front of a real server.
 
 Modes: ``forward`` (a healthy database), ``refuse`` (the port is closed), ``stall`` (a server that
-accepts connections and never answers). Leaving ``forward`` cuts the connections it carried, as
-an outage does.
+accepts connections and never answers). Leaving ``forward`` for those cuts the connections it
+carried, as an outage does; ``freeze`` keeps them open but carries nothing more either way (a
+server that stops answering in the middle of a conversation), and new connections stall.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class DatabaseProxy:
         self._thread.join(5)
 
     def set_mode(self, mode: str) -> None:
-        assert mode in ("forward", "refuse", "stall"), mode
+        assert mode in ("forward", "refuse", "stall", "freeze"), mode
         self._call(self._set_mode(mode))
 
     def _call(self, coro: Any) -> Any:
@@ -65,7 +66,7 @@ class DatabaseProxy:
             self._server = None
 
     async def _set_mode(self, mode: str) -> None:
-        if mode != self.mode:
+        if mode != self.mode and "freeze" not in (mode, self.mode):
             await self._cut()
         self.mode = mode
         if mode == "refuse":
@@ -77,7 +78,7 @@ class DatabaseProxy:
         self.accepted += 1
         self._writers.add(writer)
         try:
-            if self.mode == "stall":
+            if self.mode in ("stall", "freeze"):
                 while await reader.read(65536):
                     pass  # heard, never answered
                 return
@@ -92,8 +93,9 @@ class DatabaseProxy:
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while data := await reader.read(65536):
-                writer.write(data)
-                await writer.drain()
+                if self.mode == "forward":
+                    writer.write(data)
+                    await writer.drain()
         except OSError:
             pass
         finally:

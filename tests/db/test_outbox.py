@@ -12,7 +12,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from app.db.database import Database, DatabaseUnavailable, migrate
 from app.db.matches import LoggedMove, MatchRecord, PlayerResult, get_match, save_match
@@ -275,3 +275,39 @@ def test_a_database_call_never_hangs(flaky_postgres, mode):
             db.dispose()
 
     assert asyncio.run(scenario()) <= 2.0 + 0.5
+
+
+@pytest.mark.postgres
+def test_a_server_falling_silent_mid_conversation_frees_the_call_and_its_thread(flaky_postgres):
+    """A pooled connection whose server stops answering (no statement timeout can fire: the
+    server never hears the statement): the call fails at its deadline, the stuck connection is
+    cut so its thread is free again, and the database works as soon as it answers."""
+    from app.db.database import DB_THREADS
+    from app.db.matches import list_matches
+
+    async def scenario() -> None:
+        db = Database(flaky_postgres.url, timeout=1.0)
+        def nap() -> None:
+            with db.engine.connect() as connection:
+                connection.execute(text("SELECT pg_sleep(0.3)"))
+
+        try:
+            # The pool keeps its five connections open, each on a thread of its own.
+            await asyncio.gather(*(db.run(nap) for _ in range(5)))
+            assert db.engine.pool.checkedin() == 5
+            flaky_postgres.set_mode("freeze")
+            started = time.monotonic()
+            calls = [db.run(list_matches, db) for _ in range(DB_THREADS)]
+            results = await asyncio.gather(*calls, return_exceptions=True)
+            assert all(isinstance(r, DatabaseUnavailable) for r in results), results
+            assert time.monotonic() - started < 2 * db.deadline + 1
+            # The stuck connections were cut: no thread holds one any more.
+            await until(lambda: db.engine.pool.checkedout() == 0, timeout=5)
+            flaky_postgres.set_mode("forward")
+            # Every database thread is free again: as many calls at once all succeed.
+            again = await asyncio.gather(*(db.run(list_matches, db) for _ in range(DB_THREADS)))
+            assert again == [[]] * DB_THREADS
+        finally:
+            db.dispose()
+
+    asyncio.run(scenario())
