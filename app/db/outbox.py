@@ -116,6 +116,7 @@ class MatchWriter:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._memory_keys = 0
+        self._keeping: set[asyncio.Future[str]] = set()
 
     # --- the life of the writer ------------------------------------------------------------
     async def start(self) -> None:
@@ -134,8 +135,16 @@ class MatchWriter:
                                                             name="match-writer")
         self._wake.set()
 
-    async def stop(self) -> None:
-        """Stop retrying; whatever waits stays in the outbox for the next start."""
+    async def stop(self, keep_seconds: float = 5.0) -> None:
+        """Stop retrying; whatever waits stays in the outbox for the next start.
+
+        Matches that ended just before (their rooms' save tasks may not have run yet) are first
+        given the chance to reach the outbox: nothing finished is lost to a shutdown.
+        """
+        for _ in range(3):
+            await asyncio.sleep(0)
+        if self._keeping:
+            await asyncio.wait(set(self._keeping), timeout=keep_seconds)
         if self._task is not None:
             self._task.cancel()
             try:
@@ -155,8 +164,11 @@ class MatchWriter:
         The first write is attempted at once (unless the database is known to be down); if it
         fails, ``on_state("retrying")`` is called and the match waits for the background writer.
         """
+        keeping = asyncio.get_running_loop().run_in_executor(None, self.outbox.put, record)
+        self._keeping.add(keeping)
+        keeping.add_done_callback(self._keeping.discard)
         try:
-            key = await asyncio.to_thread(self.outbox.put, record)
+            key = await asyncio.shield(keeping)
         except OSError:
             log.exception("could not keep the match in the outbox; it waits in memory only")
             self._memory_keys += 1

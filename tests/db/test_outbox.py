@@ -311,3 +311,23 @@ def test_a_server_falling_silent_mid_conversation_frees_the_call_and_its_thread(
             db.dispose()
 
     asyncio.run(scenario())
+
+
+def test_a_match_ending_as_the_server_stops_reaches_the_outbox(tmp_path):
+    """The room's save task starts, the writer is stopped at once (a shutdown): the match is on
+    disk for the next start."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    migrate(url)
+
+    async def scenario() -> None:
+        db = Database(url)
+        writer = writer_of(db, tmp_path)
+        writer.database_down = True  # as during an outage: no first attempt
+        await writer.start()
+        saving = asyncio.get_running_loop().create_task(writer.save(record()))
+        await writer.stop()
+        saving.cancel()
+        db.dispose()
+
+    asyncio.run(scenario())
+    assert len(Outbox(tmp_path / "outbox").keys()) == 1
