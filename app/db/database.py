@@ -14,6 +14,7 @@ import math
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -31,6 +32,8 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_SECONDS = 5.0
+SLOW_CONNECT_SECONDS = 1.0
+"""A connection attempt that failed after this long met a silent server, not a closed port."""
 DB_THREADS = 8
 """Worker threads of one ``Database``: a call stuck on a silent server holds one of these, never
 a thread of the event loop's shared pool."""
@@ -125,14 +128,44 @@ class Database:
         self._threads = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="db")
         self._held: dict[int, set[Any]] = {}
         self._held_lock = threading.Lock()
+        self._silent = False
+        self._silent_until = 0.0
+        """Until then, a new connection is refused at once: the last attempt waited for its
+        connect timeout on a silent server, and every page would wait as long again."""
         self._watch_connections()
 
     # --- connections stuck on a silent server ----------------------------------------------
     def _watch_connections(self) -> None:
         """Know which thread holds which DBAPI connection, and check a pooled connection before
         use (SQLAlchemy's ``pool_pre_ping``, done here after the connection is known, so that a
-        ping that never returns can be cut too; a failed ping makes the pool reconnect)."""
+        ping that never returns can be cut too; a failed ping makes the pool reconnect).
+
+        A connection attempt that timed out on a silent server makes the next ones fail at once
+        for the larger of 2 s and ``timeout``; then one attempt finds out while the others still
+        fail at once, until one succeeds. While the database is silent every page answers 503 at
+        once, instead of each waiting for its own connect timeout."""
         pinging = not self.url.startswith("sqlite")
+
+        window = max(2.0, self.timeout)
+
+        @event.listens_for(self.engine, "do_connect")
+        def _connect(dialect, _record, cargs, cparams):  # type: ignore[no-untyped-def]
+            started = time.monotonic()
+            with self._held_lock:
+                if started < self._silent_until:
+                    raise DatabaseUnavailable("the database did not answer a moment ago")
+                if self._silent:  # this attempt finds out; the others meanwhile do not wait
+                    self._silent_until = started + window
+            try:
+                connection = dialect.connect(*cargs, **cparams)
+            except Exception:
+                if self._silent or time.monotonic() - started >= SLOW_CONNECT_SECONDS:
+                    with self._held_lock:
+                        self._silent, self._silent_until = True, time.monotonic() + window
+                raise
+            with self._held_lock:
+                self._silent, self._silent_until = False, 0.0
+            return connection
 
         @event.listens_for(self.engine, "connect")
         def _fresh(_dbapi_connection, record):  # type: ignore[no-untyped-def]

@@ -94,3 +94,33 @@ def test_sqlite_locked_answers_503_not_500(tmp_path):
         finally:
             lock.execute("ROLLBACK")
             lock.close()
+
+
+@pytest.mark.postgres
+def test_while_the_database_is_silent_later_requests_do_not_wait_again(flaky_server):
+    """One request waits for the connect timeout; the requests right after it answer 503 at
+    once (many of them at a time), and the site answers normally once the database is back."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    live, proxy = flaky_server
+    proxy.set_mode("stall")
+    with live.http() as http:
+        first, _ = _timed(http, "/api/matches")
+        assert first.status_code == 503
+
+        def one(path: str) -> tuple[int, float]:
+            with live.http() as client:
+                response, took = _timed(client, path, headers={"Accept": "text/html"})
+                return response.status_code, took
+
+        with ThreadPoolExecutor(12) as pool:
+            answers = list(pool.map(one, (PAGES + JSON_ROUTES) * 2))
+        assert all(code == 503 for code, _ in answers), answers
+        # Only an attempt that finds out whether the database is back waits (one per silent
+        # spell); without that rule every one of them would wait for its own connect timeout.
+        assert sum(took >= 1.5 for _, took in answers) <= 2, answers
+        proxy.set_mode("forward")
+        deadline = time.monotonic() + 10
+        while http.get("/api/matches").status_code != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
