@@ -43,7 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         schema_pending = False
         if settings.migrate_on_start:
             try:
-                migrate(url, timeout=timeout)
+                await asyncio.to_thread(migrate, url, "head", timeout)
             except UNAVAILABLE_ERRORS as error:  # the site starts; the writer migrates later
                 log.error("the database is unavailable at start-up: %s", error)
                 schema_pending = True

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
@@ -56,7 +54,7 @@ async def _room(
 
 @router.get("/matches", response_class=HTMLResponse)
 async def matches_page(request: Request, templates: Templates, db: Db) -> HTMLResponse:
-    matches = await asyncio.to_thread(store.list_matches, db, limit=100)
+    matches = await db.run(store.list_matches, db, limit=100)
     titles = {g.id: g.title for g in all_games()}
     return templates.TemplateResponse(
         request, "matches.html", {"matches": matches, "titles": titles}
@@ -65,7 +63,7 @@ async def matches_page(request: Request, templates: Templates, db: Db) -> HTMLRe
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 async def match_page(match_id: int, request: Request, templates: Templates, db: Db) -> HTMLResponse:
-    match = await asyncio.to_thread(store.get_match, db, match_id=match_id)
+    match = await db.run(store.get_match, db, match_id=match_id)
     if match is None:
         raise HTTPException(404, f"no match {match_id}")
     game = get_game(match["game"])
@@ -80,7 +78,7 @@ async def leaderboard_page(
 ) -> HTMLResponse:
     games = [g for g in all_games() if not g.open_table]
     chosen = get_game(game) if game else (games[0] if games else None)
-    rows = await asyncio.to_thread(store.leaderboard, db, game=chosen.id) if chosen else []
+    rows = await db.run(store.leaderboard, db, game=chosen.id) if chosen else []
     return templates.TemplateResponse(
         request, "leaderboard.html", {"games": games, "chosen": chosen, "rows": rows}
     )

@@ -124,3 +124,22 @@ def test_while_the_database_is_silent_later_requests_do_not_wait_again(flaky_ser
         while http.get("/api/matches").status_code != 200:
             assert time.monotonic() < deadline
             time.sleep(0.2)
+
+
+@pytest.mark.postgres
+def test_pages_do_not_hang_on_a_server_that_falls_silent_mid_conversation(flaky_server):
+    """Pooled connections whose server stops answering: every route still answers 503 at its
+    deadline (the stuck call is cut), then normally once the server answers again."""
+    live, proxy = flaky_server
+    with live.http() as http:
+        for path in PAGES + JSON_ROUTES:  # every route has used the pool
+            assert http.get(path).status_code in (200, 404), path
+        proxy.set_mode("freeze")
+        for path in PAGES + JSON_ROUTES:
+            response, took = _timed(http, path, headers={"Accept": "text/html"})
+            assert response.status_code == 503 and took < 2 * TIMEOUT + 3, (path, took)
+        proxy.set_mode("forward")
+        deadline = time.monotonic() + 10
+        while http.get("/matches").status_code != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
