@@ -143,3 +143,31 @@ def test_pages_do_not_hang_on_a_server_that_falls_silent_mid_conversation(flaky_
         while http.get("/matches").status_code != 200:
             assert time.monotonic() < deadline
             time.sleep(0.2)
+
+
+@pytest.mark.redis
+def test_health_answers_within_2_seconds_when_redis_is_silent(tmp_path):
+    """With several processes, health asks Redis too, at the same time and with the same bound."""
+    import os
+    import secrets
+
+    import redis
+
+    from tests.db.proxy import DatabaseProxy
+
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+    except redis.RedisError as exc:
+        if os.environ.get("PANIC_PARTY_REQUIRE_REDIS") == "1":
+            pytest.fail(f"Redis is required: {exc}")
+        pytest.skip(f"Redis unreachable: {exc}")
+    with DatabaseProxy(url) as proxy, LiveServer(
+            tmp_path / "var", redis_url=proxy.url,
+            redis_prefix=f"pp-test-{secrets.token_hex(4)}") as live, live.http() as http:
+        assert http.get("/healthz").json()["redis"] is True
+        proxy.set_mode("freeze")
+        response, took = _timed(http, "/healthz")
+        assert response.status_code == 503 and took < 2.0, took
+        assert response.json()["redis"] is False and response.json()["database"] is True
+        proxy.set_mode("forward")
