@@ -124,7 +124,8 @@ def verify(match):
     counts = {}
     for index, draw in enumerate(draws):
         if not isinstance(draw, dict) or not isinstance(draw.get("args"), list):
-            problems.append("draw %d is not an {op, args, result} object: %s" % (index, short(draw)))
+            problems.append("draw %d is not an {op, args, result} object: %s"
+                            % (index, short(draw)))
             break
         op, args = draw.get("op"), draw["args"]
         try:

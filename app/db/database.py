@@ -99,7 +99,9 @@ def make_engine(url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> Engine:
     return create_engine(url, **engine_options(url, timeout), **JSON_CODEC)
 
 
-def alembic_config(url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS):  # type: ignore[no-untyped-def]
+def alembic_config(  # type: ignore[no-untyped-def]
+    url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS
+):
     """An Alembic configuration pointing at ``migrations/`` and ``url``."""
     from alembic.config import Config
 

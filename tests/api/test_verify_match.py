@@ -106,7 +106,8 @@ def drive_to_the_end(game: Game, seed: bytes, chooser: random.Random
     return players, log, None
 
 
-def store(db, game: Game, seed: bytes, players: int, log, outcome) -> int:  # type: ignore[no-untyped-def]
+def store(db, game: Game, seed: bytes, players: int, log, outcome) -> int:  # type: ignore
+    """Store the match as a room would, through the store."""
     now = datetime.now(UTC)
     results = [PlayerResult(s, f"P{s}", outcome.scores[s] if outcome else 0,
                             outcome.ranks[s] if outcome else 1,

@@ -30,7 +30,8 @@ def record(game="panika", *, results, minutes=0, log=(), room="ROOM",
     """``results``: (nickname, score, rank, winner) per seat; a fresh seed hash unless given."""
     return MatchRecord(
         game=game, room_code=room, options={"turn_seconds": 30, "nested": {"a": [1, 2]}},
-        seed="0f" * 32, seed_hash=seed_hash or secrets.token_hex(32), started_at=T0 + timedelta(minutes=minutes),
+        seed="0f" * 32, seed_hash=seed_hash or secrets.token_hex(32),
+        started_at=T0 + timedelta(minutes=minutes),
         ended_at=T0 + timedelta(minutes=minutes + 10), summary="someone wins",
         players=[PlayerResult(seat, *r) for seat, r in enumerate(results)], log=list(log),
     )
