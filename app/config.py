@@ -52,6 +52,14 @@ class Settings(BaseSettings):
         return value.rstrip("/")
     log_level: str = "info"
     migrate_on_start: bool = Field(True, description="Apply Alembic migrations at start-up.")
+    database_timeout_seconds: float = Field(
+        5.0, description="Longest wait for the database: connect, statement (PostgreSQL) and busy "
+        "(SQLite) timeouts; a read that takes longer answers 503."
+    )
+    outbox_retry_max_seconds: float = Field(
+        30.0, description="Longest pause between retries of a finished match waiting in the "
+        "outbox (var/outbox/) for the database."
+    )
     room_idle_seconds: float = Field(600.0, description="An empty room closes after this long.")
     max_rooms: int = Field(5000, description="Rooms open at once, at most.")
     ws_messages_per_second: int = Field(40, description="Client frames accepted per second.")

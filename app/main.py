@@ -8,20 +8,24 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, WebSocket
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 from fastapi.staticfiles import StaticFiles
 
 from app.api import games, health, matches, pages, rooms
-from app.api.site import install_site
+from app.api.site import error_page, install_site
 from app.collector import run_collector_schedule
 from app.config import PROJECT_ROOT, Settings, get_settings
-from app.db.database import Database, migrate
+from app.db.database import UNAVAILABLE_ERRORS, Database, migrate
+from app.db.outbox import MatchWriter, Outbox
 from app.games import load_all
 from app.realtime.cluster import Cluster
 from app.realtime.endpoint import FrameLimiter, serve_room_socket
 from app.realtime.registry import RoomRegistry
 from app.realtime.tokens import SeatTokens
+
+log = logging.getLogger(__name__)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -34,9 +38,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         url = settings.resolved_database_url()
+        timeout = settings.database_timeout_seconds
+        schema_pending = False
         if settings.migrate_on_start:
-            migrate(url)
-        app.state.db = Database(url)
+            try:
+                await asyncio.to_thread(migrate, url, "head", timeout)
+            except UNAVAILABLE_ERRORS as error:  # the site starts; the writer migrates later
+                log.error("the database is unavailable at start-up: %s", error)
+                schema_pending = True
+        app.state.db = Database(url, timeout=timeout)
+        app.state.writer = MatchWriter(
+            app.state.db, Outbox(settings.var_dir / "outbox"),
+            max_delay=settings.outbox_retry_max_seconds, schema_pending=schema_pending,
+        )
         app.state.registry = RoomRegistry(
             db=app.state.db,
             tokens=SeatTokens(settings.resolved_secret_key()),
@@ -45,6 +59,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_rooms=settings.max_rooms,
             cluster=Cluster(settings.redis_url, settings.redis_prefix) if settings.redis_url else None,
         )
+        app.state.registry.writer = app.state.writer
+        await app.state.writer.start()
         await app.state.registry.start()
         app.state.limiter = FrameLimiter(settings.ws_messages_per_second)
         collector = asyncio.get_running_loop().create_task(
@@ -53,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         collector.cancel()
         await app.state.registry.close_all()
+        await app.state.writer.stop()
         app.state.db.dispose()
 
     app = FastAPI(
@@ -69,8 +86,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (games, rooms, matches, health, pages):
         app.include_router(module.router)
 
+    for error in UNAVAILABLE_ERRORS:
+        app.add_exception_handler(error, database_unavailable)
     app.add_middleware(RoomSocketShortcut)
     return app
+
+
+async def database_unavailable(request: Request, error: Exception) -> Response:
+    """503 while the database is down or silent (issue 7, item 5): JSON for ``/api/...``, the
+    site's error page for a browser; never a traceback, never a hang."""
+    log.warning("database unavailable for %s: %s", request.url.path,
+                str(error).splitlines()[0] if str(error) else type(error).__name__)
+    headers = {"Retry-After": "5"}
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"detail": "the database is unavailable; try again shortly"},
+                            status_code=503, headers=headers)
+    return error_page(request, 503, headers=headers)
 
 
 class RoomSocketShortcut:

@@ -6,6 +6,7 @@ from alembic import context
 from sqlalchemy import engine_from_config, pool
 
 from app.config import get_settings
+from app.db.database import DEFAULT_TIMEOUT_SECONDS, engine_options
 from app.db.models import Base
 
 config = context.config
@@ -24,8 +25,15 @@ def run_migrations_offline() -> None:
 
 def run_migrations_online() -> None:
     section = config.get_section(config.config_ini_section, {})
-    section["sqlalchemy.url"] = database_url()
-    connectable = engine_from_config(section, prefix="sqlalchemy.", poolclass=pool.NullPool)
+    section["sqlalchemy.url"] = url = database_url()
+    # The same connect, statement and busy timeouts as the server's engine: a silent database
+    # fails the migration instead of hanging the start-up.
+    bounded = engine_options(url, config.attributes.get("timeout", DEFAULT_TIMEOUT_SECONDS))
+    bounded.pop("pool_timeout", None)
+    bounded.pop("pool_pre_ping", None)
+    connectable = engine_from_config(
+        section, prefix="sqlalchemy.", poolclass=pool.NullPool, **bounded
+    )
     with connectable.connect() as connection:
         context.configure(
             connection=connection,

@@ -1,36 +1,51 @@
-"""Finished matches and the leaderboard as JSON."""
+"""Finished matches and the leaderboard as JSON.
+
+Inputs are checked before they reach the database (issue 7, item 12): a game id must look like
+one (else 422), an id outside the ``id`` column is no match (404). Every read runs through
+``Database.run``, within the database's deadline; a database that is down or silent answers 503
+(``app/main.py``), never a hang.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
 
 from app.db import matches as store
+from app.engine.chance import with_draws
 
 from .deps import Db
 
 router = APIRouter(prefix="/api", tags=["matches"])
 
+GameId = Annotated[str, Query(description="A game id", pattern=f"^{store.GAME_ID.pattern}$",
+                              max_length=32)]
+
 
 @router.get("/matches", summary="Recent finished matches, newest first")
 async def recent_matches(
-    db: Db, game: str | None = None, limit: int = Query(50, ge=1, le=200)
+    db: Db, game: GameId | None = None, limit: int = Query(50, ge=1, le=200)
 ) -> list[dict[str, Any]]:
-    return await asyncio.to_thread(store.list_matches, db, limit=limit, game=game)
+    return await db.run(store.list_matches, db, limit=limit, game=game)
 
 
-@router.get("/matches/{match_id}", summary="One match with its seed and action log")
+@router.get(
+    "/matches/{match_id}",
+    summary="One match with its seed, action log and every random draw it made",
+    description="`draws` lists every call the match made to its seeded generator, in order "
+    "(docs/fairness.md); `static/verify_match.py` checks them against the revealed seed.",
+)
 async def one_match(match_id: int, db: Db) -> dict[str, Any]:
-    match = await asyncio.to_thread(store.get_match, db, match_id=match_id)
+    match = await db.run(store.get_match, db, match_id=match_id)
     if match is None:
         raise HTTPException(404, f"no match {match_id}")
-    return match
+    return await asyncio.to_thread(with_draws, match)
 
 
 @router.get("/leaderboard", summary="Nicknames ranked by wins in one game")
 async def leaderboard(
-    db: Db, game: str = Query(description="A game id"), limit: int = Query(50, ge=1, le=200)
+    db: Db, game: GameId, limit: int = Query(50, ge=1, le=200)
 ) -> list[dict[str, Any]]:
-    return await asyncio.to_thread(store.leaderboard, db, game=game, limit=limit)
+    return await db.run(store.leaderboard, db, game=game, limit=limit)

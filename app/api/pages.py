@@ -76,7 +76,7 @@ async def _room(
 
 @router.get("/matches", response_class=HTMLResponse)
 async def matches_page(request: Request, templates: Templates, db: Db) -> HTMLResponse:
-    matches = await asyncio.to_thread(store.list_matches, db, limit=100)
+    matches = await db.run(store.list_matches, db, limit=100)
     titles = {g.id: g.title for g in all_games()}
     return templates.TemplateResponse(
         request, "matches.html", {"matches": matches, "titles": titles}
@@ -88,8 +88,7 @@ async def match_page(match_id: int, request: Request, templates: Templates, db: 
     """The match as people read it: standings, when and how long, the moves in plain words,
     the seed with its hash and how to check them."""
     lang = request_language(request)
-    known = 0 < match_id < 2**31  # ids beyond the column's range name no match
-    match = await asyncio.to_thread(store.get_match, db, match_id=match_id) if known else None
+    match = await db.run(store.get_match, db, match_id=match_id)
     if match is None:
         return _not_found(request, lang, "error.no_match", id=match_id)
     game = get_game(match["game"])
@@ -130,7 +129,7 @@ async def leaderboard_page(
 ) -> HTMLResponse:
     games = [g for g in all_games() if not g.open_table]
     chosen = get_game(game) if game else (games[0] if games else None)
-    rows = await asyncio.to_thread(store.leaderboard, db, game=chosen.id) if chosen else []
+    rows = await db.run(store.leaderboard, db, game=chosen.id) if chosen else []
     return templates.TemplateResponse(
         request, "leaderboard.html", {"games": games, "chosen": chosen, "rows": rows}
     )

@@ -1,15 +1,53 @@
-"""The database handle: an engine, a session factory, and schema migration through Alembic."""
+"""The database handle: an engine, a session factory, and schema migration through Alembic.
+
+No database call may hang the site (docs/architecture.md, "Persistence"): every connection has a
+connect timeout, every PostgreSQL statement a statement timeout and every SQLite write a busy
+timeout, and ``Database.run`` runs a call on the handle's own worker threads with a deadline,
+turning "no answer" and "refused" alike into ``DatabaseUnavailable``.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import math
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import orjson
 
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, exc, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import PROJECT_ROOT
+
+T = TypeVar("T")
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT_SECONDS = 5.0
+SLOW_CONNECT_SECONDS = 1.0
+"""A connection attempt that failed after this long met a silent server, not a closed port."""
+DB_THREADS = 8
+"""Worker threads of one ``Database``: a call stuck on a silent server holds one of these, never
+a thread of the event loop's shared pool."""
+
+
+class DatabaseUnavailable(Exception):
+    """The database refused the connection, or did not answer within its time."""
+
+
+UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (
+    exc.OperationalError, exc.InterfaceError, exc.TimeoutError, TimeoutError, DatabaseUnavailable,
+)
+"""What "the database is down or too slow" looks like from here: a refused or timed-out
+connection, a statement cancelled by its timeout, a locked SQLite file, an empty pool."""
 
 
 def _json_dumps(value: object) -> str:
@@ -20,14 +58,35 @@ JSON_CODEC = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
 """JSON columns (options, action log) through orjson: a match's log is thousands of values."""
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets foreign keys and a busy timeout."""
+def engine_options(url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> dict[str, Any]:
+    """``create_engine`` keyword arguments that bound every call by ``timeout`` seconds.
+
+    PostgreSQL (libpq): ``connect_timeout`` (whole seconds, at least 2: libpq's floor), a
+    ``statement_timeout`` and ``lock_timeout`` for every session, TCP keepalives so a vanished
+    server is noticed, and a pool that waits at most ``timeout`` for a free connection. SQLite:
+    the busy timeout (how long a write waits for a lock held by another connection). A pooled
+    connection is checked before use by ``Database`` itself (see ``_watch_connections``).
+    """
+    if url.startswith("sqlite"):
+        return {"connect_args": {"timeout": timeout, "check_same_thread": False}}
+    options: dict[str, Any] = {"pool_timeout": timeout}
+    if url.startswith("postgresql"):
+        ms = int(timeout * 1000)
+        options["connect_args"] = {
+            "connect_timeout": max(2, math.ceil(timeout)),
+            "options": f"-c statement_timeout={ms} -c lock_timeout={ms}",
+            "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+            "keepalives_count": 2, "tcp_user_timeout": ms,
+        }
+    return options
+
+
+def make_engine(url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> Engine:
+    """An engine for ``url`` with bounded calls; SQLite gets foreign keys and WAL."""
     if url.startswith("sqlite"):
         if ":///" in url and not url.endswith(":memory:"):
             Path(url.split(":///", 1)[1]).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(
-            url, connect_args={"timeout": 15, "check_same_thread": False}, **JSON_CODEC
-        )
+        engine = create_engine(url, **engine_options(url, timeout), **JSON_CODEC)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record):  # type: ignore[no-untyped-def]
@@ -37,39 +96,169 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, **JSON_CODEC)
+    return create_engine(url, **engine_options(url, timeout), **JSON_CODEC)
 
 
-def alembic_config(url: str):  # type: ignore[no-untyped-def]
+def alembic_config(  # type: ignore[no-untyped-def]
+    url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS
+):
     """An Alembic configuration pointing at ``migrations/`` and ``url``."""
     from alembic.config import Config
 
     config = Config(str(PROJECT_ROOT / "alembic.ini"))
     config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    config.attributes["timeout"] = timeout
     return config
 
 
-def migrate(url: str, revision: str = "head") -> None:
+def migrate(url: str, revision: str = "head", timeout: float = DEFAULT_TIMEOUT_SECONDS) -> None:
     """Bring the schema at ``url`` up to ``revision`` (the only way the schema changes)."""
     from alembic import command
 
-    command.upgrade(alembic_config(url), revision)
+    command.upgrade(alembic_config(url, timeout), revision)
 
 
 class Database:
-    """One database: its engine and its sessions."""
+    """One database: its engine, its sessions, and its own worker threads."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.timeout = timeout
+        self.engine = make_engine(url, timeout)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._threads = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="db")
+        self._held: dict[int, set[Any]] = {}
+        self._held_lock = threading.Lock()
+        self._silent = False
+        self._silent_until = 0.0
+        """Until then, a new connection is refused at once: the last attempt waited for its
+        connect timeout on a silent server, and every page would wait as long again."""
+        self._watch_connections()
+
+    # --- connections stuck on a silent server ----------------------------------------------
+    def _watch_connections(self) -> None:
+        """Know which thread holds which DBAPI connection, and check a pooled connection before
+        use (SQLAlchemy's ``pool_pre_ping``, done here after the connection is known, so that a
+        ping that never returns can be cut too; a failed ping makes the pool reconnect).
+
+        A connection attempt that timed out on a silent server makes the next ones fail at once
+        for the larger of 2 s and ``timeout``; then one attempt finds out while the others still
+        fail at once, until one succeeds. While the database is silent every page answers 503 at
+        once, instead of each waiting for its own connect timeout."""
+        pinging = not self.url.startswith("sqlite")
+
+        window = max(2.0, self.timeout)
+
+        @event.listens_for(self.engine, "do_connect")
+        def _connect(dialect, _record, cargs, cparams):  # type: ignore[no-untyped-def]
+            started = time.monotonic()
+            with self._held_lock:
+                if started < self._silent_until:
+                    raise DatabaseUnavailable("the database did not answer a moment ago")
+                if self._silent:  # this attempt finds out; the others meanwhile do not wait
+                    self._silent_until = started + window
+            try:
+                connection = dialect.connect(*cargs, **cparams)
+            except Exception:
+                if self._silent or time.monotonic() - started >= SLOW_CONNECT_SECONDS:
+                    with self._held_lock:
+                        self._silent, self._silent_until = True, time.monotonic() + window
+                raise
+            with self._held_lock:
+                self._silent, self._silent_until = False, 0.0
+            return connection
+
+        @event.listens_for(self.engine, "connect")
+        def _fresh(_dbapi_connection, record):  # type: ignore[no-untyped-def]
+            record.info["fresh"] = True
+
+        @event.listens_for(self.engine, "checkout")
+        def _checkout(dbapi_connection, record, _proxy):  # type: ignore[no-untyped-def]
+            with self._held_lock:
+                self._held.setdefault(threading.get_ident(), set()).add(dbapi_connection)
+            if pinging and not record.info.pop("fresh", False):
+                try:
+                    cursor = dbapi_connection.cursor()
+                    cursor.execute("SELECT 1")
+                    cursor.close()
+                except Exception as error:
+                    self._release(dbapi_connection)
+                    raise exc.DisconnectionError(str(error)) from error
+
+        @event.listens_for(self.engine, "checkin")
+        def _checkin(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+            self._release(dbapi_connection)
+
+        @event.listens_for(self.engine, "invalidate")
+        def _invalidated(dbapi_connection, _record, _error):  # type: ignore[no-untyped-def]
+            self._release(dbapi_connection)
+
+    def _release(self, dbapi_connection: Any) -> None:
+        with self._held_lock:
+            for thread, held in list(self._held.items()):
+                held.discard(dbapi_connection)
+                if not held:
+                    del self._held[thread]
+
+    def _cut(self, thread: int | None) -> None:
+        """Free a thread stuck on a server that stopped answering mid-conversation (no statement
+        timeout can fire: the server never heard the statement): shut its connection's socket
+        down, so the call fails at once and the pool replaces the connection."""
+        with self._held_lock:
+            held = list(self._held.get(thread, ())) if thread is not None else []
+        for dbapi_connection in held:
+            try:
+                if hasattr(dbapi_connection, "interrupt"):  # sqlite3
+                    dbapi_connection.interrupt()
+                    continue
+                duplicate = socket.socket(fileno=os.dup(dbapi_connection.fileno()))
+                try:
+                    duplicate.shutdown(socket.SHUT_RDWR)
+                finally:
+                    duplicate.close()
+            except Exception:  # noqa: BLE001 - already closed: nothing left to free
+                log.debug("could not cut a database connection", exc_info=True)
 
     def session(self) -> Session:
         return self.sessions()
 
+    @property
+    def deadline(self) -> float:
+        """How long ``run`` waits for a call: the engine's own timeouts, and one second more."""
+        return self.timeout + 1.0
+
+    async def run(
+        self, call: Callable[..., T], /, *args: Any, deadline: float | None = None, **kwargs: Any
+    ) -> T:
+        """``call(*args, **kwargs)`` on a database thread, within ``deadline`` seconds.
+
+        Raises ``DatabaseUnavailable`` when the database refuses, times out or does not answer in
+        time; the event loop never waits on the database.
+        """
+        loop = asyncio.get_running_loop()
+        worker: list[int] = []  # the thread running the call, while it runs
+
+        def work() -> T:
+            worker.append(threading.get_ident())
+            try:
+                return call(*args, **kwargs)
+            finally:
+                worker.clear()
+
+        future = loop.run_in_executor(self._threads, work)
+        limit = self.deadline if deadline is None else deadline
+        try:
+            return await asyncio.wait_for(future, limit)
+        except TimeoutError as error:
+            if worker:
+                self._cut(worker[0])
+            raise DatabaseUnavailable(f"the database did not answer within {limit:g} s") from error
+        except UNAVAILABLE_ERRORS as error:
+            raise DatabaseUnavailable(str(error).splitlines()[0]) from error
+
     def ping(self) -> bool:
-        """Whether the database answers a trivial query."""
+        """Whether the database answers a trivial query (blocking; see ``ping_within``)."""
         try:
             with self.engine.connect() as connection:
                 connection.execute(text("SELECT 1"))
@@ -77,5 +266,13 @@ class Database:
         except Exception:  # noqa: BLE001 - any failure means "not healthy"
             return False
 
+    async def ping_within(self, seconds: float) -> bool:
+        """Whether the database answers a trivial query within ``seconds``."""
+        try:
+            return await self.run(self.ping, deadline=seconds)
+        except DatabaseUnavailable:
+            return False
+
     def dispose(self) -> None:
+        self._threads.shutdown(wait=False, cancel_futures=True)
         self.engine.dispose()

@@ -1,12 +1,19 @@
-"""Reading and writing finished matches. Keyword-only functions over a ``Database``."""
+"""Reading and writing finished matches. Keyword-only functions over a ``Database``.
+
+Every input is checked before it reaches the database (issue 7, item 12): an id outside the
+``id`` column's range is simply not a match, and a game id that could not be one (a NUL, a
+thousand characters) finds no matches; neither becomes a database error.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Integer, case, func, insert, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer, selectinload
 
 from .database import Database
@@ -45,14 +52,67 @@ class MatchRecord:
     players: list[PlayerResult]
     log: list[LoggedMove] = field(default_factory=list)
 
+    def to_json(self) -> dict[str, Any]:
+        """The record as plain JSON values (what the outbox keeps on disk)."""
+        data = asdict(self)
+        data["started_at"] = self.started_at.isoformat()
+        data["ended_at"] = self.ended_at.isoformat()
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MatchRecord:
+        return cls(
+            **{**data,
+               "started_at": datetime.fromisoformat(data["started_at"]),
+               "ended_at": datetime.fromisoformat(data["ended_at"]),
+               "players": [PlayerResult(**p) for p in data["players"]],
+               "log": [LoggedMove(**m) for m in data["log"]]},
+        )
+
+
+MAX_MATCH_ID = 2**31 - 1
+"""The largest id the ``matches.id`` column holds (a 32-bit integer on PostgreSQL)."""
+
+GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,31}")
+"""What a game id looks like (``matches.game`` is at most 32 characters)."""
+
+
+def valid_match_id(match_id: int) -> bool:
+    return 1 <= match_id <= MAX_MATCH_ID
+
+
+def valid_game_id(game: str) -> bool:
+    return GAME_ID.fullmatch(game) is not None
+
+
+def _id_of(connection: Any, seed_hash: str) -> int | None:
+    found = connection.scalar(select(Match.id).where(Match.seed_hash == seed_hash))
+    return None if found is None else int(found)
+
 
 def save_match(db: Database, *, record: MatchRecord) -> int:
-    """Store a finished match with its players and action log; returns its id.
+    """Store a finished match with its players and action log, once; returns its id.
 
-    Two Core inserts in one transaction (no ORM unit of work): this runs for every finished
-    match, in a worker thread that shares the interpreter with the rooms.
+    Idempotent: a match is known by its seed hash (unique, migration 0003), so writing the same
+    record again (a retry after a lost answer, an outbox entry drained after a restart) returns
+    the id of the match already stored and stores nothing. Two Core inserts in one transaction
+    (no ORM unit of work): this runs for every finished match, on a database worker thread.
     """
+    try:
+        return _insert_match(db, record)
+    except IntegrityError:
+        with db.engine.connect() as connection:  # a concurrent write of this match won
+            found = _id_of(connection, record.seed_hash)
+        if found is None:
+            raise
+        return found
+
+
+def _insert_match(db: Database, record: MatchRecord) -> int:
     with db.engine.begin() as connection:
+        found = _id_of(connection, record.seed_hash)
+        if found is not None:
+            return found
         result = connection.execute(
             insert(Match.__table__).values(
                 game=record.game,
@@ -99,7 +159,9 @@ def _match_summary(match: Match) -> dict[str, Any]:
 
 
 def list_matches(db: Database, *, limit: int = 50, game: str | None = None) -> list[dict[str, Any]]:
-    """The most recent finished matches, newest first."""
+    """The most recent finished matches, newest first (none for a malformed game id)."""
+    if game is not None and not valid_game_id(game):
+        return []
     query = select(Match).options(selectinload(Match.players), defer(Match.log))
     if game:
         query = query.where(Match.game == game)
@@ -109,7 +171,10 @@ def list_matches(db: Database, *, limit: int = 50, game: str | None = None) -> l
 
 
 def get_match(db: Database, *, match_id: int) -> dict[str, Any] | None:
-    """One match with its options, revealed seed and whole action log."""
+    """One match with its options, revealed seed and whole action log; ``None`` if there is no
+    such match (any id outside the column's range included)."""
+    if not valid_match_id(match_id):
+        return None
     query = select(Match).where(Match.id == match_id).options(selectinload(Match.players))
     with db.session() as session:
         match = session.scalars(query).first()
@@ -127,6 +192,8 @@ def get_match(db: Database, *, match_id: int) -> dict[str, Any] | None:
 
 def leaderboard(db: Database, *, game: str, limit: int = 50) -> list[dict[str, Any]]:
     """Nicknames ranked by wins in one game (then by fewer matches played)."""
+    if not valid_game_id(game):
+        return []
     wins = func.sum(case((MatchPlayer.winner, 1), else_=0)).cast(Integer)
     query = (
         select(MatchPlayer.nickname, wins.label("wins"), func.count().label("played"))

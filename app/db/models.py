@@ -23,7 +23,8 @@ class Match(Base):
     room_code: Mapped[str] = mapped_column(String(8))
     options: Mapped[dict[str, Any]]
     seed: Mapped[str] = mapped_column(String(128))
-    seed_hash: Mapped[str] = mapped_column(String(64))
+    seed_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    """Unique: the key that makes saving a match idempotent (migration 0003)."""
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     summary: Mapped[str] = mapped_column(Text, default="")

@@ -85,3 +85,75 @@ class SeededRng:
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+class RecordingRng(SeededRng):
+    """A ``SeededRng`` that notes every draw a match makes, in order: the chance log.
+
+    Each public call made by a game is one entry ``{"op", "args", "result"}`` (docs/fairness.md,
+    "The chance log"): ``getrandbits [k]``, ``randbelow [n]``, ``randint [low, high]``,
+    ``choice [len(items)]`` with the chosen index as its result, and ``shuffle [len(items)]``
+    with the resulting permutation (``result[i]`` is the old index of the item now at ``i``).
+    Calls a method makes on the way (``shuffle`` drawing ``randbelow``) are part of that entry,
+    not entries of their own. The stream is exactly ``SeededRng``'s.
+    """
+
+    __slots__ = ("draws", "_depth")
+
+    def __init__(self, seed: bytes) -> None:
+        super().__init__(seed)
+        self.draws: list[dict[str, object]] = []
+        self._depth = 0
+
+    def _note(self, op: str, args: list[int], result: object) -> None:
+        if self._depth == 0:
+            self.draws.append({"op": op, "args": args, "result": result})
+
+    def getrandbits(self, k: int) -> int:
+        self._depth += 1
+        try:
+            value = super().getrandbits(k)
+        finally:
+            self._depth -= 1
+        self._note("getrandbits", [k], value)
+        return value
+
+    def randbelow(self, n: int) -> int:
+        self._depth += 1
+        try:
+            value = super().randbelow(n)
+        finally:
+            self._depth -= 1
+        self._note("randbelow", [n], value)
+        return value
+
+    def randint(self, low: int, high: int) -> int:
+        self._depth += 1
+        try:
+            value = super().randint(low, high)
+        finally:
+            self._depth -= 1
+        self._note("randint", [low, high], value)
+        return value
+
+    def choice(self, items: Sequence[T]) -> T:
+        if not items:
+            raise IndexError("cannot choose from an empty sequence")
+        self._depth += 1
+        try:
+            index = super().randbelow(len(items))
+        finally:
+            self._depth -= 1
+        self._note("choice", [len(items)], index)
+        return items[index]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        # The same swaps as SeededRng.shuffle, made on the indices to learn the permutation.
+        order = list(range(len(items)))
+        self._depth += 1
+        try:
+            super().shuffle(order)
+        finally:
+            self._depth -= 1
+        items[:] = [items[i] for i in order]
+        self._note("shuffle", [len(order)], order)

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.db.database import Database
 from app.db.matches import MatchRecord, save_match
+from app.db.outbox import MatchWriter, SaveState
 from app.engine import Game
 
 from .cluster import REFRESH_SECONDS, Cluster
@@ -135,9 +136,15 @@ class RoomRegistry:
             except Exception:  # noqa: BLE001 - Redis may come back; the rooms go on meanwhile
                 log.exception("could not refresh the room directory")
 
-    async def _save(self, record: MatchRecord) -> int:
-        """Write a finished match in a worker thread: the event loop never waits on the database."""
-        return await asyncio.to_thread(save_match, self._db, record=record)
+    writer: MatchWriter | None = None
+    """The durable writer of finished matches (app/db/outbox.py), set by the app at start-up."""
+
+    async def _save(self, record: MatchRecord, on_state: SaveState) -> int:
+        """Write a finished match through the outbox writer (off the event loop); without one,
+        straight to the database on a database thread."""
+        if self.writer is not None:
+            return await self.writer.save(record, on_state)
+        return await self._db.run(save_match, self._db, record=record)
 
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:

@@ -33,7 +33,9 @@ HISTORY_LIMIT = 100
 HOST_HANDOVER_SECONDS = 30.0
 MAX_MEMBERS = 40
 
-SaveMatch = Callable[[MatchRecord], Awaitable[int]]
+SaveMatch = Callable[[MatchRecord, Callable[[str], None]], Awaitable[int]]
+"""Writes a finished match (through the outbox, app/db/outbox.py) and returns its id once the
+database has it; told ``"retrying"`` while the match waits for the database."""
 
 
 class Room:
@@ -73,6 +75,7 @@ class Room:
         self._next_member = 1
         self._timers = TimerBoard(lambda key: self.post("timer", key))
         self._saving: set[asyncio.Task[None]] = set()
+        self._save_state: tuple[MatchRun, str] | None = None
         self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._on_close: Callable[[Room], None] | None = None
@@ -382,6 +385,7 @@ class Room:
             "seed_hash": match.seed_hash,
             "players": [vars(pl) for pl in players],
         }
+        self._save_state = (match, "saving")
         self._broadcast_room()
         record = MatchRecord(
             game=self.game.id, room_code=self.code, options=match.options, seed=match.seed.hex(),
@@ -394,17 +398,30 @@ class Room:
         task.add_done_callback(self._saving.discard)
 
     async def _save(self, record: MatchRecord, match: MatchRun) -> None:
+        """Hand the match to the writer; the room hears "retrying" while the database is away
+        and "saved" (with the id) once the database has it (docs/protocol.md, ``save_state``)."""
         try:
-            match_id = await self._save_match(record)
-        except Exception:  # noqa: BLE001 - a database failure must not kill the room
+            match_id = await self._save_match(record, lambda state: self.post("saved", match, state))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - a failure must not kill the room; the outbox keeps it
             log.exception("room %s: could not save the match", self.code)
+            self.post("saved", match, "retrying")
             return
-        self.post("saved", match, match_id)
+        self.post("saved", match, "saved", match_id)
 
-    def _on_saved(self, match: MatchRun, match_id: int) -> None:
+    def _on_saved(self, match: MatchRun, state: str, match_id: int | None = None) -> None:
+        """The writer's news about ``match``: "retrying", or "saved" with its id."""
         if match is self.match:
-            self.match_id = match_id
+            self._save_state = (match, state)
+            if state == "saved":
+                self.match_id = match_id
             self._broadcast_room()
+
+    def _match_save_state(self) -> str | None:
+        """``save_state`` of the room frame: the current match's, ``None`` before it ends."""
+        saved = self._save_state
+        return saved[1] if saved is not None and saved[0] is self.match else None
 
     # --- connections -------------------------------------------------------------------------
     def _on_closed(self, conn: Connection) -> None:
@@ -465,6 +482,7 @@ class Room:
             "seed_hash": match.seed_hash if match else None,
             "result": self.result,
             "match_id": self.match_id,
+            "save_state": self._match_save_state(),
         }
 
     def _broadcast_room(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -21,7 +22,7 @@ def _store(server, game="panika", winner="Ann", loser="Bob", room="ABCD") -> int
     now = datetime.now(UTC)
     record = MatchRecord(
         game=game, room_code=room, options={"turn_seconds": 30}, seed="ab" * 32,
-        seed_hash="cd" * 32, started_at=now - timedelta(minutes=5), ended_at=now,
+        seed_hash=secrets.token_hex(32), started_at=now - timedelta(minutes=5), ended_at=now,
         summary=f"{winner} wins",
         players=[PlayerResult(0, winner, 0, 1, True), PlayerResult(1, loser, -3, 2, False)],
     )

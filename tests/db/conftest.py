@@ -56,3 +56,15 @@ def database_url(request, tmp_path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
     return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture
+def flaky_postgres(postgres_url: str):  # type: ignore[no-untyped-def]
+    """A fresh, migrated PostgreSQL database behind a ``DatabaseProxy`` (``.url`` goes through
+    the proxy; ``postgres_url`` is the database itself)."""
+    from app.db.database import migrate
+    from tests.db.proxy import DatabaseProxy
+
+    migrate(postgres_url)
+    with DatabaseProxy(postgres_url) as proxy:
+        yield proxy

@@ -44,7 +44,10 @@ def test_migrations_build_the_schema_of_the_models(database_url):
             assert (fk.get("options") or {}).get("ondelete", "").upper() == "CASCADE"
         indexes = {i["name"] for t in COLUMNS for i in insp.get_indexes(t)}
         assert {"ix_matches_game", "ix_matches_ended_at", "ix_match_players_match_id",
-                "ix_match_players_nickname"} <= indexes
+                "ix_match_players_nickname", "ix_matches_seed_hash"} <= indexes
+        (seed_hash,) = [i for i in insp.get_indexes("matches")
+                        if i["name"] == "ix_matches_seed_hash"]
+        assert seed_hash["unique"] and seed_hash["column_names"] == ["seed_hash"]
         assert _current(engine) == _head()
         # The models and the migrations describe the same schema.
         with engine.connect() as conn:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -24,11 +25,13 @@ def db(database_url):
     database.dispose()
 
 
-def record(game="panika", *, results, minutes=0, log=(), room="ROOM") -> MatchRecord:
-    """``results``: (nickname, score, rank, winner) per seat."""
+def record(game="panika", *, results, minutes=0, log=(), room="ROOM",
+           seed_hash=None) -> MatchRecord:
+    """``results``: (nickname, score, rank, winner) per seat; a fresh seed hash unless given."""
     return MatchRecord(
         game=game, room_code=room, options={"turn_seconds": 30, "nested": {"a": [1, 2]}},
-        seed="0f" * 32, seed_hash="e3" * 32, started_at=T0 + timedelta(minutes=minutes),
+        seed="0f" * 32, seed_hash=seed_hash or secrets.token_hex(32),
+        started_at=T0 + timedelta(minutes=minutes),
         ended_at=T0 + timedelta(minutes=minutes + 10), summary="someone wins",
         players=[PlayerResult(seat, *r) for seat, r in enumerate(results)], log=list(log),
     )
@@ -52,8 +55,8 @@ def test_save_and_get_a_match(db):
     got = get_match(db, match_id=match_id)
     assert got["id"] == match_id and got["game"] == "panika" and got["room_code"] == "ROOM"
     assert got["options"] == {"turn_seconds": 30, "nested": {"a": [1, 2]}}
-    assert (got["seed"], got["seed_hash"], got["summary"]) == ("0f" * 32, "e3" * 32,
-                                                              "someone wins")
+    assert (got["seed"], got["summary"]) == ("0f" * 32, "someone wins")
+    assert len(got["seed_hash"]) == 64
     assert _instant(got["started_at"]) == T0
     assert _instant(got["ended_at"]) == T0 + timedelta(minutes=10)
     assert got["players"] == [
@@ -114,3 +117,63 @@ def test_deleting_a_match_deletes_its_players_and_its_log(db):
         assert session.scalar(select(func.count()).select_from(Match)) == 1
     assert get_match(db, match_id=keep) is not None and get_match(db, match_id=gone) is None
     assert db.ping() is True
+
+
+def test_saving_a_match_twice_stores_it_once(db):
+    """A retried write (its first answer lost, or an outbox entry drained after a restart) finds
+    the match already stored by its seed hash and stores nothing (issue 7, item 1)."""
+    first = record(results=[("Ann", 0, 1, True), ("Bob", -1, 2, False)],
+                   log=[LoggedMove(0, {"type": "tap"}, 1, 1)], seed_hash="ab" * 32)
+    match_id = save_match(db, record=first)
+    assert save_match(db, record=first) == match_id
+    assert save_match(db, record=record(results=[("Cy", 0, 1, True)], seed_hash="ab" * 32)) \
+        == match_id
+    with db.session() as session:
+        assert session.scalar(select(func.count()).select_from(Match)) == 1
+        assert session.scalar(select(func.count()).select_from(MatchPlayer)) == 2
+    assert [p["nickname"] for p in get_match(db, match_id=match_id)["players"]] == ["Ann", "Bob"]
+
+
+def test_the_unique_seed_hash_settles_a_race_between_two_writers(db):
+    """Two writers of one match at once: the unique index refuses the second insert, and the
+    loser answers with the winner's id."""
+    from sqlalchemy.exc import IntegrityError
+
+    from app.db import matches as store
+
+    same = record(results=[("Ann", 0, 1, True)], seed_hash="cd" * 32)
+    winner = save_match(db, record=same)
+    real_insert = store._insert_match
+    calls = []
+
+    def insert_blind(database, rec):  # as if the other writer committed after our check
+        calls.append(rec.seed_hash)
+        with database.engine.begin() as connection:
+            connection.execute(Match.__table__.insert().values(
+                game=rec.game, room_code=rec.room_code, options={}, seed=rec.seed,
+                seed_hash=rec.seed_hash, started_at=rec.started_at, ended_at=rec.ended_at,
+                summary="", log=[]))
+        return 0
+
+    store._insert_match = insert_blind
+    try:
+        assert save_match(db, record=same) == winner
+        with pytest.raises(IntegrityError):
+            store._insert_match(db, same)
+    finally:
+        store._insert_match = real_insert
+    assert calls == ["cd" * 32, "cd" * 32]
+
+
+@pytest.mark.parametrize("match_id", [0, -1, 2**31, 2**63, 2**64 + 5, -(2**63) - 1])
+def test_an_id_outside_the_column_is_no_match(db, match_id):
+    """Ids beyond 32 or 64 bits never reach the database (issue 7, item 12)."""
+    assert get_match(db, match_id=match_id) is None
+
+
+@pytest.mark.parametrize("game", ["\x00", "panika\x00", "x" * 33, "Panika", "", "a b", "é"])
+def test_a_malformed_game_id_finds_nothing(db, game):
+    save_match(db, record=record(results=[("Ann", 0, 1, True)]))
+    if game:
+        assert list_matches(db, game=game) == []
+    assert leaderboard(db, game=game) == []

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from app.engine import SeededRng, new_seed, seed_commitment
+from app.engine.rng import RecordingRng
 
 
 def test_same_seed_gives_the_same_stream() -> None:
@@ -80,3 +81,101 @@ def test_shuffle_gives_every_order_of_four_evenly() -> None:
 def test_choice_of_an_empty_sequence_raises() -> None:
     with pytest.raises(IndexError):
         SeededRng(b"x").choice([])
+
+
+# --- docs/fairness.md: the specification, its test vectors, and the chance log ----------------
+def fairness_vectors() -> dict:
+    """The JSON block after ``<!-- fairness-test-vectors -->`` in docs/fairness.md."""
+    import json
+    import re
+
+    from app.config import PROJECT_ROOT
+
+    text = (PROJECT_ROOT / "docs" / "fairness.md").read_text()
+    block = re.search(r"<!-- fairness-test-vectors -->\s*```json\n(.*?)```", text, re.S)
+    assert block, "docs/fairness.md has no test vectors"
+    return json.loads(block.group(1))
+
+
+def _replay_calls(rng: SeededRng, draws: list[dict]) -> list[object]:
+    """Make each documented call on ``rng``; returns what the game would see."""
+    seen: list[object] = []
+    for draw in draws:
+        op, args = draw["op"], draw["args"]
+        if op == "choice":
+            seen.append(rng.choice([f"item{i}" for i in range(args[0])]))
+        elif op == "shuffle":
+            items = [f"item{i}" for i in range(args[0])]
+            rng.shuffle(items)
+            seen.append(items)
+        else:
+            seen.append(getattr(rng, op)(*args))
+    return seen
+
+
+def test_the_documented_test_vectors_are_what_the_generator_gives() -> None:
+    import hmac
+
+    vectors = fairness_vectors()
+    seed = bytes.fromhex(vectors["seed"])
+    assert seed == bytes(range(32))
+    assert seed_commitment(seed) == vectors["seed_hash"]
+    assert vectors["blocks"] == [
+        hmac.new(seed, i.to_bytes(8, "big"), hashlib.sha256).hexdigest() for i in range(3)]
+    assert set(vectors["sequences"]) >= {"getrandbits", "randbelow", "randint", "choice",
+                                         "shuffle"}
+    for name, draws in vectors["sequences"].items():
+        # The plain generator, as a game uses it: results (items for choice and shuffle).
+        seen = _replay_calls(SeededRng(seed), draws)
+        for draw, value in zip(draws, seen, strict=True):
+            if draw["op"] == "choice":
+                assert value == f"item{draw['result']}", name
+            elif draw["op"] == "shuffle":
+                assert value == [f"item{i}" for i in draw["result"]], name
+            else:
+                assert value == draw["result"], name
+        # The recording generator writes exactly the documented chance log.
+        recorder = RecordingRng(seed)
+        _replay_calls(recorder, draws)
+        assert recorder.draws == draws, name
+
+
+def test_the_worked_example_of_the_bit_order() -> None:
+    """docs/fairness.md: block 0 begins 9f 0c; the first bits read are 1, 001, 1111 0000."""
+    rng = SeededRng(bytes(range(32)))
+    assert [rng.getrandbits(1), rng.getrandbits(3), rng.getrandbits(8)] == [1, 1, 240]
+
+
+@given(st.binary(min_size=1, max_size=32),
+       st.lists(st.tuples(st.sampled_from(["getrandbits", "randbelow", "randint", "choice",
+                                           "shuffle"]), st.integers(0, 300)), max_size=30))
+def test_the_recorder_keeps_the_stream_and_notes_each_call_once(seed, calls) -> None:
+    """A ``RecordingRng`` gives exactly ``SeededRng``'s results and one entry per public call."""
+    plain, recorder = SeededRng(seed), RecordingRng(seed)
+
+    def call(rng: SeededRng, op: str, n: int) -> object:
+        if op == "getrandbits":
+            return rng.getrandbits(n)
+        if op == "randbelow":
+            return rng.randbelow(n + 1)
+        if op == "randint":
+            return rng.randint(-n, n)
+        if op == "choice":
+            return rng.choice(range(n + 1))
+        items = list(range(n % 60))
+        rng.shuffle(items)
+        return items
+
+    for op, n in calls:
+        assert call(plain, op, n) == call(recorder, op, n)
+    assert [d["op"] for d in recorder.draws] == [op for op, _ in calls]
+    assert plain.getrandbits(64) == recorder.getrandbits(64)
+
+
+def test_the_recorded_shuffle_is_the_permutation_applied() -> None:
+    rng = RecordingRng(b"perm")
+    items = list("abcdefgh")
+    rng.shuffle(items)
+    (draw,) = rng.draws
+    assert draw["op"] == "shuffle" and draw["args"] == [8]
+    assert items == ["abcdefgh"[i] for i in draw["result"]]

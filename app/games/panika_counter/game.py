@@ -139,3 +139,12 @@ class PanikaCounterGame(Game[CounterState]):
 
     def active_seats(self, state: CounterState) -> list[int]:
         return list(range(state.players))
+
+    def legal_actions(self, state: CounterState, seat: int | None) -> list[dict[str, Any]]:
+        """Any seat may tap, go back one or reset while the counter counts; after a burst only
+        the system's next round (docs/games/panika-counter.md)."""
+        if seat is None:
+            return [{"type": "new_round"}] if state.phase == "burst" else []
+        if not 0 <= seat < state.players or state.phase == "burst":
+            return []
+        return [{"type": "tap"}, {"type": "back"}, {"type": "reset"}]
