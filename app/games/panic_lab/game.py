@@ -330,18 +330,6 @@ class PanicLabGame(Game[PanicLabState]):
         return [{"type": "claim", "tile": i} for i, tile in enumerate(state.ring)
                 if tile.type not in ("lab", "vent")]
 
-    def legal_actions(self, state: PanicLabState, seat: int | None) -> list[dict[str, Any]]:
-        """A seat that has not claimed this round may claim any amoeba or mutation room once the
-        dice are shown (labs and vents are never the answer); the system's one timer action."""
-        if seat is None:
-            return [dict(timer.action) for timer in self.timers(state)]
-        if seat in state.claimed or state.phase not in ("search", "settling"):
-            return []
-        if not 0 <= seat < state.players:
-            return []
-        return [{"type": "claim", "tile": i} for i, tile in enumerate(state.ring)
-                if tile.type not in ("lab", "vent")]
-
     # --- helpers -------------------------------------------------------------------------------
     def _action(self, move: Move) -> Any:
         action = move.action
