@@ -91,4 +91,9 @@ def rules_page(game_id: str, request: Request, templates: Templates) -> HTMLResp
     game = get_game(game_id)
     if game is None:
         raise HTTPException(404, f"no game {game_id!r}")
-    return templates.TemplateResponse(request, f"rules/{game.id}.html", {"game": describe(game)})
+    # A game may give its rules page data to render (Panique's board and tables, say), so the
+    # page shows the engine's own data rather than a copy of it.
+    data = game.rules_data() if hasattr(game, "rules_data") else {}
+    return templates.TemplateResponse(
+        request, f"rules/{game.id}.html", {"game": describe(game), "data": data}
+    )

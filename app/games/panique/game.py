@@ -10,7 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 from app.engine import Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer
 
 from . import rules
+from .board import SPACES
 from .state import PaniqueState
+from .tables import TABLES
 from .view import public_view, seat_view
 from .view import views as build_views
 
@@ -118,6 +120,10 @@ class PaniqueGame(Game[PaniqueState]):
         assert pending is not None
         option = rules.DEFAULTS[pending.purpose]
         return rules.choose(state, option, None, timed_out=True)
+
+    def rules_data(self) -> dict[str, Any]:
+        """The board and every table, for the rules page (templates/rules/panique.html)."""
+        return {"spaces": SPACES, "tables": list(TABLES.values()), "roll_seconds": rules.ROLL_SECONDS}
 
     def legal_actions(self, state: PaniqueState, seat: int) -> list[dict[str, Any]]:
         """Every action ``seat`` may send now, as JSON (empty when the game does not wait on it)."""

@@ -168,6 +168,10 @@ export function mount(container, ctx) {
         cell.append(svg("text", { class: "pq-mark", x: p.x.toFixed(1), y: (p.y + (big ? -2 : 6)).toFixed(1), "text-anchor": "middle" }, MARKS[s.index] || ""));
         if (big) cell.append(svg("text", { class: "pq-name", x: p.x.toFixed(1), y: (p.y + 18).toFixed(1), "text-anchor": "middle" }, s.name));
       }
+      const prev = view.board[s.index - 1];
+      if (big && (!prev || prev.room !== s.room)) {
+        cell.append(svg("text", { class: "pq-room", x: (p.x + cw / 2 - pad - 6).toFixed(1), y: top.toFixed(1), "text-anchor": "end" }, s.room));
+      }
       house.append(cell);
     }
     tokensG = svg("g", { class: "pq-tokens" });
@@ -188,7 +192,7 @@ export function mount(container, ctx) {
       if (!node) {
         node = svg("g", { class: "pq-token", "data-seat": h.seat });
         node.append(svg("circle", { r: layout.r, fill: COLOURS[h.seat % COLOURS.length] }));
-        node.append(svg("text", { "text-anchor": "middle", dy: "0.35em" }, initial(h.seat)));
+        node.append(svg("text", { "text-anchor": "middle", dy: "0.35em", "font-size": Math.max(13, Math.round(layout.r)) }, initial(h.seat)));
         tokensG.append(node);
         instant = true;
       }
