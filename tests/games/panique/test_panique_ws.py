@@ -1,0 +1,115 @@
+"""Panique over real WebSockets: the roller and the chooser are different seats, a roll nobody
+makes is made by the server after 10 s, and a choice nobody makes takes its default when its
+timer runs out (docs/games/panique.md, decisions 10 and 11)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tests.live import Client
+from tests.realtime.helpers import marks, room_of, wait_frame
+
+Frame = dict[str, Any]
+CHOICE_SECONDS = 5
+
+
+def latest(client: Client) -> Frame:
+    frame = client.latest_state()
+    assert frame is not None
+    return frame
+
+
+def send_and_wait(clients: list[Client], actor: Client, action: Frame) -> None:
+    """``actor`` sends ``action``; every client then gets the next state."""
+    version = latest(clients[0])["version"]
+    since = marks(clients)
+    actor.action(action)
+    for c, s in zip(clients, since, strict=True):
+        frame = wait_frame(c, lambda f: (f["type"] == "state" and f["version"] > version)
+                           or (c is actor and f["type"] == "error"), s, 5)
+        assert frame["type"] == "state", f"{action} refused: {frame}"
+
+
+def wait_for_system(clients: list[Client], seconds: float) -> list[Frame]:
+    """Nobody acts; the next state frame comes from the room's timer."""
+    version = latest(clients[0])["version"]
+    since = marks(clients)
+    return [wait_frame(c, lambda f: f["type"] == "state" and f["version"] > version, s,
+                       seconds + 5) for c, s in zip(clients, since, strict=True)]
+
+
+def test_rolls_by_the_roller_choices_by_the_chooser_and_their_timers(server, open_client
+                                                                      ) -> None:
+    code, clients = room_of(server, open_client, "panique", 2,
+                            options={"choice_seconds": CHOICE_SECONDS})
+    by_seat: dict[int, Client] = {}
+    since = marks(clients)
+    clients[0].send({"type": "start"})
+    for c, s in zip(clients, since, strict=True):
+        wait_frame(c, lambda f: f["type"] == "state", s)
+        by_seat[c.seat] = c
+    first = latest(clients[0])
+    assert first["view"]["phase"] == "order" and sorted(first["active"]) == [0, 1]
+    assert {t["label"] for t in first["timers"]} == {"Roll"}
+
+    # Seat 0 rolls for the first turn; seat 1 does nothing and the server rolls after 10 s.
+    send_and_wait(clients, by_seat[0], {"type": "roll"})
+    started = time.monotonic()
+    frames = wait_for_system(clients, 10)
+    waited = time.monotonic() - started
+    assert 8.5 <= waited <= 14, waited
+    assert any("automatically" in e["text"] for e in frames[0]["events"])
+    assert None not in frames[0]["view"]["order_rolls"][:2] or frames[0]["view"]["phase"] == "play"
+
+    checked = {"encounter": 0, "choice_timeout": 0}
+    for _match in range(6):
+        while True:
+            frame = latest(clients[0])
+            view = frame["view"]
+            if view["phase"] == "over":
+                break
+            pending = view["pending"]
+            seat = pending["seats"][0]
+            assert frame["active"] == pending["seats"]
+            if pending["purpose"] in ("encounter", "table"):
+                heir = pending["heir"]
+                assert seat != heir and seat == (heir + 1) % 2 or view["first_out"] == seat
+                if seat != heir:
+                    # The active heir's own player may not make the encounter roll.
+                    mark = len(by_seat[heir].frames)
+                    by_seat[heir].action({"type": "roll"})
+                    err = wait_frame(by_seat[heir], lambda f: f["type"] == "error", mark)
+                    assert err["code"] == "not_your_turn"
+                    checked["encounter"] += 1
+            if pending["purpose"] in ("butler", "ally", "rest"):
+                assert seat == pending["heir"]
+                if pending["purpose"] != "rest":
+                    assert seat == view["turn"]  # the active player chooses
+                if not checked["choice_timeout"]:
+                    timer = next(t for t in frame["timers"] if t["label"] == "Choose")
+                    assert timer["seats"] == [seat]
+                    assert timer["remaining_ms"] <= CHOICE_SECONDS * 1000
+                    started = time.monotonic()
+                    frames = wait_for_system(clients, CHOICE_SECONDS)
+                    assert CHOICE_SECONDS - 1.5 <= time.monotonic() - started <= CHOICE_SECONDS + 4
+                    texts = [e["text"] for e in frames[0]["events"]]
+                    assert any("time ran out" in t for t in texts), texts
+                    checked["choice_timeout"] += 1
+                    continue
+                legal = latest(by_seat[seat])["view"]["legal"]
+                send_and_wait(clients, by_seat[seat], legal[0])
+                continue
+            assert latest(by_seat[seat])["view"]["legal"] == [{"type": "roll"}]
+            send_and_wait(clients, by_seat[seat], {"type": "roll"})
+        if checked["encounter"] and checked["choice_timeout"]:
+            break
+        since = marks(clients)
+        clients[0].send({"type": "rematch"})
+        for c, s in zip(clients, since, strict=True):
+            wait_frame(c, lambda f: f["type"] == "state" and f["view"]["phase"] == "order", s)
+        send_and_wait(clients, by_seat[0], {"type": "roll"})
+        send_and_wait(clients, by_seat[1], {"type": "roll"})
+        while latest(clients[0])["view"]["phase"] == "order":
+            send_and_wait(clients, by_seat[latest(clients[0])["active"][0]], {"type": "roll"})
+    assert checked["encounter"] > 0 and checked["choice_timeout"] == 1
