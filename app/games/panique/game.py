@@ -88,14 +88,13 @@ class PaniqueGame(Game[PaniqueState]):
             if not choice:
                 raise IllegalAction("no choice is waiting")
             return
-        if action.type == "roll":
-            if choice:
-                raise IllegalAction("a choice is waiting, not a roll")
-        elif not choice:
-            raise IllegalAction("a roll is waiting, not a choice")
         if seat is not None and seat not in pending.seats:
             raise NotYourTurn("the game is not waiting on you")
+        if action.type == "roll" and choice:
+            raise IllegalAction("a choice is waiting, not a roll")
         if action.type == "choose":
+            if not choice:
+                raise IllegalAction("a roll is waiting, not a choice")
             if seat is None:
                 raise IllegalAction("only a player may choose")
             self._check_choice(state, action)
