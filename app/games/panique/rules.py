@@ -187,8 +187,7 @@ def land(state: PaniqueState, heir: int) -> list[Event]:
                     "space", {"space": space.index})]
     if space.roll is not None:
         table = TABLES[space.roll]
-        state.card = {"heir": heir, "title": table.title, "space": space.index, "lines": [],
-                      "done": False}
+        open_card(state, heir, table.title)
         wait(state, "table", [roller(state, heir)], table=table.id, heir=heir)
         return events
     events += apply_ops(state, heir, space.effect)
@@ -197,10 +196,33 @@ def land(state: PaniqueState, heir: int) -> list[Event]:
 
 def start_encounter(state: PaniqueState, heir: int) -> list[Event]:
     """The player on the heir's left rolls the Circle of Life on the Encounter Table."""
-    state.card = {"heir": heir, "title": ENCOUNTER.title, "space": state.heirs[heir].space,
-                  "lines": [], "done": False}
+    open_card(state, heir, ENCOUNTER.title)
     wait(state, "encounter", [roller(state, heir)], heir=heir)
     return []
+
+
+def open_card(state: PaniqueState, heir: int, title: str) -> None:
+    """A new encounter card for ``heir``: its lines come with each roll, its outcome at the end."""
+    h = state.heirs[heir]
+    state.card = {"heir": heir, "title": title, "space": h.space, "lines": [], "done": False,
+                  "outcome": None}
+    state.card_before = (h.life, h.space, h.lost_turns)
+
+
+def close_card(state: PaniqueState) -> None:
+    """The encounter is over: its outcome for the heir it was about (Life Points gained or lost,
+    spaces moved, turns to lose added, vampire, out or escaped)."""
+    card = state.card
+    if card is None or card["done"]:
+        return
+    card["done"] = True
+    if state.card_before is None:
+        return
+    life, space, lost = state.card_before
+    h = state.heirs[card["heir"]]
+    card["outcome"] = {"life": h.life - life, "steps": h.space - space,
+                       "lost_turns": max(0, h.lost_turns - lost), "vampire": h.vampire,
+                       "status": h.status}
 
 
 def resolve_entry(state: PaniqueState, heir: int, entry: Entry, value: int, rolled_by: int,
@@ -389,8 +411,7 @@ def end(state: PaniqueState, ending: str) -> None:
     state.ending = ending
     state.pending = None
     state.rest_queue = []
-    if state.card is not None:
-        state.card["done"] = True
+    close_card(state)
 
 
 # --- turns -----------------------------------------------------------------------------------
@@ -406,8 +427,7 @@ def finish_turn(state: PaniqueState) -> list[Event]:
     """The turn's moves and Life Points are done. Heirs sharing the active heir's space may
     rest (rulebook: forgo the next turn, regain 1 Life Point); each is asked in turn, from the
     active heir, those already at 3 Life Points not at all (decision 9)."""
-    if state.card is not None:
-        state.card["done"] = True
+    close_card(state)
     if state.phase == "over":
         return []
     assert state.turn is not None

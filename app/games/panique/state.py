@@ -65,6 +65,8 @@ class PaniqueState:
     """Heirs still to be offered the shared-space rest at the end of this turn."""
     card: dict | None = None
     """The encounter being resolved (or last resolved): title, heir, and one line per roll."""
+    card_before: tuple[int, int, int] | None = None
+    """The card's heir's (life, space, lost turns) when its encounter began (for its outcome)."""
     last_roll: dict | None = None
     """The latest die rolled: ``{"seat", "die", "value", "purpose"}``."""
     winners: list[int] = field(default_factory=list)

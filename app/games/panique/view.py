@@ -40,7 +40,7 @@ def public_view(state: PaniqueState) -> dict[str, Any]:
     return {
         "phase": state.phase,
         "players": state.players,
-        "board": BOARD_JSON,
+        "board": list(BOARD_JSON),
         "circle": state.circle,
         "turn": active,
         "turns": state.turns,

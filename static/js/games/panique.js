@@ -287,9 +287,23 @@ export function mount(container, ctx) {
     cardEl.replaceChildren(
       html("h3", { text: `${card.title} · ${name(card.heir)}` }),
       html("ol", { class: "pq-lines" }, ...lines),
+      card.outcome ? html("p", { class: "pq-outcome", id: "pq-outcome", text: outcomeText(card.outcome) }) : null,
     );
     const list = cardEl.querySelector(".pq-lines");
     list.scrollTop = list.scrollHeight;
+  }
+
+  function outcomeText(o) {
+    const parts = [];
+    if (o.life > 0) parts.push(`+${o.life} ♥`);
+    if (o.life < 0) parts.push(`${o.life} ♥`.replace("-", "−"));
+    if (o.steps > 0) parts.push(`forward ${o.steps}`);
+    if (o.steps < 0) parts.push(`back ${-o.steps}`);
+    if (o.lost_turns) parts.push(o.lost_turns === 1 ? "loses a turn" : `loses ${o.lost_turns} turns`);
+    if (o.vampire) parts.push("a vampire now");
+    if (o.status === "out") parts.push("out of the game");
+    if (o.status === "escaped") parts.push("escaped!");
+    return `Outcome: ${parts.length ? parts.join(" · ") : "nothing happens"}`;
   }
 
   // --- what the game waits on, and the buttons ---------------------------------------------------

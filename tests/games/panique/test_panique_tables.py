@@ -124,6 +124,9 @@ def test_entry_reached_quoted_and_applied(entry_id: str, end: str) -> None:
     assert card is not None and card["done"]
     assert [line["entry"] for line in card["lines"]] == seen
     assert card["lines"][-1]["text"] == entry.text
+    life, space, lost, vampire = EXPECTED[entry_id]
+    assert card["outcome"] == {"life": life - START_LIFE, "steps": space - START_SPACE,
+                               "lost_turns": lost, "vampire": vampire, "status": "in"}
     assert pending(state) == ("move", [1], None)
 
 

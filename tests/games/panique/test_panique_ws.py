@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from app.engine import Move, get_game
 from tests.live import Client
 from tests.realtime.helpers import marks, room_of, wait_frame
 
@@ -113,3 +114,47 @@ def test_rolls_by_the_roller_choices_by_the_chooser_and_their_timers(server, ope
         while latest(clients[0])["view"]["phase"] == "order":
             send_and_wait(clients, by_seat[latest(clients[0])["active"][0]], {"type": "roll"})
     assert checked["encounter"] > 0 and checked["choice_timeout"] == 1
+
+
+def test_a_whole_match_is_saved_and_replays_from_its_record(fast_server, open_fast) -> None:
+    """Three bots play to the end through their own frames' ``legal``; the stored match (seed,
+    options, log) replays to the same outcome, and every seat sees the same public view."""
+    code, clients = room_of(fast_server, open_fast, "panique", 3,
+                            options={"choice_seconds": 30})
+    watcher = open_fast(code)
+    since = marks(clients)
+    clients[0].send({"type": "start"})
+    by_seat: dict[int, Client] = {}
+    for c, s in zip(clients, since, strict=True):
+        wait_frame(c, lambda f: f["type"] == "state", s)
+        by_seat[c.seat] = c
+    watcher.join(watch=True)
+    everyone = [*clients, watcher]
+    moves = 0
+    while latest(clients[0])["view"]["phase"] != "over":
+        seat = latest(clients[0])["active"][0]
+        legal = latest(by_seat[seat])["view"]["legal"]
+        assert legal, "the seat the game waits on has nothing to do"
+        send_and_wait(everyone, by_seat[seat], legal[moves % len(legal)])
+        moves += 1
+        assert moves < 2000
+        views = [dict(latest(c)["view"]) for c in everyone]
+        for view in views:
+            view.pop("you")
+            view.pop("legal", None)
+        assert all(v == views[0] for v in views)
+    room = wait_frame(clients[0], lambda f: f["type"] == "room" and f["match_id"] is not None,
+                      0, 10)
+    assert "{seat:" not in room["result"]["summary"]
+    with fast_server.http() as http:
+        stored = http.get(f"/api/matches/{room['match_id']}").json()
+    assert stored["game"] == "panique" and stored["options"] == {"choice_seconds": 30}
+    game = get_game("panique")
+    log = [Move(a["seat"], a["action"], a["at_ms"], a["rtt_ms"]) for a in stored["actions"]]
+    state = game.replay(3, stored["options"], bytes.fromhex(stored["seed"]), log)
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert [p["rank"] for p in stored["players"]] == outcome.ranks
+    assert [p["score"] for p in stored["players"]] == outcome.scores
+    assert [p["seat"] for p in stored["players"] if p["winner"]] == outcome.winners
+    assert game.view(state, None) == latest(watcher)["view"]
