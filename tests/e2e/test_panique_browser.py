@@ -91,6 +91,7 @@ FIT_CHECK = """() => {
   const problems = [];
   if (document.documentElement.scrollWidth > vw) problems.push('horizontal overflow');
   const game = document.querySelector('.pq-root');
+  if (/\b(null|undefined|NaN)\b/.test(game.innerText)) problems.push('a missing value shows');
   const r = game.getBoundingClientRect();
   if (r.top < 0 || r.bottom > vh + 1 || r.left < 0 || r.right > vw + 1) problems.push('game outside: ' + JSON.stringify(r));
   for (const b of game.querySelectorAll('button, a, [tabindex]')) {
@@ -115,27 +116,55 @@ FIT_CHECK = """() => {
 }"""
 
 
-def test_the_game_fits_one_screen_at_five_sizes(live, new_page) -> None:  # type: ignore[no-untyped-def]
-    page = new_page(phone=True)
-    code = create_room_in_lobby(page, live.base_url, "panique", "Solo")
-    page.click("#start-btn")  # alone: the Roll button for the Circle of Life is there at once
-    page.wait_for_selector("#pq-roll")
-    table = new_page()
+def _check_fit_at_every_size(page, ready: str) -> None:  # type: ignore[no-untyped-def]
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.reload()
-        page.wait_for_selector("#pq-roll")
+        page.wait_for_selector(ready)
         page.wait_for_timeout(400)
-        assert page.evaluate(FIT_CHECK) == [], (width, height)
-        roll = page.locator("#pq-roll")
-        assert roll.inner_text().strip() == "Roll"
-        roll.focus()
-        outline = roll.evaluate("b => getComputedStyle(b).outlineStyle")
-        assert outline != "none", "the Roll button shows no focus ring"
+        assert page.evaluate(FIT_CHECK) == [], (width, height, ready)
+        button = page.locator(ready).first
+        button.focus()
+        outline = button.evaluate("b => getComputedStyle(b).outlineStyle")
+        assert outline != "none", f"{ready} shows no focus ring"
+
+
+def test_the_game_fits_one_screen_at_five_sizes(live, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(phone=True)
+    code = create_room_in_lobby(page, live.base_url, "panique", "Solo")
+    # A real room option: a minute per choice, so the checks below never race the timer.
+    page.fill('input[name="choice_seconds"]', "60")
+    page.press('input[name="choice_seconds"]', "Tab")
+    page.wait_for_timeout(300)
+    page.click("#start-btn")  # alone: the Roll button for the Circle of Life is there at once
+    page.wait_for_selector("#pq-roll")
+    assert page.inner_text("#pq-roll").strip() == "Roll"
+    _check_fit_at_every_size(page, "#pq-roll")
+
+    # Roll on (alone, every roll is yours) until an encounter offers a choice: the card, its
+    # text and the choice buttons must fit too.
+    page.set_viewport_size({"width": 360, "height": 640})
+    room = live.registry.get(code)
+    deadline = time.monotonic() + 120
+    while not page.locator(".pq-choice").count() and time.monotonic() < deadline:
+        if room.match.outcome() is not None:
+            page.click("#rematch-btn")
+            page.wait_for_timeout(500)
+            page.reload()  # the room page's new-match frames (see the first test)
+        roll = page.locator("#pq-roll:not([disabled])")
+        if roll.count():
+            roll.click()
+        page.wait_for_timeout(120)
+    assert page.locator(".pq-choice").count(), "no choice came up"
+    assert page.locator("#pq-card").is_visible()
+    _check_fit_at_every_size(page, ".pq-choice")
+
+    table = new_page()
     table.set_viewport_size({"width": 1920, "height": 1080})
     table.goto(f"{live.base_url}/r/{code}/table")
     table.wait_for_selector(".pq-root .pq-space")
     table.wait_for_timeout(400)
     assert table.evaluate(FIT_CHECK) == []
-    assert table.locator("#pq-roll").count() == 0  # the TV shows, the phones press
+    assert table.locator("#pq-roll, .pq-choice").count() == 0  # the TV shows, the phones press
+    assert table.locator("#pq-card").is_visible()
     assert page.errors == [] and table.errors == []

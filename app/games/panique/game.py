@@ -54,7 +54,7 @@ class PaniqueOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     choice_seconds: int = Field(
-        20, ge=5, le=60,
+        20, ge=5, le=60, title="Seconds to choose",
         description="Seconds to make a choice (the Butler's offer, the Ally's option, a rest) "
                     "before the default is taken.",
     )

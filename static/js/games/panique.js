@@ -242,7 +242,7 @@ export function mount(container, ctx) {
     const r = view.last_roll;
     if (!r) return;
     const caption = root.querySelector(".pq-last-caption");
-    const what = r.die === "circle" ? "the Circle" : r.die === "detail" ? "again" : "own die";
+    const what = r.die === "circle" ? "the Circle" : r.die === "detail" ? "roll again" : "own die";
     caption.textContent = `${you(r.seat)}: ${what}`;
     rollEl.setAttribute("aria-label", `Last roll: ${r.value} by ${name(r.seat)}`);
     rollEl.dataset.value = r.value;
@@ -284,11 +284,12 @@ export function mount(container, ctx) {
     }, html("b", { class: "pq-roll-n", text: `${l.roll}` }), ` ${l.text}`));
     const last = card.lines[card.lines.length - 1];
     cardEl.dataset.entry = last ? last.entry : "";
-    cardEl.replaceChildren(
+    const parts = [
       html("h3", { text: `${card.title} · ${name(card.heir)}` }),
       html("ol", { class: "pq-lines" }, ...lines),
-      card.outcome ? html("p", { class: "pq-outcome", id: "pq-outcome", text: outcomeText(card.outcome) }) : null,
-    );
+    ];
+    if (card.outcome) parts.push(html("p", { class: "pq-outcome", id: "pq-outcome", text: outcomeText(card.outcome) }));
+    cardEl.replaceChildren(...parts);
     const list = cardEl.querySelector(".pq-lines");
     list.scrollTop = list.scrollHeight;
   }
