@@ -165,8 +165,9 @@ export function mount(container, ctx) {
       const top = p.y - ch / 2 + pad + 14;
       cell.append(svg("text", { class: "pq-num", x: (p.x - cw / 2 + pad + 5).toFixed(1), y: top.toFixed(1) }, String(s.index)));
       if (!s.blank) {
-        cell.append(svg("text", { class: "pq-mark", x: p.x.toFixed(1), y: (p.y + (big ? -2 : 6)).toFixed(1), "text-anchor": "middle" }, MARKS[s.index] || ""));
-        if (big) cell.append(svg("text", { class: "pq-name", x: p.x.toFixed(1), y: (p.y + 18).toFixed(1), "text-anchor": "middle" }, s.name));
+        const markY = big ? p.y - ch * 0.14 : p.y + 6;
+        cell.append(svg("text", { class: "pq-mark", x: p.x.toFixed(1), y: markY.toFixed(1), "text-anchor": "middle" }, MARKS[s.index] || ""));
+        if (big) cell.append(svg("text", { class: "pq-name", x: p.x.toFixed(1), y: (markY + 18).toFixed(1), "text-anchor": "middle" }, s.name));
       }
       const prev = view.board[s.index - 1];
       if (big && (!prev || prev.room !== s.room)) {
@@ -177,7 +178,8 @@ export function mount(container, ctx) {
     tokensG = svg("g", { class: "pq-tokens" });
     house.append(tokensG);
     boardEl.replaceChildren(house);
-    layout = { centres, cw, ch, r: Math.max(10, Math.min(cw, ch) * 0.2) };
+    // On large cells the discs sit in the lower half, under the space's mark and name.
+    layout = { centres, cw, ch, big, r: Math.max(10, Math.min(cw, ch) * (big ? 0.15 : 0.2)) };
     drawTokens(true);
   }
 
@@ -203,10 +205,18 @@ export function mount(container, ctx) {
       const k = here.indexOf(h.seat);
       const n = here.length;
       const c = layout.centres[h.space];
-      const spread = Math.min(layout.cw, layout.ch) * 0.22;
-      const angle = (2 * Math.PI * k) / Math.max(n, 1) - Math.PI / 2;
-      const x = c.x + (n > 1 ? spread * Math.cos(angle) : 0);
-      const y = c.y + 4 + (n > 1 ? spread * Math.sin(angle) * 0.8 : 0);
+      let x;
+      let y;
+      if (layout.big) {
+        const step = Math.min(layout.r * 2.1, (layout.cw - 2 * layout.r - 12) / Math.max(n - 1, 1));
+        x = c.x + (k - (n - 1) / 2) * step;
+        y = c.y + layout.ch * 0.22;
+      } else {
+        const spread = Math.min(layout.cw, layout.ch) * 0.22;
+        const angle = (2 * Math.PI * k) / Math.max(n, 1) - Math.PI / 2;
+        x = c.x + (n > 1 ? spread * Math.cos(angle) : 0);
+        y = c.y + 4 + (n > 1 ? spread * Math.sin(angle) * 0.8 : 0);
+      }
       if (instant) node.style.transition = "none";
       node.style.transform = `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px)`;
       if (instant) { void node.getBoundingClientRect(); node.style.transition = ""; }
