@@ -73,6 +73,8 @@ export function mount(container, ctx) {
   let picking = null; // "B" or "C" while the Ally's target is being chosen
   let boardKey = "";
   let rollSerial = null;
+  let settled = false; // after the first frame, new rolls animate
+  let wasOver = false;
   let news = "";
 
   const root = html("div", { class: `pq-root${table ? " pq-table" : ""}`, "data-phase": "" });
@@ -95,7 +97,7 @@ export function mount(container, ctx) {
   const name = (seat) => ctx.name(seat);
   const me = () => (view && typeof view.you === "number" ? view.you : null);
   const you = (seat) => (seat === me() ? "You" : name(seat));
-  const initial = (seat) => (name(seat) || "?").trim().charAt(0).toUpperCase() || "?";
+  const initial = (seat) => (Array.from((name(seat) || "?").trim())[0] || "?").toUpperCase();
   const marked = (text) => String(text).replace(/\{seat:(\d+)\}/g, (_, n) => name(Number(n)));
 
   // --- fitting one screen ----------------------------------------------------------------------
@@ -250,14 +252,21 @@ export function mount(container, ctx) {
     circleEl.textContent = c ?? "?";
     circleEl.setAttribute("aria-label", c ? `Circle of Life: ${c}` : "Circle of Life: not rolled");
     const r = view.last_roll;
-    if (!r) return;
     const caption = root.querySelector(".pq-last-caption");
+    if (!r) { // a new match: nothing rolled yet
+      rollEl.textContent = "–";
+      rollEl.dataset.value = "";
+      rollEl.setAttribute("aria-label", "No roll yet");
+      caption.textContent = "Last roll";
+      rollSerial = null;
+      return;
+    }
     const what = r.die === "circle" ? "the Circle" : r.die === "detail" ? "roll again" : "own die";
     caption.textContent = `${you(r.seat)}: ${what}`;
     rollEl.setAttribute("aria-label", `Last roll: ${r.value} by ${name(r.seat)}`);
     rollEl.dataset.value = r.value;
     const key = `${r.serial}:${r.seat}:${r.value}`;
-    if (rollSerial === null || key === rollSerial) {
+    if (!settled || key === rollSerial) { // the page's first frame shows the die as it lies
       rollEl.textContent = r.value;
       rollSerial = key;
       return;
@@ -415,11 +424,14 @@ export function mount(container, ctx) {
     if (first) { fit(); scrollIntoPlace(); }
     buildBoard();
     drawTokens(false);
-    if (view.phase === "over" && view.winners.includes(me())) ctx.sound("win");
+    if (view.phase === "over" && view.winners.includes(me()) && settled && !wasOver) ctx.sound("win");
+    wasOver = view.phase === "over";
+    settled = true;
   }
 
   function onEvent(e) {
-    if (!e || !e.text || e.kind === "start") return;
+    if (!e || !e.text) return;
+    if (e.kind === "start") { news = ""; newsEl.textContent = ""; return; }
     if (["space", "life", "move", "lost_turn", "skip", "out", "roller", "sunrise", "win", "rest", "panique", "vampire", "choice"].includes(e.kind)) {
       news = marked(e.text);
       newsEl.textContent = news;
