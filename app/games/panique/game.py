@@ -122,7 +122,9 @@ class PaniqueGame(Game[PaniqueState]):
 
     def rules_data(self) -> dict[str, Any]:
         """The board and every table, for the rules page (templates/rules/panique.html)."""
-        return {"spaces": SPACES, "tables": list(TABLES.values()), "roll_seconds": rules.ROLL_SECONDS}
+        return {"spaces": SPACES, "tables": list(TABLES.values()),
+                "titles": {t.id: t.title for t in TABLES.values()},
+                "roll_seconds": rules.ROLL_SECONDS}
 
     def legal_actions(self, state: PaniqueState, seat: int) -> list[dict[str, Any]]:
         """Every action ``seat`` may send now, as JSON (empty when the game does not wait on it)."""
