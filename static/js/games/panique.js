@@ -15,6 +15,7 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["#ff6b6b", "#4dabf7", "#51cf66", "#fcc419", "#cc5de8"];
 const ROLL_MS = 700;
+const SENT_RESET_MS = 2500;
 const MARKS = {
   0: "IN", 3: "+1♥", 5: "−1♥", 8: "Ghost", 10: "+3", 13: "+1♥", 15: "→5", 17: "Skip",
   19: "Doctor", 21: "Plant", 23: "Killers", 25: "Vampire", 27: "−4", 29: "OUT",
@@ -70,6 +71,7 @@ export function mount(container, ctx) {
   const table = !!ctx.table;
   let view = null;
   let sent = false;
+  let sentTimer = 0;
   let picking = null; // "B" or "C" while the Ally's target is being chosen
   let boardKey = "";
   let rollSerial = null;
@@ -360,6 +362,9 @@ export function mount(container, ctx) {
     sent = true;
     picking = null;
     ctx.send(action);
+    // A refused or lost move gets no new frame: the buttons come back after a moment.
+    clearTimeout(sentTimer);
+    sentTimer = setTimeout(() => { sent = false; if (view) drawActions(); }, SENT_RESET_MS);
     ctx.vibrate(20);
     drawActions();
   }
@@ -411,6 +416,7 @@ export function mount(container, ctx) {
     const first = view === null;
     view = frame.view;
     sent = false;
+    clearTimeout(sentTimer);
     if (picking && !(view.pending && view.pending.purpose === "ally")) picking = null;
     root.dataset.phase = view.phase;
     root.dataset.pending = view.pending ? view.pending.purpose : "";
@@ -449,6 +455,6 @@ export function mount(container, ctx) {
   return {
     update,
     onEvent,
-    destroy() { window.removeEventListener("resize", onResize); },
+    destroy() { window.removeEventListener("resize", onResize); clearTimeout(sentTimer); },
   };
 }
