@@ -154,6 +154,25 @@ export function mount(container, ctx) {
     const track = svg("polyline", {
       class: "pq-track", points: centres.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" "),
     });
+    // The rooms: one floor per room and row, under the track and the spaces.
+    const floors = {};
+    for (const s of view.board) {
+      const r = Math.floor(s.index / g.cols);
+      const key = `${s.room}|${r}`;
+      const p = centres[s.index];
+      const f = (floors[key] ||= { room: s.room, x0: p.x, x1: p.x, y: p.y });
+      f.x0 = Math.min(f.x0, p.x);
+      f.x1 = Math.max(f.x1, p.x);
+    }
+    for (const f of Object.values(floors)) {
+      const floor = svg("rect", {
+        class: "pq-floor", x: (f.x0 - cw / 2 + 1).toFixed(1), y: (f.y - ch / 2 + 1).toFixed(1),
+        width: (f.x1 - f.x0 + cw - 2).toFixed(1), height: (ch - 2).toFixed(1), rx: 10,
+        fill: ROOM_TINT[f.room] || "#2a1f47",
+      });
+      floor.append(svg("title", {}, f.room));
+      house.append(floor);
+    }
     house.append(track);
     const pad = Math.max(2, Math.min(cw, ch) * 0.07);
     for (const s of view.board) {
