@@ -140,7 +140,12 @@ def rules_page(game_id: str, request: Request, templates: Templates) -> Response
     game = get_game(game_id)
     if game is None:
         return _not_found(request, request_language(request), "error.no_game", id=game_id)
-    return templates.TemplateResponse(request, f"rules/{game.id}.html", {"game": describe(game)})
+    # A game may give its rules page data to render (Panique's board and tables, say), so the
+    # page shows the engine's own data rather than a copy of it.
+    data = game.rules_data() if hasattr(game, "rules_data") else {}
+    return templates.TemplateResponse(
+        request, f"rules/{game.id}.html", {"game": describe(game), "data": data}
+    )
 
 
 @router.get("/lang/{lang}", name="choose_language")

@@ -18,7 +18,7 @@ def load_all() -> None:
         registry.register(module.GAME)
 
 
-GAME_PACKAGES = ["panika", "panika_counter", "panic_lab"]
+GAME_PACKAGES = ["panika", "panika_counter", "panic_lab", "panique"]
 """Each package exposes ``GAME``, an instance of its ``app.engine.Game`` subclass."""
 
 
@@ -26,8 +26,5 @@ UPCOMING = [
     {"id": "panik_pilze", "title": "Panik Pilze",
      "pitch": "Double-sided mushroom cards, a display with hidden down-sides, and majority scoring.",
      "players": "2-5 players"},
-    {"id": "panique", "title": "Panique",
-     "pitch": "Dice and a track through a haunted house: survive the Lethal Encounter Tables.",
-     "players": "1-5 heirs"},
 ]
 """Games in the works: the lobby shows them, without a "Create room" button."""

@@ -1,0 +1,77 @@
+"""What a seat sees. Everything in Panique is public (GAMES.md "Panique"), so every seat and
+every spectator gets the same view, plus ``you`` and the seat's ``legal`` actions. A die not yet
+rolled is in no view: the state does not hold it (docs/games/panique.md, "The view").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .board import BOARD_JSON
+from .rules import ALLY_LABELS, BUTLER_LABELS, DEFAULTS, REST_LABELS, ROLL_SECONDS, allowed_options
+from .rules import ally_targets, is_choice, roller
+from .state import PaniqueState
+from .tables import TABLES
+
+Legal = Callable[[PaniqueState, int], list[dict[str, Any]]]
+
+_LABELS = {"butler": BUTLER_LABELS, "ally": ALLY_LABELS, "rest": REST_LABELS}
+
+
+def public_view(state: PaniqueState) -> dict[str, Any]:
+    pending = state.pending
+    pend: dict[str, Any] | None = None
+    if pending is not None:
+        pend = {"purpose": pending.purpose, "seats": list(pending.seats), "heir": pending.heir}
+        if pending.table is not None:
+            pend["table"] = pending.table
+            pend["table_title"] = TABLES[pending.table].title
+        if is_choice(pending):
+            labels = _LABELS[pending.purpose]
+            pend["options"] = [{"option": o, "label": labels[o]} for o in allowed_options(state)]
+            pend["default"] = DEFAULTS[pending.purpose]
+            if pending.purpose == "ally":
+                pend["targets"] = ally_targets(state)
+            pend["seconds"] = state.choice_seconds
+        else:
+            pend["seconds"] = ROLL_SECONDS
+    active = state.turn if state.phase == "play" else None
+    return {
+        "phase": state.phase,
+        "players": state.players,
+        "board": list(BOARD_JSON),
+        "circle": state.circle,
+        "turn": active,
+        "turns": state.turns,
+        "first": state.first,
+        "order_rolls": [state.order_rolls.get(s) for s in range(state.players)],
+        "heirs": [
+            {"seat": s, "space": h.space, "life": h.life, "lost_turns": h.lost_turns,
+             "vampire": h.vampire, "status": h.status}
+            for s, h in enumerate(state.heirs)
+        ],
+        "pending": pend,
+        "roller": roller(state, active) if active is not None else None,
+        "first_out": state.first_out,
+        "out_order": list(state.out_order),
+        "card": state.card,
+        "last_roll": state.last_roll,
+        "winners": list(state.winners),
+        "ending": state.ending or None,
+        "choice_seconds": state.choice_seconds,
+    }
+
+
+def seat_view(state: PaniqueState, public: dict[str, Any], seat: int | None,
+              legal: Legal) -> dict[str, Any]:
+    out = {**public, "you": seat}
+    if seat is not None and 0 <= seat < state.players:
+        out["legal"] = legal(state, seat)
+    return out
+
+
+def views(state: PaniqueState, seats: Iterable[int | None], legal: Legal
+          ) -> dict[int | None, dict[str, Any]]:
+    public = public_view(state)
+    return {seat: seat_view(state, public, seat, legal) for seat in seats}
