@@ -32,6 +32,9 @@ from .base import Action, Bot, Frame
 
 SAFE_LIMIT = BURST_MIN - 1
 """The counter never bursts at or below 20."""
+UNSAFE_HAND = 0.3
+"""About how often a hand of 4 holds no play that taps nothing (32 of the 120 cards are 0s or
+specials, and vegetables pair up)."""
 AVERAGE_PLAY_TAPS = 2.0
 """About what an unknown hand's play taps (numbers average 1.8, vegetables 5, specials 0)."""
 
@@ -61,6 +64,8 @@ class Style:
     """What a safe card kept for later is worth, in cards, while the counter is safe."""
     pressure: float
     """Weight of the next player's chance to burst on the counter we leave."""
+    play_two_gift: float
+    """What the extra card a Play Two lets the next player shed is worth to us."""
     tap_follow_up: bool
     """Whether a Tap!'s others' taps and our extra turn are counted."""
     noise: float
@@ -73,11 +78,11 @@ class Style:
 
 
 STYLES: dict[str, Style] = {
-    "easy": Style(reserve=0.0, pressure=0.0, tap_follow_up=False, noise=0.8, rough_risk=True,
+    "easy": Style(reserve=0.0, pressure=0.0, play_two_gift=0.0, tap_follow_up=False, noise=0.8, rough_risk=True,
                   forget_last_card=0.35, late_call=0.5),
-    "normal": Style(reserve=0.35, pressure=0.3, tap_follow_up=False, noise=0.15,
+    "normal": Style(reserve=0.35, pressure=1.0, play_two_gift=0.0, tap_follow_up=False, noise=0.3,
                     rough_risk=False, forget_last_card=0.0, late_call=1.0),
-    "hard": Style(reserve=0.5, pressure=0.5, tap_follow_up=True, noise=0.0, rough_risk=False,
+    "hard": Style(reserve=0.5, pressure=1.0, play_two_gift=0.5, tap_follow_up=True, noise=0.0, rough_risk=False,
                   forget_last_card=0.0, late_call=1.0),
 }
 
@@ -172,9 +177,13 @@ class PanikaBot(Bot):
                     (burst_chance(again, CARDS[c].taps) for c in rest), default=0.0)
                 value += (1 - burst) * (others + (1 - others) * (1 - next_risk * penalty))
             return value
-        # The next player faces the counter we leave (Play Two makes them tap more).
+        # The next player faces the counter we leave; if they burst, we give them a card.
+        # Play Two makes them tap more, but they also get rid of an extra card.
         next_taps = AVERAGE_PLAY_TAPS * (2 if effect == "play_two" else 1)
-        value += style.pressure * (1 - burst) * burst_chance(after, int(round(next_taps)))
+        next_burst = UNSAFE_HAND * burst_chance(after, int(round(next_taps)))
+        value += style.pressure * (1 - burst) * next_burst
+        if effect == "play_two":
+            value -= style.play_two_gift * (1 - burst) * (1 - next_burst)
         return value
 
 
