@@ -12,10 +12,12 @@ from typing import Any
 from .base import DIFFICULTIES, MAX_DELAY_MS, Bot, Decision, Difficulty, RandomLegalBot
 from .panic_lab import PanicLabBot
 from .panika import PanikaBot
+from .panique import PaniqueBot
 
 POLICIES: dict[str, type[Bot]] = {
     "panika": PanikaBot,
     "panic_lab": PanicLabBot,
+    "panique": PaniqueBot,
 }
 
 BOT_GAMES: frozenset[str] = frozenset(POLICIES)
