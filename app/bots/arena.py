@@ -65,6 +65,27 @@ def event_frame(event: Event) -> dict[str, Any]:
     return frame
 
 
+def seat_frame(game: Game, state: Any, seat: int, common: dict[str, Any]) -> Frame:
+    """The state frame the room sends to ``seat``: its view and legal actions, and the shared
+    ``version``, ``active``, ``timers`` and ``events`` (docs/protocol.md)."""
+    return {"type": "state", "seat": seat, "view": game.view(state, seat),
+            "legal": legal_actions(game, state, seat), **common}
+
+
+def frame_now(game: Game, state: Any, seat: int, *, events: Sequence[Event] = (),
+              version: int = 1) -> Frame:
+    """A state frame for ``seat`` with the rules' timers just started (full time left)."""
+    common = {
+        "version": version,
+        "active": list(game.active_seats(state)),
+        "timers": [{"key": t.key, "label": t.label, "seats": list(t.seats),
+                    "remaining_ms": int(t.seconds * 1000)}
+                   for t in game.timers(state) if t.visible],
+        "events": [event_frame(e) for e in events],
+    }
+    return seat_frame(game, state, seat, common)
+
+
 @dataclass(slots=True)
 class MatchResult:
     outcome: Outcome | None
@@ -119,8 +140,7 @@ def play_match(
             "events": [event_frame(e) for e in events],
         }
         for seat, bot in enumerate(bots):
-            frame = {"type": "state", "seat": seat, "view": game.view(state, seat),
-                     "legal": legal_actions(game, state, seat), **common}
+            frame = seat_frame(game, state, seat, common)
             if on_frame is not None:
                 on_frame(seat, frame)
             bot.observe(frame)

@@ -1,0 +1,89 @@
+"""Bots finish matches of every player count, alone or mixed with random players, and only
+ever choose actions from ``legal`` (docs/bots.md, "What the tests show")."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.bots import BOT_GAMES, DIFFICULTIES, MAX_DELAY_MS, make_bot, make_random_bot
+from app.bots.arena import play_match
+from app.engine.registry import get_game
+
+GAMES = sorted(BOT_GAMES)
+
+
+class Checked:
+    """Wraps a bot: every decision must be one of the frame's legal actions, its thinking time
+    bounded, and nothing decided for a seat with nothing legal."""
+
+    def __init__(self, bot, max_delay_ms: int = MAX_DELAY_MS) -> None:
+        self.bot = bot
+        self.max_delay_ms = max_delay_ms
+        self.decisions = 0
+
+    def observe(self, frame):
+        self.bot.observe(frame)
+
+    def decide(self, frame):
+        decision = self.bot.decide(frame)
+        if decision is not None:
+            assert decision.action in frame["legal"], (decision.action, frame["legal"])
+            assert 0 <= decision.delay_ms <= self.max_delay_ms, decision.delay_ms
+            self.decisions += 1
+        return decision
+
+
+def max_delay(game_id: str) -> int:
+    # Panic Lab's reaction time is bounded by the search time (60 s by default), not 3 s.
+    return 60_000 if game_id == "panic_lab" else MAX_DELAY_MS
+
+
+def seat_mix(game_id: str, players: int, match: int) -> list[Checked]:
+    """Seats alternate bots of each difficulty and random players, shifted by match."""
+    seats = []
+    for seat in range(players):
+        kind = (seat + match) % 4
+        if kind == 3 and players > 1:
+            bot = make_random_bot(game_id, seat, seed=f"{match}-{seat}")
+        else:
+            bot = make_bot(game_id, seat, DIFFICULTIES[kind], seed=f"{match}-{seat}")
+        seats.append(Checked(bot, max_delay(game_id)))
+    return seats
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_mixed_matches_of_every_player_count_end_with_only_legal_actions(game_id):
+    game = get_game(game_id)
+    for players in game.player_counts():
+        for match in range(3):
+            seats = seat_mix(game_id, players, match)
+            result = play_match(game_id, seats, f"{game_id}-{players}-{match}".encode())
+            assert result.outcome is not None, (game_id, players, match, result.moves)
+            assert result.rejected == []
+            assert sum(s.decisions for s in seats) > 0
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_matches_of_bots_only_end(game_id):
+    game = get_game(game_id)
+    for players in game.player_counts():
+        bots = [Checked(make_bot(game_id, s, "normal", seed=s), max_delay(game_id))
+                for s in range(players)]
+        result = play_match(game_id, bots, f"only-{players}".encode())
+        assert result.outcome is not None and result.rejected == []
+
+
+def test_make_bot_refuses_games_without_bots_and_unknown_difficulties():
+    with pytest.raises(ValueError):
+        make_bot("panika_counter", 0)
+    with pytest.raises(ValueError):
+        make_bot("panika", 0, "impossible")
+
+
+def test_bots_use_their_own_generator_so_the_same_seed_plays_the_same_match():
+    def run():
+        bots = [make_bot("panika", 0, "normal", seed=7), make_bot("panika", 1, "easy", seed=8)]
+        return play_match("panika", bots, b"same")
+
+    first, second = run(), run()
+    assert first.outcome == second.outcome and first.moves == second.moves
