@@ -1,0 +1,81 @@
+"""Panic Lab's computer player (docs/bots.md, "Panic Lab")."""
+
+from __future__ import annotations
+
+import statistics
+
+from app.bots import make_bot
+from app.bots.arena import frame_now, play_match
+from app.engine import Move, SeededRng
+from app.games.panic_lab import GAME
+from app.games.panic_lab.solver import solve
+
+
+def revealed(seed: bytes = b"lab"):
+    rng = SeededRng(seed)
+    state = GAME.setup(3, GAME.parse_options({}), rng)
+    countdown = frame_now(GAME, state, 0)
+    GAME.step(state, Move(None, GAME.parse_action({"type": "reveal"}), 3000), rng)
+    return state, countdown
+
+
+def test_never_claims_before_the_reveal():
+    state, countdown = revealed()
+    assert countdown["view"]["dice"] is None
+    for difficulty in ("easy", "normal", "hard"):
+        assert make_bot("panic_lab", 0, difficulty, 1).decide(countdown) is None
+
+
+def test_claims_the_solvers_answer_after_a_reaction_time_by_difficulty():
+    delays: dict[str, list[int]] = {}
+    wrong: dict[str, int] = {}
+    for difficulty in ("easy", "normal", "hard"):
+        delays[difficulty], wrong[difficulty] = [], 0
+        for seed in range(200):
+            state, _ = revealed(f"lab{seed % 20}".encode())
+            frame = frame_now(GAME, state, 0)
+            decision = make_bot("panic_lab", 0, difficulty, seed).decide(frame)
+            assert decision is not None and decision.action in frame["legal"]
+            wrong[difficulty] += decision.action["tile"] != state.solution.answer
+            delays[difficulty].append(decision.delay_ms)
+            assert 400 <= decision.delay_ms < 60_000
+    means = {d: statistics.mean(v) for d, v in delays.items()}
+    assert means["hard"] < means["normal"] < means["easy"]
+    assert wrong["hard"] <= 6 < wrong["easy"]
+    assert wrong["normal"] < wrong["easy"]
+
+
+def test_the_plan_holds_across_frames_with_the_time_left():
+    state, _ = revealed()
+    bot = make_bot("panic_lab", 0, "normal", 3)
+    first = frame_now(GAME, state, 0)
+    decision = bot.decide(first)
+    later = dict(first, timers=[dict(t, remaining_ms=t["remaining_ms"] - 1000)
+                                for t in first["timers"]])
+    again = bot.decide(later)
+    assert again.action == decision.action
+    assert again.delay_ms == max(0, decision.delay_ms - 1000)
+
+
+def test_a_claimed_seat_waits():
+    state, _ = revealed()
+    wrong = next(a for a in GAME.legal_actions(state, 0) if a["tile"] != state.solution.answer)
+    GAME.step(state, Move(0, GAME.parse_action(wrong), 4000), SeededRng(b"x"))
+    assert make_bot("panic_lab", 0, "hard", 1).decide(frame_now(GAME, state, 0)) is None
+
+
+def test_matches_of_solving_bots_end_with_a_winner_holding_the_target_tokens():
+    for m in range(5):
+        bots = [make_bot("panic_lab", s, d, m) for s, d in enumerate(("easy", "normal", "hard"))]
+        result = play_match("panic_lab", bots, f"end{m}".encode())
+        assert result.outcome is not None and result.rejected == []
+        assert result.outcome.scores[result.outcome.winners[0]] == 5
+
+
+def test_the_solver_runs_on_the_public_ring_and_dice_only():
+    state, _ = revealed()
+    frame = frame_now(GAME, state, 0)
+    from app.bots.panic_lab import roll_from_json, tile_from_json
+
+    ring = [tile_from_json(t) for t in frame["view"]["ring"]]
+    assert solve(ring, roll_from_json(frame["view"]["dice"])).answer == state.solution.answer
