@@ -18,14 +18,11 @@ def load_all() -> None:
         registry.register(module.GAME)
 
 
-GAME_PACKAGES = ["panika", "panika_counter", "panic_lab"]
+GAME_PACKAGES = ["panika", "panika_counter", "panic_lab", "panik_pilze"]
 """Each package exposes ``GAME``, an instance of its ``app.engine.Game`` subclass."""
 
 
 UPCOMING = [
-    {"id": "panik_pilze", "title": "Panik Pilze",
-     "pitch": "Double-sided mushroom cards, a display with hidden down-sides, and majority scoring.",
-     "players": "2-5 players"},
     {"id": "panique", "title": "Panique",
      "pitch": "Dice and a track through a haunted house: survive the Lethal Encounter Tables.",
      "players": "1-5 heirs"},
