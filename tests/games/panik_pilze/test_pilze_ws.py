@@ -1,0 +1,96 @@
+"""Panik Pilze's secrets over real WebSockets: over a full match, no frame to any seat, spectator
+or table view carries a display card's down side (memory aid off), another seat's hand, or any
+card of the pile below its top.
+
+Every state frame is checked against the server's state at that version: its view is exactly
+``view(state, seat)``, and exactly the view of every twin state whose secrets differ (see
+``twins.py``). The only place a down side ever appears is the transient ``lay`` event of the move
+that took that card from the pile (the moment everyone sees it on the pile; decision 5), which
+never enters the event history.
+"""
+
+from __future__ import annotations
+
+import random
+
+import orjson
+
+from app.engine import get_game
+from tests.live import Client
+from tests.realtime.helpers import room_of, wait_type
+from tests.secrets import assert_no_key, assert_seat_private, walk
+
+from .pilze_bots import PilzeTable
+from .twins import twins
+
+
+def _as_sent(value: object) -> object:
+    return orjson.loads(orjson.dumps(value))
+
+
+def test_no_frame_carries_a_down_side_another_hand_or_the_pile_below_its_top(
+    fast_server, open_fast
+) -> None:
+    code, players = room_of(fast_server, open_fast, "panik_pilze", 3, ("Nicole", "Brendon", "Ryan"))
+    since = [len(c.frames) for c in players]
+    players[0].send({"type": "start"})
+    for c, s in zip(players, since, strict=True):
+        wait_type(c, "state", s)
+    spectator = open_fast(code)
+    spectator.join(nickname="Late")
+    table = open_fast(code)
+    table.join(watch=True)
+    spectator.wait_for("state")
+    table.wait_for("state")
+    everyone: list[Client] = [*players, spectator, table]
+    room = fast_server.registry.get(code)
+    game = get_game("panik_pilze")
+    chooser = random.Random(5)
+    checked = {"frames": 0, "twins": 0, "laid": room.match.state.laid, "lays": 0}
+
+    def frames_hide_the_secrets() -> None:
+        state = room.match.state
+        for client in everyone:
+            frame = client.latest_state()
+            assert frame is not None and frame["version"] == room.match.version
+            seat = frame["seat"]
+            assert frame["view"] == _as_sent(game.view(state, seat))
+            for twin in twins(state, seat, chooser):
+                assert _as_sent(game.view(twin, seat)) == frame["view"]
+                checked["twins"] += 1
+            # A down side only in a lay event of this very move, naming a card it laid out.
+            laid_now = range(checked["laid"] + 1, state.laid + 1)
+            for event in frame["events"]:
+                if "was" in event.get("data", {}):
+                    assert event["kind"] == "lay" and event.get("transient") is True
+                    assert event["data"]["id"] in laid_now
+                    checked["lays"] += 1
+            checked["frames"] += 1
+        checked["laid"] = state.laid
+
+    moves = PilzeTable(everyone).play_to_end(on_step=frames_hide_the_secrets)
+    assert room.match.state.phase == "over"
+    assert moves > 30 and checked["frames"] == 5 * moves and checked["twins"] > 5 * moves
+    assert checked["lays"] == 5 * 56  # every card after the opening four, seen by all five
+
+    for client in everyone:
+        client.drain(0.3)
+        frames = [f for f in client.frames if f["type"] != "ping"]
+        # Hands: a list only at the top of a seat's own view, never for spectators or the table.
+        assert_seat_private(frames, own_seat=client.seat)
+        # Display down sides: no "down" key anywhere (the memory aid is off).
+        assert_no_key(frames, r"^down$")
+        # The history a late joiner gets never carries the transient lay events.
+        for f in frames:
+            if f["type"] == "history":
+                assert all(e["kind"] not in ("lay", "flip") for e in f["events"])
+        # Action cards shown outside the recipient's own hand: only the discard pile's top.
+        for f in frames:
+            if f["type"] != "state":
+                continue
+            for path, value in walk(f["view"]):
+                if isinstance(value, dict) and value.get("kind") in ("collect", "party", "steal"):
+                    assert path[0] in ("hand", "action_discard"), path
+    # The result reached everyone.
+    result = wait_type(table, "room", 0, timeout=5, status="finished")
+    assert result["result"]["players"]
