@@ -12,8 +12,16 @@ const FLIP_STAGGER_MS = 350;
 const SENT_RESET_MS = 3000;
 const SCALES = [2, 1.8, 1.6, 1.45, 1.3, 1.2, 1.1, 1, 0.92, 0.85, 0.78, 0.72];
 
-export function mount(container, ctx) {
-  const table = !!ctx.table;
+export function mount(container, shell) {
+  const table = !!shell.table;
+  // Sound and vibration only once the page has had a user gesture (browsers refuse them before).
+  const active = () => !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  const ctx = {
+    send: (action) => shell.send(action),
+    name: (seat) => shell.name(seat),
+    sound: (name) => { if (active()) shell.sound(name); },
+    vibrate: (pattern) => { if (active()) shell.vibrate(pattern); },
+  };
   let view = null;
   let sel = freshSelection();
   let sent = false; // an action was sent: wait for the next frame
@@ -376,6 +384,7 @@ export function mount(container, ctx) {
       const prev = view;
       view = frame.view;
       const turnChanged = !prev || prev.turn !== view.turn || prev.turn_number !== view.turn_number;
+      if (prev && view.turn_number < prev.turn_number) flips.clear(); // a new match ("Play again")
       if (turnChanged) {
         sel = freshSelection();
         sent = false;
