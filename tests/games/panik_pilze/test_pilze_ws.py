@@ -94,3 +94,31 @@ def test_no_frame_carries_a_down_side_another_hand_or_the_pile_below_its_top(
     # The result reached everyone.
     result = wait_type(table, "room", 0, timeout=5, status="finished")
     assert result["result"]["players"]
+
+
+def test_a_finished_match_is_stored_and_replays_from_its_record(fast_server, open_fast) -> None:
+    """Match records: the stored seed, options and action log rebuild the same final scores."""
+    from app.engine import Move
+
+    code, players = room_of(fast_server, open_fast, "panik_pilze", 2, ("Ann", "Bob"),
+                            options={"memory_aid": True})
+    since = [len(c.frames) for c in players]
+    players[0].send({"type": "start"})
+    for c, s in zip(players, since, strict=True):
+        wait_type(c, "state", s)
+    PilzeTable(players).play_to_end()
+    saved = wait_type(players[0], "room", 0, timeout=10, status="finished")
+    while saved.get("match_id") is None:
+        saved = players[0].wait_for("room", timeout=10)
+    with fast_server.http() as http:
+        record = http.get(f"/api/matches/{saved['match_id']}").json()
+        page = http.get(f"/matches/{saved['match_id']}")
+    assert record["game"] == "panik_pilze" and record["options"]["memory_aid"] is True
+    game = get_game("panik_pilze")
+    log = [Move(a["seat"], a["action"], a["at_ms"], a.get("rtt_ms", 0)) for a in record["actions"]]
+    state = game.replay(2, record["options"], bytes.fromhex(record["seed"]), log)
+    outcome = game.outcome(state)
+    by_seat = {p["seat"]: p for p in record["players"]}
+    assert [by_seat[s]["score"] for s in range(2)] == outcome.scores
+    assert {s for s in range(2) if by_seat[s]["winner"]} == set(outcome.winners)
+    assert page.status_code == 200 and "Panik Pilze" in page.text
