@@ -3,7 +3,8 @@
     .venv/bin/python bench/run_all.py [--json results.jsonl] [--quick] [-- extra load.py options]
 
 1. saturation, 50 rooms x 4 players, ``--rate 0``: the bare broadcast server (bench/
-   bare_broadcast.py), then the real server with the Panika counter and with Panika
+   bare_broadcast.py), then the real server with the Panika counter, with Panika and with Panik
+   Pilze
    (``WS_MESSAGES_PER_SECOND`` raised to 100000 so that the per-connection frame limit does not
    cap a room's bots);
 2. the target load on the real server: 1,000 rooms x 4 players (4,000 connections) offering
@@ -63,6 +64,8 @@ def main() -> int:
                               "--ws-rate", "100000", *sat]),
         ("sat-real-panika", [str(BENCH / "load.py"), "--server", "real", "--scenario", "panika",
                              "--ws-rate", "100000", *sat]),
+        ("sat-real-pilze", [str(BENCH / "load.py"), "--server", "real", "--scenario", "pilze",
+                            "--ws-rate", "100000", *sat]),
         ("target-real-panika", [str(BENCH / "load.py"), "--server", "real", "--scenario",
                                 "panika", *target]),
         ("target-real-counter", [str(BENCH / "load.py"), "--server", "real", "--scenario",
@@ -94,7 +97,7 @@ def main() -> int:
         print(f"{'PASS' if ok else 'MISS'}  {name}: {detail}")
 
     bare = results.get("sat-bare")
-    for scen in ("panika", "counter"):
+    for scen in ("panika", "counter", "pilze"):
         real = results.get(f"sat-real-{scen}")
         if bare and real:
             ratio = real["applied_per_s"] / bare["applied_per_s"]
