@@ -204,10 +204,10 @@ def play_steal(state: PilzeState, seat: int, card: int, victim: int, mushroom: s
     state.baskets[seat][mushroom].append(state.baskets[victim][mushroom].pop())
     events = [Event(
         "{seat:%d} steals a %s from {seat:%d}" % (seat, MUSHROOM_NAMES[mushroom], victim),
-        seat, "steal", {"card": card, "mushroom": mushroom, "from": victim},
+        seat, "steal", {"card": card, "mushroom": mushroom, "victim": victim},
     )]
     state.last_turn = {"seat": seat, "kind": "steal", "card": card, "mushroom": mushroom,
-                       "from": victim, "taken": 1, "flipped": [], "laid": []}
+                       "victim": victim, "taken": 1, "flipped": [], "laid": []}
     return events + finish_turn(state, seat, 1, rng)
 
 
@@ -232,6 +232,8 @@ def finish_turn(state: PilzeState, seat: int, draws: int, rng: SeededRng) -> lis
         events += draw_action(state, seat, rng)
     while len(state.display) < DISPLAY_SIZE and state.pile:
         events.append(lay_out(state))
+        if state.last_turn is not None:
+            state.last_turn["laid"].append(state.laid)
         if not state.pile:
             return events + end_game(state, "refill")
     state.turns_played += 1

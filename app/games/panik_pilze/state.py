@@ -49,7 +49,8 @@ class PilzeState:
     end_cause: EndCause | None = None
     last_turn: dict | None = None
     """What the latest turn did, for the page: ``{"seat", "kind", "card", "mushroom", "taken",
-    "flipped", "laid", "from"}`` (public facts only)."""
+    "flipped", "laid", "victim", "count"}`` (public facts only; ``laid``: the display numbers of the cards
+    laid out during the turn, by a draw action and by the refill)."""
 
     def basket_counts(self, seat: int) -> dict[str, int]:
         return {m: len(self.baskets[seat][m]) for m in MUSHROOMS}
