@@ -197,8 +197,8 @@ export function mount(container, shell) {
           cells.push(el("button", {
             type: "button", class: `${cls} target${chosen ? " chosen" : ""}`, role: "cell",
             "aria-pressed": String(!!chosen), "data-seat": p.seat, "data-mushroom": m,
-            "aria-label": `Steal ${NAMES[m]} from ${who(p.seat)} (${n})`,
-            html: `<span class="pp-n">${label}</span><span class="pp-steal-label">Steal ${NAMES[m]}</span>`,
+            "aria-label": `${n} Steal ${NAMES[m]} from ${who(p.seat)}`,
+            html: `<span class="pp-n">${label}</span><span class="pp-steal-label">Steal</span>`,
             onclick: () => onStack(p.seat, m),
           }));
         } else {
@@ -227,7 +227,8 @@ export function mount(container, shell) {
     const flipMode = !table && myTurn() && !sel.swap && card && card.kind === "collect" && card.action === "turn";
     const takeType = previewType();
     const ups = new Map();
-    const nodes = view.display.map((d, i) => {
+    let arriving = 0;
+    const nodes = view.display.map((d) => {
       ups.set(d.id, d.up);
       const chosen = sel.flip.includes(d.id);
       const classes = ["pp-card", `pp-card-${d.up}`];
@@ -243,7 +244,8 @@ export function mount(container, shell) {
       const was = lays.get(d.id);
       if (was) {
         lays.delete(d.id);
-        animateFlip(node, was, i);
+        animateFlip(node, was, arriving);
+        arriving += 1;
       } else if (flips.has(d.id)) {
         animateFlip(node, flips.get(d.id), 0, true);
         flips.delete(d.id);
@@ -290,7 +292,7 @@ export function mount(container, shell) {
       });
     }));
     handEl.classList.toggle("swap-mode", sel.swap);
-    swapBtn.innerHTML = sel.swap ? "Cancel swap" : `${ICONS.swap} Swap <small>· pile ${view.action_pile}</small>`;
+    swapBtn.innerHTML = sel.swap ? "Cancel swap" : `<span>${ICONS.swap} Swap</span><small>${view.action_pile} in action pile</small>`;
     swapBtn.disabled = !active;
     const action = active ? actionToSend() : null;
     playBtn.disabled = !action;
@@ -325,7 +327,7 @@ export function mount(container, shell) {
     const n = need();
     if (n === "flip") return `Tap ${card.count - sel.flip.length} display card${card.count - sel.flip.length === 1 ? "" : "s"} to turn over`;
     if (n === "mushroom") return "Tap a mushroom type for the party";
-    if (n === "steal") return "Tap an opponent's stack to steal its top card";
+    if (n === "steal") return "Tap a stack to steal from";
     if (card.kind === "collect" && card.action === "draw") return `Draw ${card.count}, then take every ${NAMES[card.mushroom]}`;
     if (card.kind === "collect") return `Turn over, then take every ${NAMES[card.mushroom]}`;
     if (card.kind === "party") return `Party: take every ${NAMES[sel.mushroom]}`;
