@@ -33,7 +33,7 @@ export function mount(container, shell) {
 
   // --- the skeleton (built once; parts update in place) --------------------------------------
   const root = el("div", { class: `pilze${table ? " pilze--table" : ""}`, "data-phase": "play" });
-  const board = el("div", { class: "pp-board", id: "pilze-board", role: "table", "aria-label": "Baskets and live score" });
+  const board = el("div", { class: "pp-board", id: "pilze-board", role: "group", "aria-label": "Baskets and live score" });
   const pileEl = el("div", { class: "pp-pile", id: "pilze-pile" });
   const displayEl = el("div", { class: "pp-display", id: "pilze-display", "aria-label": "Display" });
   const middle = el("div", { class: "pp-middle" }, pileEl, displayEl);
@@ -160,9 +160,9 @@ export function mount(container, shell) {
     board.classList.toggle("party-mode", !!partyMode);
     board.classList.toggle("steal-mode", !!stealMode);
     board.style.setProperty("--pp-players", players.length);
-    const cells = [el("span", { class: "pp-corner", role: "columnheader", text: "Baskets" })];
+    const cells = [el("span", { class: "pp-corner", text: "Baskets" })];
     for (const m of MUSHROOMS) {
-      const attrs = { class: `pp-type pp-type-${m}`, role: "columnheader", "data-mushroom": m };
+      const attrs = { class: `pp-type pp-type-${m}`, "data-mushroom": m };
       if (partyMode) {
         cells.push(el("button", {
           ...attrs, type: "button", "aria-pressed": String(sel.mushroom === m),
@@ -171,7 +171,7 @@ export function mount(container, shell) {
         }));
       } else cells.push(el("span", { ...attrs, html: face(m) }));
     }
-    cells.push(el("span", { class: "pp-total-head", role: "columnheader", text: "Score" }));
+    cells.push(el("span", { class: "pp-total-head", text: "Score" }));
     const leaders = {};
     for (const m of MUSHROOMS) {
       const most = Math.max(...players.map((p) => p.basket[m]));
@@ -183,7 +183,7 @@ export function mount(container, shell) {
       if (p.seat === me()) rowCls.push("me");
       if (view.winners.includes(p.seat)) rowCls.push("winner");
       cells.push(el("span", {
-        class: rowCls.join(" "), role: "rowheader", "data-seat": p.seat,
+        class: rowCls.join(" "), "data-seat": p.seat,
         html: `<span class="pp-pname">${esc(who(p.seat))}</span>`,
       }));
       for (const m of MUSHROOMS) {
@@ -195,7 +195,7 @@ export function mount(container, shell) {
         if (canSteal) {
           const chosen = sel.steal && sel.steal.victim === p.seat && sel.steal.mushroom === m;
           cells.push(el("button", {
-            type: "button", class: `${cls} target${chosen ? " chosen" : ""}`, role: "cell",
+            type: "button", class: `${cls} target${chosen ? " chosen" : ""}`,
             "aria-pressed": String(!!chosen), "data-seat": p.seat, "data-mushroom": m,
             "aria-label": `${n} Steal ${NAMES[m]} from ${who(p.seat)}`,
             html: `<span class="pp-n">${label}</span><span class="pp-steal-label">Steal</span>`,
@@ -203,12 +203,12 @@ export function mount(container, shell) {
           }));
         } else {
           cells.push(el("span", {
-            class: cls, role: "cell", "data-seat": p.seat, "data-mushroom": m,
+            class: cls, "data-seat": p.seat, "data-mushroom": m,
             title: `${NAMES[m]}: ${n}${lead ? " (most)" : ""}`, html: `<span class="pp-n">${label}</span>`,
           }));
         }
       }
-      cells.push(el("span", { class: "pp-total", role: "cell", "data-seat": p.seat, text: String(view.score.totals[p.seat]) }));
+      cells.push(el("span", { class: "pp-total", "data-seat": p.seat, text: String(view.score.totals[p.seat]) }));
     }
     board.replaceChildren(...cells);
   }
@@ -256,6 +256,8 @@ export function mount(container, shell) {
     displayEl.replaceChildren(...nodes);
     displayEl.classList.toggle("flip-mode", !!flipMode);
     lastUps = ups;
+    lays.clear(); // cards laid out and collected in the same move never reach the display
+    flips.clear();
   }
 
   function animateFlip(node, was, index, turned = false) {
@@ -386,7 +388,6 @@ export function mount(container, shell) {
       const prev = view;
       view = frame.view;
       const turnChanged = !prev || prev.turn !== view.turn || prev.turn_number !== view.turn_number;
-      if (prev && view.turn_number < prev.turn_number) flips.clear(); // a new match ("Play again")
       if (turnChanged) {
         sel = freshSelection();
         sent = false;
