@@ -210,6 +210,12 @@ def test_the_game_screen_fits_one_screen_at_five_sizes(live, new_page, browser) 
             seen = mover.evaluate(NAMES_AND_SHAPES)
             assert seen and all(name.lower() == t and hidden == "true" and drawn
                                 for t, name, hidden, drawn in seen)
+        # The host's page is a desktop browser (no touch): the three desktop sizes there too.
+        host = pages[0]
+        for w, h in SIZES[2:]:
+            host.set_viewport_size({"width": w, "height": h})
+            host.wait_for_timeout(300)
+            assert host.evaluate(FIT, [w, h]) == [], ("host", w, h)
         assert table.evaluate(FIT, [1920, 1080]) == []
         # Five silhouettes, all different.
         shapes = mover.evaluate("""() => ['schlaubi','chef','knuddel','panik','gifti'].map((m) =>

@@ -34,7 +34,7 @@ export function mount(container, shell) {
   // --- the skeleton (built once; parts update in place) --------------------------------------
   const root = el("div", { class: `pilze${table ? " pilze--table" : ""}`, "data-phase": "play" });
   const board = el("div", { class: "pp-board", id: "pilze-board", role: "group", "aria-label": "Baskets and live score" });
-  const pileEl = el("div", { class: "pp-pile", id: "pilze-pile" });
+  const pileEl = el("div", { class: "pp-pile", id: "pilze-pile", role: "group" });
   const displayEl = el("div", { class: "pp-display", id: "pilze-display", "aria-label": "Display" });
   const middle = el("div", { class: "pp-middle" }, pileEl, displayEl);
   const statusEl = el("p", { class: "pp-status", id: "pilze-status", role: "status" });
