@@ -221,8 +221,21 @@ def test_the_game_screen_fits_one_screen_at_five_sizes(live, new_page, browser) 
         shapes = mover.evaluate("""() => ['schlaubi','chef','knuddel','panik','gifti'].map((m) =>
           document.querySelector(`#pilze-board .pp-type[data-mushroom=${m}] svg`).innerHTML)""")
         assert len(set(shapes)) == 5
-        # A keyboard user sees where the focus is.
+        # Every way of choosing a turn still fits the phone: each hand card chosen (the display
+        # cards, mushroom types or stacks it makes into buttons), and the swap mode.
         mover.set_viewport_size({"width": 360, "height": 640})
+        mover.wait_for_timeout(300)
+        cards = mover.locator("#pilze-hand button.pp-action")
+        for i in range(cards.count()):
+            cards.nth(i).click()
+            mover.wait_for_timeout(200)
+            assert mover.evaluate(FIT, [360, 640]) == [], cards.nth(i).inner_text()
+            if cards.nth(i).get_attribute("aria-pressed") == "true":
+                cards.nth(i).click()
+        mover.click("#pilze-swap")
+        assert mover.evaluate(FIT, [360, 640]) == []
+        mover.click("#pilze-swap")
+        # A keyboard user sees where the focus is.
         mover.focus("#pilze-hand button.pp-action")
         mover.keyboard.press("Tab")
         mover.keyboard.press("Shift+Tab")
