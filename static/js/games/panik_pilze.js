@@ -374,11 +374,19 @@ export function mount(container, shell) {
   }
 
   function fit() {
+    // The largest scale at which the page does not scroll; if even the smallest does not fit
+    // (five players, a long display, a steal to choose), the room around the game is compacted
+    // too (class "pp-tight": no site header, a smaller room code, no "Connected." line, no
+    // member chips) and the scales tried again.
+    root.classList.remove("pp-tight");
     if (!view || view.phase === "over") { root.style.setProperty("--pp-s", 1); return; }
     const scales = table ? [2.6, 2.3, ...SCALES] : SCALES;
-    for (const s of scales) {
-      root.style.setProperty("--pp-s", s);
-      if (overflow() <= 0) return;
+    for (const tight of [false, true]) {
+      root.classList.toggle("pp-tight", tight);
+      for (const s of scales) {
+        root.style.setProperty("--pp-s", s);
+        if (overflow() <= 0) return;
+      }
     }
   }
 
