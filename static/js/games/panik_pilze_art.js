@@ -42,7 +42,6 @@ export const ICONS = {
   steal: `<svg viewBox="0 0 64 64" class="pp-icon" aria-hidden="true" focusable="false">
     <path d="M14 40 V20 q0 -4 4 -4 t4 4 V32 V12 q0 -4 4 -4 t4 4 V30 V10 q0 -4 4 -4 t4 4 V30 V16 q0 -4 4 -4 t4 4 V42 q0 14 -16 16 q-12 0 -18 -10 L6 34 q-2 -4 2 -6 t6 4 Z" fill="#f3c9a4" stroke="#6b4a2f" stroke-width="2"/></svg>`,
   swap: `<svg viewBox="0 0 24 24" class="pp-ico" aria-hidden="true" focusable="false"><path d="M4 8h13l-3-3M20 16H7l3 3" stroke="currentColor" stroke-width="2.4" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>`,
-  hand: `<svg viewBox="0 0 24 24" class="pp-ico" aria-hidden="true" focusable="false"><rect x="3" y="6" width="9" height="13" rx="2" fill="currentColor" opacity=".6"/><rect x="10" y="4" width="9" height="13" rx="2" fill="currentColor"/></svg>`,
   star: `<svg viewBox="0 0 24 24" class="pp-ico pp-star" aria-hidden="true" focusable="false"><path d="M12 2l3 7 7 .6-5.3 4.7 1.6 7.2L12 17.8 5.7 21.5l1.6-7.2L2 9.6 9 9z" fill="currentColor"/></svg>`,
 };
 

@@ -122,3 +122,38 @@ def test_a_finished_match_is_stored_and_replays_from_its_record(fast_server, ope
     assert [by_seat[s]["score"] for s in range(2)] == outcome.scores
     assert {s for s in range(2) if by_seat[s]["winner"]} == set(outcome.winners)
     assert page.status_code == 200 and "Panik Pilze" in page.text
+
+
+def test_bad_actions_get_a_clear_error_and_change_nothing(fast_server, open_fast) -> None:
+    code, players = room_of(fast_server, open_fast, "panik_pilze", 2, ("Ann", "Bob"))
+    since = [len(c.frames) for c in players]
+    players[0].send({"type": "start"})
+    first = [wait_type(c, "state", s) for c, s in zip(players, since, strict=True)]
+    room = fast_server.registry.get(code)
+    turn = first[0]["view"]["turn"]
+    mover = next(c for c in players if c.seat == turn)
+    other = next(c for c in players if c.seat != turn)
+    hand = [c["id"] for c in next(f for f in first if f["seat"] == turn)["view"]["hand"]]
+    not_mine = next(c for c in range(26) if c not in hand)
+    cases = [
+        (other, {"type": "swap", "cards": [0]}, "not_your_turn"),
+        (mover, {"type": "swap", "cards": [not_mine]}, "illegal_action"),
+        (mover, {"type": "swap", "cards": []}, "malformed_action"),
+        (mover, {"type": "party", "card": hand[0], "mushroom": "truffle"}, "malformed_action"),
+        (mover, {"type": "collect", "card": 99}, "malformed_action"),
+        (mover, {"type": "timeout"}, "illegal_action"),
+        (mover, {"type": "steal", "card": hand[0], "victim": 1 - turn, "mushroom": "chef"},
+         "illegal_action"),
+    ]
+    for client, action, code_expected in cases:
+        version = room.match.version
+        mark = len(client.frames)
+        client.action(action)
+        error = wait_type(client, "error", mark)
+        assert error["code"] == code_expected, (action, error)
+        assert error["message"]
+        assert room.match.version == version
+    # The room still plays: a legal swap is accepted.
+    mark = len(mover.frames)
+    mover.action({"type": "swap", "cards": hand[:1]})
+    assert wait_type(mover, "state", mark)["version"] == 1
