@@ -17,7 +17,7 @@ import orjson
 
 from app.engine import get_game
 from tests.live import Client
-from tests.realtime.helpers import room_of, wait_type
+from tests.realtime.helpers import room_of, wait_frame, wait_type
 from tests.secrets import assert_no_key, assert_seat_private, walk
 
 from .pilze_bots import PilzeTable
@@ -157,3 +157,29 @@ def test_bad_actions_get_a_clear_error_and_change_nothing(fast_server, open_fast
     mark = len(mover.frames)
     mover.action({"type": "swap", "cards": hand[:1]})
     assert wait_type(mover, "state", mark)["version"] == 1
+
+
+def test_the_turn_timer_plays_for_an_absent_player(fast_server, open_fast, monkeypatch) -> None:
+    """With the room's turn timer on, the system's timeout plays the simplest turn (shortened
+    here to 0.3 s in-process)."""
+    import dataclasses
+
+    from app.games.panik_pilze.game import PanikPilzeGame
+
+    original = PanikPilzeGame.timers
+    monkeypatch.setattr(PanikPilzeGame, "timers", lambda self, state: [
+        dataclasses.replace(t, seconds=0.3) for t in original(self, state)])
+    code, players = room_of(fast_server, open_fast, "panik_pilze", 2, ("Ann", "Bob"),
+                            options={"turn_timer": True, "turn_seconds": 20})
+    since = [len(c.frames) for c in players]
+    players[0].send({"type": "start"})
+    first = wait_type(players[0], "state", since[0])
+    assert first["view"]["turn_seconds"] == 20
+    assert [t["label"] for t in first["timers"]] == ["Turn"]
+    turn = first["view"]["turn"]
+    timed_out = wait_frame(players[0], lambda f: f["type"] == "state" and f["version"] == 1,
+                           since[0], timeout=5)
+    kinds = [e["kind"] for e in timed_out["events"]]
+    assert kinds[0] == "timeout" and timed_out["view"]["turn"] == 1 - turn
+    room = fast_server.registry.get(code)
+    assert room.match.log[0].seat is None and room.match.log[0].action == {"type": "timeout"}
