@@ -377,7 +377,7 @@ export function mount(container, shell) {
     // The largest scale at which the page does not scroll; if even the smallest does not fit
     // (five players, a long display, a steal to choose), the room around the game is compacted
     // too (class "pp-tight": no site header, a smaller room code, no "Connected." line, no
-    // member chips) and the scales tried again.
+    // member chips, no seed-hash line) and the scales tried again.
     root.classList.remove("pp-tight");
     if (!view || view.phase === "over") { root.style.setProperty("--pp-s", 1); return; }
     const scales = table ? [2.6, 2.3, ...SCALES] : SCALES;
