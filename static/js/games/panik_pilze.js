@@ -10,7 +10,7 @@ import {
 const FLIP_MS = 1400; // a card leaving the pile: its pile side, then its display side
 const FLIP_STAGGER_MS = 350;
 const SENT_RESET_MS = 3000;
-const SCALES = [2, 1.8, 1.6, 1.45, 1.3, 1.2, 1.1, 1, 0.92, 0.85, 0.78, 0.72];
+const SCALES = [2, 1.8, 1.6, 1.45, 1.3, 1.2, 1.15, 1.1, 1.05, 1, 0.96, 0.92, 0.85, 0.78, 0.72];
 
 export function mount(container, shell) {
   const table = !!shell.table;
