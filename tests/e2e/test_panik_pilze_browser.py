@@ -70,15 +70,18 @@ def play_turn(page) -> bool:  # type: ignore[no-untyped-def]
     return True
 
 
-def _open_room(live, new_page, phones: int = 2):  # type: ignore[no-untyped-def]
-    host = new_page()
+GUESTS = ("Brendon", "Ryan", "Dee", "Eve")
+
+
+def _open_room(live, new_page, phones: int = 2, host_phone: bool = False):  # type: ignore[no-untyped-def]
+    host = new_page(phone=host_phone)
     code = create_room_in_lobby(host, live.base_url, "panik_pilze", "Nicole")
     pages = [host]
-    for name in ("Brendon", "Ryan")[:phones]:
+    for name in GUESTS[:phones]:
         phone = new_page(phone=True)
         join_with_nickname(phone, f"{live.base_url}/r/{code}", name)
         pages.append(phone)
-    host.wait_for_selector(f'.member:has-text("{("Brendon", "Ryan")[phones - 1]}")')
+    host.wait_for_selector(f'.member:has-text("{GUESTS[phones - 1]}")')
     host.click("#start-btn")
     for page in pages:
         page.wait_for_selector('.pilze[data-phase="play"] #pilze-board .pp-who', timeout=10_000)
@@ -245,3 +248,40 @@ def test_the_game_screen_fits_one_screen_at_five_sizes(live, new_page, browser) 
             assert getattr(page, "errors", []) == []
     finally:
         table_context.close()
+
+
+def test_five_players_fit_a_phone_in_every_choosing_mode(live, new_page) -> None:  # type: ignore[no-untyped-def]
+    """Five 360x640 phones: whenever a player chooses a Turn card's display cards, a party's
+    type or a stack to steal, everything still fits (the page compacts the room if it must)."""
+    code, pages = _open_room(live, new_page, phones=4, host_phone=True)
+    for page in pages:
+        page.set_viewport_size({"width": 360, "height": 640})
+    room = live.registry.get(code)
+    modes: set[str] = set()
+    for _ in range(40):
+        mover = next((p for p in pages if _my_turn(p)), None)
+        if mover is None:
+            time.sleep(0.05)
+            continue
+        mover.wait_for_timeout(1600)  # the flip animations end
+        cards = mover.locator("#pilze-hand button.pp-action")
+        for i in range(cards.count()):
+            card = cards.nth(i)
+            kind = card.get_attribute("data-kind")
+            card.click()
+            mover.wait_for_timeout(150)
+            if card.get_attribute("aria-pressed") != "true":
+                continue  # a Steal with nothing to steal
+            mode = "turn" if "Turn" in card.inner_text() else kind
+            assert mover.evaluate(FIT, [360, 640]) == [], mode
+            modes.add(mode)
+            card.click()
+        version = room.match.version
+        play_turn(mover)
+        while room.match.version == version:
+            time.sleep(0.02)
+        if {"turn", "party", "steal"} <= modes or room.match.state.phase == "over":
+            break
+    assert {"turn", "collect"} & modes and len(modes) >= 2, modes
+    for page in pages:
+        assert page.errors == [], page.errors
