@@ -34,7 +34,11 @@ Bots: ``panika`` - the seat whose view says so plays the first card(s) of its ha
 (``legal.cards`` of them) or taps (``legal.taps``); the host asks for a rematch when a match is
 over (rematches are counted apart, not as actions). ``counter`` (the Panika counter, an open
 table) - the seats act in turn: ``tap`` while the counter is below 15, else ``reset`` (so it never
-bursts). ``--server bare`` (bench/bare_broadcast.py) plays the counter bot.
+bursts). ``pilze`` (Panik Pilze) - the seat whose view says ``legal.play`` plays its first hand
+card (a draw card as it is, a turn card on the first display cards, a party for the type the
+display shows most, a steal from the first opponent stack, or a swap of that card when nothing
+can be stolen); the host asks for a rematch when a match is over. ``--server bare``
+(bench/bare_broadcast.py) plays the counter bot.
 """
 
 from __future__ import annotations
@@ -121,6 +125,29 @@ def try_uvloop() -> None:
 
 # --- the bots (run in the generator processes) --------------------------------------------------
 
+TURN_GAMES = ("panika", "pilze")
+"""Scenarios of a waiting room: the host starts; the seat whose view says so acts."""
+
+PILZE_TYPES = ("schlaubi", "chef", "knuddel", "panik", "gifti")
+
+
+def pilze_action(view: dict) -> dict:
+    """The Panik Pilze bot's action (see the module docstring)."""
+    card = view["hand"][0]
+    display = view["display"]
+    if card["kind"] == "collect":
+        flip = [] if card["action"] == "draw" else [d["id"] for d in display[: card["count"]]]
+        return {"type": "collect", "card": card["id"], "flip": flip}
+    if card["kind"] == "party":
+        best = max(PILZE_TYPES, key=lambda m: sum(d["up"] == m for d in display))
+        return {"type": "party", "card": card["id"], "mushroom": best}
+    for p in view["players"]:
+        for m, n in p["basket"].items():
+            if p["seat"] != view["you"] and n:
+                return {"type": "steal", "card": card["id"], "victim": p["seat"], "mushroom": m}
+    return {"type": "swap", "cards": [card["id"]]}
+
+
 @dataclass(eq=False)
 class Bot:
     index: int
@@ -194,6 +221,13 @@ class Generator:
             if legal["taps"] > 0:
                 return '{"type":"action","action":{"type":"tap"}}', True
             return None
+        if self.scenario == "pilze":
+            if view.get("phase") == "over":
+                return ('{"type":"rematch"}', False) if bot.index == 0 else None
+            legal = view.get("legal")
+            if not legal or not legal["play"]:
+                return None
+            return orjson.dumps({"type": "action", "action": pilze_action(view)}).decode(), True
         # counter (and the bare server)
         if view.get("phase") == "burst":
             return '{"type":"action","action":{"type":"new_round"}}', True
@@ -202,7 +236,7 @@ class Generator:
         return '{"type":"action","action":{"type":"tap"}}', True
 
     def candidates(self, room: RoomBots) -> list[Bot]:
-        if self.scenario == "panika":
+        if self.scenario in TURN_GAMES:
             return room.bots
         n = len(room.bots)
         return [room.bots[room.sent % n]]  # the seats take turns
@@ -293,7 +327,7 @@ class Generator:
                 elif kind == "welcome":
                     bot.welcomed = True
                     bot.seat = frame.get("seat")
-                    if (self.scenario == "panika" and not room.started
+                    if (self.scenario in TURN_GAMES and not room.started
                             and all(b.welcomed for b in room.bots)):
                         room.started = True
                         await room.bots[0].ws.send('{"type":"start"}')
@@ -529,7 +563,7 @@ def run(args: argparse.Namespace) -> dict:
     url = server.url if server else args.server.rstrip("/")
     pid = server.pid if server else args.server_pid
     ws_url = url.replace("http://", "ws://", 1)
-    game = {"panika": "panika", "counter": "panika_counter"}[scenario]
+    game = {"panika": "panika", "counter": "panika_counter", "pilze": "panik_pilze"}[scenario]
     result: dict[str, Any] = {}
     try:
         rss0 = vmrss_kb(pid) if pid else 0
@@ -665,7 +699,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="real | bare (started here) | http://127.0.0.1:PORT (running)")
     ap.add_argument("--server-pid", type=int, default=0,
                     help="with a URL: the server's pid, for memory and CPU")
-    ap.add_argument("--scenario", choices=("panika", "counter"), default="panika")
+    ap.add_argument("--scenario", choices=("panika", "counter", "pilze"), default="panika")
     ap.add_argument("--rooms", type=int, default=50)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--rate", type=float, default=0.0, help="total actions/s offered; 0 = saturate")

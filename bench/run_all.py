@@ -3,7 +3,8 @@
     .venv/bin/python bench/run_all.py [--json results.jsonl] [--quick] [-- extra load.py options]
 
 1. saturation, 50 rooms x 4 players, ``--rate 0``: the bare broadcast server (bench/
-   bare_broadcast.py), then the real server with the Panika counter and with Panika
+   bare_broadcast.py), then the real server with the Panika counter, with Panika and with Panik
+   Pilze
    (``WS_MESSAGES_PER_SECOND`` raised to 100000 so that the per-connection frame limit does not
    cap a room's bots);
 2. the target load on the real server: 1,000 rooms x 4 players (4,000 connections) offering
@@ -63,6 +64,8 @@ def main() -> int:
                               "--ws-rate", "100000", *sat]),
         ("sat-real-panika", [str(BENCH / "load.py"), "--server", "real", "--scenario", "panika",
                              "--ws-rate", "100000", *sat]),
+        ("sat-real-pilze", [str(BENCH / "load.py"), "--server", "real", "--scenario", "pilze",
+                            "--ws-rate", "100000", *sat]),
         ("target-real-panika", [str(BENCH / "load.py"), "--server", "real", "--scenario",
                                 "panika", *target]),
         ("target-real-counter", [str(BENCH / "load.py"), "--server", "real", "--scenario",
@@ -101,6 +104,12 @@ def main() -> int:
             check(f"saturation {scen} >= 0.6 x bare", ratio >= 0.6,
                   f"{real['applied_per_s']:.0f} / {bare['applied_per_s']:.0f} actions/s = "
                   f"{ratio:.2f}")
+    pilze = results.get("sat-real-pilze")
+    if bare and pilze:  # no target of the issue: reported beside the others
+        print(f"info  saturation pilze: {pilze['applied_per_s']:.0f} / "
+              f"{bare['applied_per_s']:.0f} actions/s = "
+              f"{pilze['applied_per_s'] / bare['applied_per_s']:.2f} x bare, "
+              f"{pilze['server_us_per_action']:.0f} µs server CPU per action")
     for scen in ("panika", "counter"):
         t = results.get(f"target-real-{scen}")
         if not t:

@@ -21,7 +21,6 @@ from fastapi.responses import (
 from app.config import PROJECT_ROOT
 from app.db import matches as store
 from app.engine import all_games, get_game, seed_commitment
-from app.games import UPCOMING
 from app.i18n import COOKIE, LANGUAGES, catalog, translate
 
 from .deps import Db, Registry, Templates
@@ -38,7 +37,7 @@ async def lobby(request: Request, templates: Templates, registry: Registry) -> H
     games = [describe(g) for g in all_games()]
     return templates.TemplateResponse(
         request, "lobby.html",
-        {"games": games, "upcoming": UPCOMING, "rooms": await registry.public_rooms()},
+        {"games": games, "rooms": await registry.public_rooms()},
     )
 
 

@@ -18,13 +18,6 @@ def load_all() -> None:
         registry.register(module.GAME)
 
 
-GAME_PACKAGES = ["panika", "panika_counter", "panic_lab", "panique"]
+GAME_PACKAGES = ["panika", "panika_counter", "panic_lab", "panik_pilze", "panique"]
 """Each package exposes ``GAME``, an instance of its ``app.engine.Game`` subclass."""
 
-
-UPCOMING = [
-    {"id": "panik_pilze", "title": "Panik Pilze",
-     "pitch": "Double-sided mushroom cards, a display with hidden down-sides, and majority scoring.",
-     "players": "2-5 players"},
-]
-"""Games in the works: the lobby shows them, without a "Create room" button."""

@@ -1,0 +1,222 @@
+"""``PanikPilzeGame``: the engine interface over ``rules``, ``scoring`` and ``view``
+(docs/games/panik-pilze.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import combinations
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+
+from app.engine import (
+    Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer, ranks_from_scores,
+)
+
+from . import rules
+from .cards import ACTION_CARDS, MUSHROOMS
+from .scoring import score_baskets, totals
+from .state import PilzeState
+from .view import view as build_view
+from .view import views as build_views
+from .view import winners
+
+ActionId = Annotated[int, Field(ge=0, le=25)]
+Mushroom = Literal["schlaubi", "chef", "knuddel", "panik", "gifti"]
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CollectAction(_Action):
+    """Play a collect card; ``flip`` names the display cards (by their ``id``) a "turn" card
+    turns over: exactly as many as the card says, all different; empty for a "draw" card."""
+
+    type: Literal["collect"]
+    card: ActionId
+    flip: list[int] = Field(default_factory=list, max_length=2)
+
+
+class PartyAction(_Action):
+    """Play a Mushroom Party card for one mushroom type."""
+
+    type: Literal["party"]
+    card: ActionId
+    mushroom: Mushroom
+
+
+class StealAction(_Action):
+    """Play a Steal card: the top card of seat ``victim``'s stack of ``mushroom``."""
+
+    type: Literal["steal"]
+    card: ActionId
+    victim: int = Field(ge=0, le=4)
+    mushroom: Mushroom
+
+
+class SwapAction(_Action):
+    """Put 1 to 3 hand cards on the action discard pile and draw as many."""
+
+    type: Literal["swap"]
+    cards: list[ActionId] = Field(min_length=1, max_length=3)
+
+
+class TimeoutAction(_Action):
+    """System only: the turn timer ran out; the simplest legal turn is played (decision 12)."""
+
+    type: Literal["timeout"]
+
+
+AnyAction = Annotated[
+    Union[CollectAction, PartyAction, StealAction, SwapAction, TimeoutAction],
+    Field(discriminator="type"),
+]
+
+
+class PilzeAction(RootModel[AnyAction]):
+    pass
+
+
+class PilzeOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    memory_aid: bool = Field(
+        False, title="Memory aid",
+        description="Show everyone the hidden down sides of the display cards.",
+    )
+    turn_timer: bool = Field(
+        False, title="Turn timer",
+        description="Limit each turn; when time runs out a simple turn is played for the player.",
+    )
+    turn_seconds: int = Field(
+        60, ge=15, le=300, title="Seconds per turn",
+        description="The turn limit when the turn timer is on.",
+    )
+
+
+class PanikPilzeGame(Game[PilzeState]):
+    id = "panik_pilze"
+    title = "Panik Pilze"
+    pitch = "Double-sided mushroom cards, a display with hidden down-sides, and majority scoring."
+    min_players = 2
+    max_players = 5
+    Options = PilzeOptions
+    Action = PilzeAction
+
+    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> PilzeState:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"Panik Pilze needs 2 to 5 players, not {players}")
+        memory_aid = bool(getattr(options, "memory_aid", False))
+        seconds = getattr(options, "turn_seconds", 60) if getattr(options, "turn_timer", False) else 0
+        return rules.new_state(players, memory_aid, seconds, rng)
+
+    # --- validate and apply ------------------------------------------------------------------
+    def validate(self, state: PilzeState, move: Move) -> None:
+        action, seat = move.action, move.seat
+        if state.phase == "over":
+            raise IllegalAction("the match is over")
+        if action.type == "timeout":
+            if seat is not None:
+                raise IllegalAction("only the system may send timeout")
+            return
+        if seat is None or not 0 <= seat < state.players:
+            raise IllegalAction(f"only a player may send {action.type}")
+        if seat != state.turn:
+            raise NotYourTurn("wait for your turn")
+        if action.type == "collect":
+            rules.check_collect(state, seat, action.card, list(action.flip))
+        elif action.type == "party":
+            rules.check_card(state, seat, action.card, "party")
+        elif action.type == "steal":
+            rules.check_steal(state, seat, action.card, action.victim, action.mushroom)
+        elif action.type == "swap":
+            rules.check_swap(state, seat, list(action.cards))
+
+    def apply(self, state: PilzeState, move: Move, rng: SeededRng) -> list[Event]:
+        action, seat = move.action, move.seat
+        events: list[Event] = []
+        if action.type == "timeout":
+            seat = state.turn
+            events.append(Event("{seat:%d} ran out of time; a turn is played for them" % seat,
+                                seat, "timeout"))
+            action = self.parse_action(self.simplest_turn(state, seat))
+        if action.type == "collect":
+            events += rules.play_collect(state, seat, action.card, list(action.flip), rng)
+        elif action.type == "party":
+            events += rules.play_party(state, seat, action.card, action.mushroom, rng)
+        elif action.type == "steal":
+            events += rules.play_steal(state, seat, action.card, action.victim, action.mushroom,
+                                       rng)
+        else:
+            events += rules.play_swap(state, seat, list(action.cards), rng)
+        if state.phase == "over":
+            outcome = self.outcome(state)
+            assert outcome is not None
+            events.append(Event(outcome.summary, None, "win", {"winners": outcome.winners}))
+        return events
+
+    # --- what a seat may do --------------------------------------------------------------------
+    def legal_actions(self, state: PilzeState, seat: int | None) -> list[dict[str, Any]]:
+        """Every legal action of ``seat`` now, as raw JSON. For each hand card in hand order:
+        a draw card; a turn card with every choice of display cards; a party card with each type;
+        a steal card with each (opponent, type) there is. Then every swap (1 to 3 cards)."""
+        if state.phase == "over" or seat is None or seat != state.turn:
+            return []
+        serials = [state.serial[c] for c in state.display]
+        hand = state.hands[seat]
+        out: list[dict[str, Any]] = []
+        for card in hand:
+            spec = ACTION_CARDS[card]
+            if spec.kind == "collect" and spec.action == "draw":
+                out.append({"type": "collect", "card": card, "flip": []})
+            elif spec.kind == "collect":
+                out += [{"type": "collect", "card": card, "flip": list(pick)}
+                        for pick in combinations(serials, spec.count)]
+            elif spec.kind == "party":
+                out += [{"type": "party", "card": card, "mushroom": m} for m in MUSHROOMS]
+            else:
+                out += [{"type": "steal", "card": card, "victim": v, "mushroom": m}
+                        for v, m in rules.steal_targets(state, seat)]
+        for size in range(1, len(hand) + 1):
+            out += [{"type": "swap", "cards": list(pick)} for pick in combinations(hand, size)]
+        return out
+
+    def simplest_turn(self, state: PilzeState, seat: int) -> dict[str, Any]:
+        """The turn a timeout plays (decision 12): the first entry of ``legal_actions``, that is
+        the first hand card played in its first form (a draw card as it is, a turn card on the
+        first display cards, a party for Schlaubi, a steal from the next opponent's first stack);
+        a Steal with nothing to steal is passed over for the next card, and a hand of only such
+        cards swaps its first card."""
+        return self.legal_actions(state, seat)[0]
+
+    # --- views, outcome, timers ----------------------------------------------------------------
+    def view(self, state: PilzeState, seat: int | None) -> dict[str, Any]:
+        return build_view(state, seat)
+
+    def views(
+        self, state: PilzeState, seats: Iterable[int | None]
+    ) -> dict[int | None, dict[str, Any]]:
+        return build_views(state, seats)
+
+    def outcome(self, state: PilzeState) -> Outcome | None:
+        """Scores are the scoring pad's totals; equal top totals share the victory."""
+        if state.phase != "over":
+            return None
+        counts = [state.basket_counts(s) for s in range(state.players)]
+        scores = totals(score_baskets(counts), state.players)
+        won = winners(state)
+        names = " and ".join("{seat:%d}" % s for s in won)
+        verb = "wins" if len(won) == 1 else "win"
+        best = scores[won[0]]
+        return Outcome(scores=scores, ranks=ranks_from_scores(scores), winners=won,
+                       summary=f"{names} {verb} with {best} point{'' if best == 1 else 's'}")
+
+    def timers(self, state: PilzeState) -> list[Timer]:
+        if state.phase == "over" or not state.turn_seconds:
+            return []
+        return [Timer(f"turn:{state.turn_serial}", state.turn_seconds, {"type": "timeout"},
+                      "Turn", (state.turn,))]
+
+    def active_seats(self, state: PilzeState) -> list[int]:
+        return [] if state.phase == "over" else [state.turn]

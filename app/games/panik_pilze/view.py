@@ -1,0 +1,89 @@
+"""What one seat sees (docs/games/panik-pilze.md, "Hidden information" and "The view").
+
+Public: the display's up sides (and their down sides only with the memory aid), the pile's size
+and its top card's up side, every basket (count per type), hand sizes, the action pile's size,
+the action discard pile (face up: its size and top), whose turn, the live score. Private: a
+seat's own hand, to that seat only. Never shown: the pile below its top, other hands, the order
+of the action pile, display down sides without the memory aid, mushroom card ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .cards import ACTION_JSON, other_side
+from .rules import steal_targets
+from .scoring import score_baskets, totals
+from .state import PilzeState
+
+
+def view(state: PilzeState, seat: int | None) -> dict[str, Any]:
+    return seat_view(state, public_view(state), seat)
+
+
+def views(state: PilzeState, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """Several seats' views sharing one public part (built once per move)."""
+    public = public_view(state)
+    return {seat: seat_view(state, public, seat) for seat in seats}
+
+
+def display_json(state: PilzeState) -> list[dict[str, Any]]:
+    out = []
+    for card in state.display:
+        entry: dict[str, Any] = {"id": state.serial[card], "up": state.up[card]}
+        if state.memory_aid:
+            entry["down"] = other_side(card, state.up[card])
+        out.append(entry)
+    return out
+
+
+def public_view(state: PilzeState) -> dict[str, Any]:
+    counts = [state.basket_counts(s) for s in range(state.players)]
+    by_type = score_baskets(counts)
+    over = state.phase == "over"
+    return {
+        "phase": state.phase,
+        "turn": None if over else state.turn,
+        "turn_number": state.turns_played + (0 if over else 1),
+        "memory_aid": state.memory_aid,
+        "turn_seconds": state.turn_seconds,
+        "pile": {"count": len(state.pile),
+                 "top": state.up[state.pile[-1]] if state.pile else None},
+        "display": display_json(state),
+        "players": [
+            {"seat": s, "hand": len(state.hands[s]), "basket": counts[s]}
+            for s in range(state.players)
+        ],
+        "action_pile": len(state.action_pile),
+        "action_discard": {
+            "count": len(state.action_discard),
+            "top": ACTION_JSON[state.action_discard[-1]] if state.action_discard else None,
+        },
+        "score": {"by_type": by_type, "totals": totals(by_type, state.players)},
+        "last_turn": dict(state.last_turn) if state.last_turn else None,
+        "end_cause": state.end_cause,
+        "winners": winners(state) if over else [],
+    }
+
+
+def seat_view(state: PilzeState, public: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The public part plus, for a player, their own hand and what they may do now."""
+    out = {**public, "you": seat}
+    if seat is not None and 0 <= seat < state.players:
+        out["hand"] = [ACTION_JSON[c] for c in state.hands[seat]]
+        my_turn = state.phase == "play" and state.turn == seat
+        out["legal"] = {
+            "play": my_turn,
+            "steal": my_turn and bool(steal_targets(state, seat)),
+        }
+    return out
+
+
+def winners(state: PilzeState) -> list[int]:
+    """Everyone with the highest total (rulebook: "several winners")."""
+    counts = [state.basket_counts(s) for s in range(state.players)]
+    scores = totals(score_baskets(counts), state.players)
+    best = max(scores)
+    return [s for s in range(state.players) if scores[s] == best]
+
