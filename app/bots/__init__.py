@@ -11,6 +11,7 @@ from typing import Any
 
 from .base import DIFFICULTIES, MAX_DELAY_MS, Bot, Decision, Difficulty, RandomLegalBot
 from .panic_lab import PanicLabBot
+from .panik_pilze import PanikPilzeBot
 from .panika import PanikaBot
 from .panique import PaniqueBot
 
@@ -18,6 +19,7 @@ POLICIES: dict[str, type[Bot]] = {
     "panika": PanikaBot,
     "panic_lab": PanicLabBot,
     "panique": PaniqueBot,
+    "panik_pilze": PanikPilzeBot,
 }
 
 BOT_GAMES: frozenset[str] = frozenset(POLICIES)
