@@ -48,7 +48,7 @@ class Habits:
 
 HABITS = {
     "easy": Habits(forget=0.5, noise=0.6, next_player=0.0),
-    "normal": Habits(forget=0.0, noise=0.15, next_player=0.0),
+    "normal": Habits(forget=0.0, noise=0.3, next_player=0.0),
     "hard": Habits(forget=0.0, noise=0.0, next_player=0.5),
 }
 

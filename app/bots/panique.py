@@ -36,6 +36,7 @@ CARELESS = {"easy": 1 / 3, "normal": 0.0, "hard": 0.0}
 
 class PaniqueBot(Bot):
     game_id = "panique"
+    hard_plays_as_normal = True
 
     def choose(self, frame: Frame, legal: list[Action]) -> tuple[Action, float] | None:
         if ROLL in legal:
