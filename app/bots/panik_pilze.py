@@ -5,10 +5,10 @@ docs/games/panik-pilze.md).
   of the move that laid it out (``was``: the side everyone saw on the pile). A card turned over
   shows its old up side as its new down side. The bot keeps both, per display number; easy
   forgets some (each with a chance).
-- **Each turn** every legal action is scored by the expected baskets it leaves: mushrooms the
-  action takes (visible ones; a turned card whose down side it remembers; an unknown down side or
-  a card still to be laid out counts by its chance, about one in four), a steal's swing, then the
-  scoring pad on those baskets: our total minus the best other total, plus a little for every
+- **Each turn** every legal action is scored by the baskets it leaves: mushrooms the action takes
+  (visible ones; a turned card whose down side it remembers; an unknown down side or a card still
+  to be laid out counts by its chance, about one in four: the pad with one more mushroom weighs
+  that much), a steal's swing, then the scoring pad on those baskets: our total minus the best other total, plus a little for every
   mushroom of a type whose majority is still open (the cards of that type not yet in any basket
   could still change it). A Mushroom Party or Steal card is worth keeping for a big moment, and a
   swap is the fallback when nothing gains.
@@ -18,6 +18,7 @@ docs/games/panik-pilze.md).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,7 +96,7 @@ class PanikPilzeBot(Bot):
 
     def value(self, view: dict[str, Any], action: Action) -> float:
         """The expected worth of ``action`` in points of lead."""
-        counts = [{m: float(n) for m, n in p["basket"].items()} for p in view["players"]]
+        counts = [dict(p["basket"]) for p in view["players"]]
         display = view["display"]
         kind = action["type"]
         bonus = 0.0
@@ -107,7 +108,13 @@ class PanikPilzeBot(Bot):
                 gain, left = self._after_draw(view, kind_taken, card.count)
             else:
                 gain, left = self._after_turn(display, kind_taken, action["flip"])
-            counts[self.seat][kind_taken] += gain
+            whole = math.floor(gain)
+            chance = gain - whole  # one more with this chance: weigh both pads
+            counts[self.seat][kind_taken] += whole
+            if chance > 0:
+                more = [dict(c) for c in counts]
+                more[self.seat][kind_taken] += 1
+                bonus += chance * (self.standing(more) - self.standing(counts))
         elif kind == "party":
             taken = action["mushroom"]
             counts[self.seat][taken] += sum(1 for c in display if c["up"] == taken)
@@ -158,11 +165,11 @@ class PanikPilzeBot(Bot):
                 left.append({"id": card["id"], "up": known})
         return gain, left
 
-    def standing(self, counts: list[dict[str, float]]) -> float:
+    def standing(self, counts: list[dict[str, int]]) -> float:
         """Our total minus the best other total on these baskets, plus a little for each
         mushroom of a type whose majority is still open."""
         players = len(counts)
-        pad = totals(score_baskets(counts), players)  # type: ignore[arg-type]
+        pad = totals(score_baskets(counts), players)
         others = [pad[s] for s in range(players) if s != self.seat]
         value = pad[self.seat] - (max(others) if others else 0)
         for m in MUSHROOMS:
