@@ -86,19 +86,19 @@ def main(argv: list[str] | None = None) -> int:
     load_all()
     games_for = {k: int(v) for k, v in (item.split("=", 1) for item in args.games_for)}
     fair = 1 / args.players
-    print(f"{args.games} matches per line, {args.players} players; a fair share is "
-          f"{fair:.1%}; 95% Wilson intervals")
-    print(f"{'game':<12} {'bot':<7} {'against':<8} {'win rate':>8}  {'95% CI':<15} "
-          f"{'shared':>6} {'cpu s':>6}  verdict")
+    print(f"{args.players} players; a fair share is {fair:.1%}; 95% Wilson intervals")
+    print(f"{'game':<12} {'bot':<7} {'against':<8} {'games':>6} {'win rate':>8}  "
+          f"{'95% CI':<15} {'shared':>6} {'cpu s':>6}  verdict")
     failed = False
     for game_id in args.game or sorted(BOT_GAMES):
         for tested, opponent in MATCHUPS:
             same = tested == "hard" and POLICIES[game_id].hard_plays_as_normal
-            r = run(game_id, tested, opponent, games_for.get(game_id, args.games), args.players)
+            games = games_for.get(game_id, args.games)
+            r = run(game_id, tested, opponent, games, args.players)
             better = r["low"] > fair and not r["unfinished"]
             failed |= not better and not same
-            print(f"{game_id:<12} {tested:<7} {opponent:<8} {r['rate']:>8.1%}  "
-                  f"[{r['low']:.1%}, {r['high']:.1%}]".ljust(57)
+            print(f"{game_id:<12} {tested:<7} {opponent:<8} {games:>6} {r['rate']:>8.1%}  "
+                  f"[{r['low']:.1%}, {r['high']:.1%}]".ljust(64)
                   + f"{r['shared']:>6} {r['cpu_s']:>6.1f}  "
                   + ("beats it" if better else
                      "same policy (docs/bots.md)" if same else "NOT clearly better")

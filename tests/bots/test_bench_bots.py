@@ -1,0 +1,34 @@
+"""The bots benchmark's statistics and a tiny run of it (bench/bots.py, docs/bots.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "bots.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_wilson_interval_matches_the_textbook_values(bench):
+    low, high = bench.wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    low, high = bench.wilson(100, 100)
+    assert high == 1.0 and low == pytest.approx(0.9630, abs=1e-4)
+    assert bench.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_a_small_run_prints_every_line(bench, capsys):
+    bench.main(["--games", "4", "--game", "panic_lab", "--game", "panique"])
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if line.startswith(("panic_lab", "panique"))]
+    assert len(lines) == 4
+    assert all("%" in line and "[" in line for line in lines)
