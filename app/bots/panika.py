@@ -73,20 +73,20 @@ class Style:
     rough_risk: bool
     """Judge risk by a rule of thumb (the counter above 24 is dangerous) rather than exactly."""
     forget_last_card: float
+    """The chance to forget "Last card!" when it is due."""
     late_call: float
     """Having forgotten, the chance to still call within the 3 s window."""
 
 
 STYLES: dict[str, Style] = {
-    "easy": Style(reserve=0.0, pressure=0.0, play_two_gift=0.0, tap_follow_up=False, noise=0.8, rough_risk=True,
-                  forget_last_card=0.35, late_call=0.5),
-    "normal": Style(reserve=0.35, pressure=1.0, play_two_gift=0.0, tap_follow_up=False, noise=0.3,
-                    rough_risk=False, forget_last_card=0.0, late_call=1.0),
-    "hard": Style(reserve=0.5, pressure=1.0, play_two_gift=0.5, tap_follow_up=True, noise=0.0, rough_risk=False,
-                  forget_last_card=0.0, late_call=1.0),
+    "easy": Style(reserve=0.0, pressure=0.0, play_two_gift=0.0, tap_follow_up=False,
+                  noise=0.8, rough_risk=True, forget_last_card=0.35, late_call=0.5),
+    "normal": Style(reserve=0.35, pressure=1.0, play_two_gift=0.0, tap_follow_up=False,
+                    noise=0.3, rough_risk=False, forget_last_card=0.0, late_call=1.0),
+    "hard": Style(reserve=0.5, pressure=1.0, play_two_gift=0.5, tap_follow_up=True,
+                  noise=0.0, rough_risk=False, forget_last_card=0.0, late_call=1.0),
 }
 
-PLAY = {"type": "play"}
 TAP = {"type": "tap"}
 LAST_CARD = {"type": "last_card"}
 

@@ -67,8 +67,6 @@ def assert_plain_frames(frames: list[dict], seat: int) -> None:
 
 
 def test_panika_bot_never_sees_the_burst_number_nor_another_hand(monkeypatch):
-    secrets: dict[int, list] = {}
-
     def note(state, seat):
         return {"burst_at": state.burst_at, "round": state.round,
                 "hands": [list(h) for h in state.hands], "discard": set(state.discard)}
@@ -90,8 +88,7 @@ def test_panika_bot_never_sees_the_burst_number_nor_another_hand(monkeypatch):
             burst = view["last_burst"]
             if view["phase"] != "over":
                 assert burst is None or burst["round"] < n["round"]
-        secrets[seat] = notes
-    assert len(secrets) == 3
+        assert any(frame["legal"] for frame in frames)  # it did get to act
 
 
 def test_panic_lab_bot_sees_no_dice_before_the_reveal_and_no_answer_before_the_end(monkeypatch):
@@ -113,8 +110,23 @@ def test_panic_lab_bot_sees_no_dice_before_the_reveal_and_no_answer_before_the_e
                 assert_no_key([view["players"]], r"tile|answer")
 
 
-@pytest.mark.parametrize("game_id", ["panique"])
+@pytest.mark.parametrize("game_id", ["panique", "panik_pilze"])
 def test_other_games_frames_are_plain_seat_frames(monkeypatch, game_id):
     spies, _ = spy_match(monkeypatch, game_id, 2, b"plain", lambda state, seat: None)
     for seat, spy in enumerate(spies):
         assert_plain_frames(frames_of(spy), seat)
+
+
+def test_pilze_bot_sees_only_its_own_hand_and_no_down_side_outside_lay_events(monkeypatch):
+    def note(state, seat):
+        return {"hand": list(state.hands[seat])}
+
+    spies, built = spy_match(monkeypatch, "panik_pilze", 3, b"secret-pilze", note)
+    for seat, spy in enumerate(spies):
+        frames = frames_of(spy)
+        notes = [n for s, n in built if s == seat]
+        for frame, n in zip(frames, notes, strict=True):
+            assert [c["id"] for c in frame["view"]["hand"]] == n["hand"]
+            assert all("hand" not in p or isinstance(p["hand"], int)
+                       for p in frame["view"]["players"])
+            assert_no_key([frame["view"]], r"^down$|^was$")
