@@ -4,6 +4,8 @@ ever choose actions from ``legal`` (docs/bots.md, "What the tests show")."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.bots import BOT_GAMES, DIFFICULTIES, MAX_DELAY_MS, make_bot, make_random_bot
 from app.bots.arena import play_match
@@ -87,3 +89,38 @@ def test_bots_use_their_own_generator_so_the_same_seed_plays_the_same_match():
 
     first, second = run(), run()
     assert first.outcome == second.outcome and first.moves == second.moves
+
+
+@pytest.mark.parametrize("options", [
+    {"variant": "no_mutations"}, {"variant": "no_mutations_no_vents"},
+    {"latency_fair": True, "target_tokens": 3}, {"search_seconds": 15, "countdown_seconds": 2},
+])
+def test_panic_lab_bots_end_matches_of_every_variant_and_mode(options):
+    bots = [Checked(make_bot("panic_lab", s, d, s), max_delay("panic_lab"))
+            for s, d in enumerate(DIFFICULTIES)]
+    result = play_match("panic_lab", bots, repr(options).encode(), options)
+    assert result.outcome is not None and result.rejected == []
+
+
+def test_pilze_bots_end_matches_with_the_memory_aid_and_the_turn_timer():
+    options = {"memory_aid": True, "turn_timer": True, "turn_seconds": 15}
+    bots = [Checked(make_bot("panik_pilze", s, d, s)) for s, d in enumerate(DIFFICULTIES)]
+    result = play_match("panik_pilze", bots, b"aid", options)
+    assert result.outcome is not None and result.rejected == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(game_id=st.sampled_from(GAMES), data=st.data(), seed=st.binary(min_size=1, max_size=8))
+def test_any_seats_any_seed_only_legal_actions_and_the_match_ends(game_id, data, seed):
+    game = get_game(game_id)
+    players = data.draw(st.integers(game.min_players, min(game.max_players, 5)))
+    # At least one bot: random players alone need not end a match (Panic Lab's random claims
+    # lose tokens as fast as they win them).
+    kinds = data.draw(st.lists(st.sampled_from([*DIFFICULTIES, "random"]),
+                               min_size=players - 1, max_size=players - 1))
+    kinds.insert(data.draw(st.integers(0, players - 1)), data.draw(st.sampled_from(DIFFICULTIES)))
+    seats = [Checked(make_random_bot(game_id, s, s) if kind == "random"
+                     else make_bot(game_id, s, kind, s), max_delay(game_id))
+             for s, kind in enumerate(kinds)]
+    result = play_match(game_id, seats, seed)
+    assert result.outcome is not None and result.rejected == []
