@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import io
-from typing import Annotated, Any
+from typing import Any
 
 import segno
 from fastapi import APIRouter, HTTPException, Request, Response
 from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field
 
 from app.engine import EngineError, get_game
-from app.realtime.protocol import NICKNAME_MAX
+from app.realtime.protocol import Nickname
 from app.realtime.registry import RoomLimitReached
 
 from .deps import Registry
@@ -34,9 +34,7 @@ def _limiter(request: Request) -> MovingWindowRateLimiter:
 
 class CreateRoom(BaseModel):
     game: str = Field(description="A game id from /api/games.")
-    nickname: Annotated[
-        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NICKNAME_MAX)
-    ]
+    nickname: Nickname
     public: bool = Field(True, description="Listed in the lobby while it waits for players.")
     options: dict[str, Any] | None = None
 

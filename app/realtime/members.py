@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from .connection import Connection
 from .protocol import NICKNAME_MAX
+from .text import name_key
 
 
 @dataclass(eq=False)
@@ -32,10 +33,10 @@ class Member:
 
 def unique_nickname(wanted: str, taken: Iterable[str]) -> str:
     """``wanted``, or with a number when someone in the room has it already ("Bob 2"), kept
-    within the nickname length; compared without case."""
-    used = {name.casefold() for name in taken}
+    within the nickname length; compared without case after normalisation (app/realtime/text.py)."""
+    used = {name_key(name) for name in taken}
     name, n = wanted, 2
-    while name.casefold() in used:
+    while name_key(name) in used:
         suffix = f" {n}"
         name, n = wanted[: NICKNAME_MAX - len(suffix)] + suffix, n + 1
     return name
