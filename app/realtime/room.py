@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import time
 from collections import deque
@@ -32,6 +33,8 @@ log = logging.getLogger(__name__)
 HISTORY_LIMIT = 100
 HOST_HANDOVER_SECONDS = 30.0
 MAX_MEMBERS = 40
+SEAT_MARKER = re.compile(r"\{seat:(\d+)\}")
+"""How an engine's event text names a seat (docs/protocol.md, "Events")."""
 
 SaveMatch = Callable[[MatchRecord], Awaitable[int]]
 
@@ -59,6 +62,8 @@ class Room:
         self.host: int | None = None
         self.watchers: set[Connection] = set()
         self.match: MatchRun | None = None
+        self.match_number = 0
+        """1 for the room's first match, +1 on each start or rematch (0 before the first)."""
         self.match_id: int | None = None
         self.result: dict[str, Any] | None = None
         self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY_LIMIT)
@@ -293,6 +298,7 @@ class Room:
 
     def _start_match(self, *, players: int) -> None:
         self.match = MatchRun(self.game, players, dict(self.options))
+        self.match_number += 1
         self.status = "playing"
         self.result = None
         self.match_id = None
@@ -327,22 +333,27 @@ class Room:
             self._finish(outcome)
 
     def _record(self, events: list[Event]) -> list[dict[str, Any]]:
-        """Events as frames with nicknames filled in, kept in the room's history."""
+        """Events as frames, kept in the room's history (their ``{seat:N}`` markers unexpanded:
+        the page names the seats, docs/protocol.md "Events")."""
         frames = [self._event_frame(e) for e in events]
         self.history.extend(f for f, e in zip(frames, events, strict=True) if not e.transient)
         return frames
 
     def _names(self, text: str) -> str:
-        """``{seat:N}`` in an engine's text replaced by that seat's nickname."""
-        if "{seat:" in text:
-            for m in self.members.values():
-                if m.seat is not None:
-                    text = text.replace(f"{{seat:{m.seat}}}", m.nickname)
-        return text
+        """``{seat:N}`` in an engine's text replaced by that seat's nickname, in one pass: a
+        nickname that looks like a marker is pasted as it is, never expanded again (issue 7,
+        item 3). Used for the stored summary only; events go out with their markers."""
+        names = {m.seat: m.nickname for m in self.members.values() if m.seat is not None}
 
-    def _event_frame(self, event: Event) -> dict[str, Any]:
-        text = self._names(event.text)
-        frame: dict[str, Any] = {"text": text, "seat": event.seat, "kind": event.kind}
+        def name(found: re.Match[str]) -> str:
+            seat = int(found.group(1))
+            return names.get(seat, f"Seat {seat + 1}")
+
+        return SEAT_MARKER.sub(name, text)
+
+    @staticmethod
+    def _event_frame(event: Event) -> dict[str, Any]:
+        frame: dict[str, Any] = {"text": event.text, "seat": event.seat, "kind": event.kind}
         if event.data:
             frame["data"] = event.data
         if event.transient:
@@ -465,6 +476,7 @@ class Room:
             "seed_hash": match.seed_hash if match else None,
             "result": self.result,
             "match_id": self.match_id,
+            "match_number": self.match_number,
         }
 
     def _broadcast_room(self) -> None:
@@ -483,7 +495,8 @@ class Room:
         match = self.match
         assert match is not None
         timers = self._timers.visible()
-        return {"version": match.version, "active": self.game.active_seats(match.state),
+        return {"match": self.match_number, "version": match.version,
+                "active": self.game.active_seats(match.state),
                 "timers": timers, "events": events}
 
     @staticmethod
