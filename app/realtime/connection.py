@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 BACKLOG_LIMIT = 512
 RTT_SAMPLES = 5
+PINGS_REMEMBERED = 4
 _ids = itertools.count(1)
 
 Message = dict[str, Any]
@@ -35,7 +36,7 @@ class Connection:
     """A joined (or joining) WebSocket client of one room."""
 
     __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_backlog",
-                 "_finishing", "__weakref__")
+                 "_finishing", "_pings", "__weakref__")
 
     def __init__(self, send: AsgiSend | None = None) -> None:
         self.id = next(_ids)
@@ -47,6 +48,8 @@ class Connection:
         self._send = send
         self._backlog: deque[Message] | None = None
         self._finishing: asyncio.Task[None] | None = None
+        self._pings: dict[int, float] | None = None
+        """The server's pings not answered yet: their ``t`` and when they left."""
 
     @property
     def joined(self) -> bool:
@@ -118,6 +121,23 @@ class Connection:
             return
         self._write({"type": "websocket.close", "code": code})
         self.closed = True
+
+    def ping_sent(self, t: int, now: float) -> None:
+        """The server sends ping ``t`` now; only the oldest unanswered few are remembered."""
+        if self._pings is None:
+            self._pings = {}
+        elif len(self._pings) >= PINGS_REMEMBERED:
+            del self._pings[next(iter(self._pings))]
+        self._pings[t] = now
+
+    def answer_ping(self, t: float, now: float) -> bool:
+        """A ``pong``: it counts (once) only for a ping this server sent this connection and that
+        was not answered yet, so a client cannot choose its own round trip (issue 7, item 11)."""
+        sent = self._pings.pop(t, None) if self._pings else None
+        if sent is None:
+            return False
+        self.record_rtt(now - sent)
+        return True
 
     def record_rtt(self, seconds: float) -> None:
         """Add a round-trip sample; the figure used is the median of the last few."""

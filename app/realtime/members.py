@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -20,7 +21,10 @@ class Member:
     player: bool
     seat: int | None = None
     conns: set[Connection] = field(default_factory=set)
-    left_at: float = 0.0
+    left_at: float = field(default_factory=time.monotonic)
+    """When the member's last connection closed (``time.monotonic``); a member who has not
+    connected yet counts from their creation, so a room's creator gets the full host handover
+    delay before a first connection (issue 7, item 13)."""
 
     @property
     def connected(self) -> bool:

@@ -71,7 +71,8 @@ class Ping(_Message):
 
 
 class Pong(_Message):
-    """The answer to the server's ``ping``: the server measures this client's round trip."""
+    """The answer to the server's ``ping`` with its ``t``: it counts once, and only for a ping
+    the server sent this connection (the server measures this client's round trip)."""
 
     type: Literal["pong"]
     t: float

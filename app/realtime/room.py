@@ -75,6 +75,7 @@ class Room:
         self._save_match = save_match
         self._idle_seconds = idle_seconds
         self._ping_seconds = ping_seconds
+        self._ping_ms = round(ping_seconds * 1000)
         self._next_member = 1
         self._timers = TimerBoard(lambda key: self.post("timer", key))
         self._saving: set[asyncio.Task[None]] = set()
@@ -144,16 +145,17 @@ class Room:
         if isinstance(message, p.Ping):
             conn.send({"type": "pong", "t": message.t})
             return
+        ref = getattr(message, "ref", None)
         if not conn.joined:
-            conn.error("join_first", "send a 'join' frame first")
+            conn.error("join_first", "send a 'join' frame first", ref)
             return
         if isinstance(message, p.Pong):
-            conn.record_rtt(time.monotonic() - message.t)
+            conn.answer_ping(message.t, time.monotonic())
         elif isinstance(message, p.Resync):
             self._send_room(conn)
             self._send_state(conn)
         elif conn.member is None:
-            conn.error("watching", "the table view only watches")
+            conn.error("watching", "the table view only watches", ref)
         elif isinstance(message, p.Action):
             self._on_action(conn, conn.member, message)
         elif isinstance(message, p.Chat):
@@ -169,7 +171,7 @@ class Room:
             conn.watcher = True
             self.watchers.add(conn)
             conn.send({"type": "welcome", "room": self.code, "member": None, "seat": None,
-                       "token": None, "watching": True})
+                       "token": None, "watching": True, "ping_ms": self._ping_ms})
         else:
             member = self._member_for(conn, message)
             if member is None:
@@ -177,7 +179,8 @@ class Room:
             member.conns.add(conn)
             conn.member = member
             conn.send({"type": "welcome", "room": self.code, "member": member.id,
-                       "seat": member.seat, "token": self.token_for(member), "watching": False})
+                       "seat": member.seat, "token": self.token_for(member), "watching": False,
+                       "ping_ms": self._ping_ms})
         self._broadcast_room()
         self._send_state(conn)
         if self.history:
@@ -434,8 +437,10 @@ class Room:
         conns = self._all_connections()
         if conns:
             self.last_activity = now
-            frame = p.encode({"type": "ping", "t": now, "rtt": self._rtts()})
+            t = secrets.randbits(48)
+            frame = p.encode({"type": "ping", "t": t, "rtt": self._rtts()})
             for conn in conns:
+                conn.ping_sent(t, now)
                 conn.send_text(frame)
         elif now - self.last_activity > self._idle_seconds:
             self.closed = True
