@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 HISTORY_LIMIT = 100
 HOST_HANDOVER_SECONDS = 30.0
 MAX_MEMBERS = 40
+RECOVERY_ATTEMPTS = 5
+RECOVERY_DELAY_SECONDS = 1.0
 SEAT_MARKER = re.compile(r"\{seat:(\d+)\}")
 """How an engine's event text names a seat (docs/protocol.md, "Events")."""
 
@@ -77,6 +79,7 @@ class Room:
         self._ping_seconds = ping_seconds
         self._ping_ms = round(ping_seconds * 1000)
         self._next_member = 1
+        self._recoveries = 0
         self._timers = TimerBoard(lambda key: self.post("timer", key))
         self._saving: set[asyncio.Task[None]] = set()
         self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
@@ -104,6 +107,7 @@ class Room:
                     self._handle(*message)
                 except Exception:  # noqa: BLE001 - a bug costs one message, never the room
                     log.exception("room %s: failed to handle %s", self.code, message[0])
+                    self._recover()
         finally:
             tick.cancel()
             self._shutdown()
@@ -126,8 +130,40 @@ class Room:
             self._on_tick()
         elif kind == "saved":
             self._on_saved(*args)
+        elif kind == "recover":
+            self._recover()
         elif kind == "close":
             self.closed = True
+
+    def _recover(self) -> None:
+        """After an input failed half-way: the match as its log says, the end of the match if
+        the rules say it ended, the timers the rules ask for, and the room and the state sent
+        again to everyone (issue 7, item 4: every input leaves the room consistent and running).
+
+        A move that was applied is in the log, so replaying the log from the seed gives exactly
+        the state the rules reached; a move that failed inside ``apply`` was never logged. If the
+        recovery itself fails (the engine fails again), it is tried again a moment later.
+        """
+        try:
+            match = self.match
+            if match is not None and self.status == "playing":
+                match.rebuild()
+                outcome = match.outcome()
+                if outcome is not None:
+                    self._timers.clear()
+                    self._finish(outcome)
+                else:
+                    self._sync_timers()
+            self._broadcast_room()
+            self._broadcast_state([])
+        except Exception:  # noqa: BLE001 - try again shortly rather than stay frozen
+            log.exception("room %s: recovery failed; trying again", self.code)
+            self._recoveries += 1
+            if self._recoveries <= RECOVERY_ATTEMPTS:
+                asyncio.get_running_loop().call_later(
+                    RECOVERY_DELAY_SECONDS * self._recoveries, self.post, "recover")
+        else:
+            self._recoveries = 0
 
     def _shutdown(self) -> None:
         self.closed = True
@@ -238,9 +274,9 @@ class Room:
         except EngineError as exc:
             conn.error(exc.code, str(exc), message.ref)
             return
-        except Exception:  # noqa: BLE001 - the match rebuilt itself; tell the sender only
+        except Exception:
             conn.error("internal", "the server could not apply this action", message.ref)
-            return
+            raise  # the room recovers (``_recover``): the state as its log says, sent again
         self._after_move(events)
 
     def _on_chat(self, member: Member, text: str) -> None:
