@@ -19,7 +19,8 @@ from app.config import PROJECT_ROOT, Settings, get_settings
 from app.db.database import Database, migrate
 from app.games import load_all
 from app.realtime.cluster import Cluster
-from app.realtime.endpoint import FrameLimiter, serve_room_socket
+from app.realtime.endpoint import serve_room_socket
+from app.realtime.guard import SocketGuard, SocketPolicy
 from app.realtime.registry import RoomRegistry
 from app.realtime.tokens import SeatTokens
 
@@ -37,6 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.migrate_on_start:
             migrate(url)
         app.state.db = Database(url)
+        app.state.guard = SocketGuard(SocketPolicy.from_settings(settings))
         app.state.registry = RoomRegistry(
             db=app.state.db,
             tokens=SeatTokens(settings.resolved_secret_key()),
@@ -44,9 +46,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ping_seconds=settings.ping_interval_seconds,
             max_rooms=settings.max_rooms,
             cluster=Cluster(settings.redis_url, settings.redis_prefix) if settings.redis_url else None,
+            policy=app.state.guard.policy,
         )
         await app.state.registry.start()
-        app.state.limiter = FrameLimiter(settings.ws_messages_per_second)
         collector = asyncio.get_running_loop().create_task(
             run_collector_schedule(settings.gc_young_seconds, settings.gc_full_seconds)
         )
@@ -86,7 +88,7 @@ class RoomSocketShortcut:
             if code and "/" not in code:
                 state = scope["app"].state
                 await serve_room_socket(
-                    WebSocket(scope, receive, send), code, state.registry, state.limiter
+                    WebSocket(scope, receive, send), code, state.registry, state.guard
                 )
                 return
         await self.app(scope, receive, send)

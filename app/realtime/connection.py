@@ -5,8 +5,10 @@ right away: with uvicorn's WebSocket protocol that call writes to the socket wit
 suspending, so nothing waits and no task or queue is kept per connection (at thousands of
 connections those cost memory and collector time: docs/performance.md). Should a send suspend
 (flow control in another server), the frames that follow wait in a backlog, in order, while a
-task finishes it; a client whose backlog grows too long is closed rather than allowed to grow the
-server's memory.
+task finishes it; a client whose backlog grows too long has fallen behind: the frames waiting are
+dropped, an ``error`` ``too_slow`` and a close with code 4001 take their place (they reach the
+client once it reads again; it reconnects and the join brings the full state), and the room is
+told at once that the connection is gone (issue 7, item 6; docs/protocol.md, "Close codes").
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from .members import Member
 
 BACKLOG_LIMIT = 512
+CLOSE_FELL_BEHIND = 4001
 RTT_SAMPLES = 5
 PINGS_REMEMBERED = 4
 _ids = itertools.count(1)
@@ -36,7 +39,7 @@ class Connection:
     """A joined (or joining) WebSocket client of one room."""
 
     __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_backlog",
-                 "_finishing", "_pings", "__weakref__")
+                 "_finishing", "_pings", "on_gone", "on_bad_join", "__weakref__")
 
     def __init__(self, send: AsgiSend | None = None) -> None:
         self.id = next(_ids)
@@ -50,6 +53,10 @@ class Connection:
         self._finishing: asyncio.Task[None] | None = None
         self._pings: dict[int, float] | None = None
         """The server's pings not answered yet: their ``t`` and when they left."""
+        self.on_gone: Callable[[Connection], None] | None = None
+        """Called once when the server gives up on this connection (fell behind, broken)."""
+        self.on_bad_join: Callable[[], None] | None = None
+        """Called when a join on this connection fails (a bad seat token): a probe spent."""
 
     @property
     def joined(self) -> bool:
@@ -68,8 +75,8 @@ class Connection:
         if self._send is None:
             return
         if self._backlog is not None:
-            if len(self._backlog) >= BACKLOG_LIMIT:
-                self._abandon()
+            if len(self._backlog) >= BACKLOG_LIMIT and not self.closed:
+                self._fall_behind()
             else:
                 self._backlog.append(message)
             return
@@ -104,10 +111,26 @@ class Connection:
         finally:
             self._backlog = None
 
+    def _fall_behind(self) -> None:
+        """Too many frames wait: drop them; the client learns why and is closed with 4001."""
+        assert self._backlog is not None
+        self._backlog.clear()
+        self._backlog.append({"type": "websocket.send", "text": encode(error_frame(
+            "too_slow", "you fell behind; reconnect to get the current state"))})
+        self._backlog.append({"type": "websocket.close", "code": CLOSE_FELL_BEHIND})
+        self._gone()
+
     def _abandon(self) -> None:
-        self.closed = True
         self._send = None
         self._backlog = None
+        self._gone()
+
+    def _gone(self) -> None:
+        already = self.closed
+        self.closed = True
+        if self.on_gone is not None and not already:
+            callback, self.on_gone = self.on_gone, None
+            callback(self)
 
     def send(self, frame: dict[str, Any]) -> None:
         self.send_text(encode(frame))
@@ -115,10 +138,13 @@ class Connection:
     def error(self, code: str, message: str, ref: int | None = None) -> None:
         self.send(error_frame(code, message, ref))
 
-    def close(self, code: int = 1000) -> None:
-        """Close the socket after the frames already sent or waiting."""
+    def close(self, code: int = 1000, error: tuple[str, str] | None = None) -> None:
+        """Close the socket after the frames already sent or waiting (with an ``error`` frame
+        saying why first, when ``error`` is a code and a message)."""
         if self.closed:
             return
+        if error is not None:
+            self.error(*error)
         self._write({"type": "websocket.close", "code": code})
         self.closed = True
 

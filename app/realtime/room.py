@@ -23,6 +23,7 @@ from app.engine import EngineError, Event, Game
 
 from . import protocol as p
 from .connection import Connection
+from .guard import CLOSE_POLICY, FrameWindow, SocketPolicy
 from .match import MatchRun
 from .members import Member, unique_nickname
 from .timers import TimerBoard
@@ -34,6 +35,8 @@ HISTORY_LIMIT = 100
 HOST_HANDOVER_SECONDS = 30.0
 MAX_MEMBERS = 40
 RECOVERY_ATTEMPTS = 5
+CLOSE_ROOM_CLOSED = 4003
+CLOSE_SERVER_RESTARTING = 1012
 RECOVERY_DELAY_SECONDS = 1.0
 SEAT_MARKER = re.compile(r"\{seat:(\d+)\}")
 """How an engine's event text names a seat (docs/protocol.md, "Events")."""
@@ -54,6 +57,7 @@ class Room:
         save_match: SaveMatch,
         idle_seconds: float = 600.0,
         ping_seconds: float = 5.0,
+        policy: SocketPolicy | None = None,
     ) -> None:
         self.code = code
         self.game = game
@@ -73,11 +77,15 @@ class Room:
         self.created_at = time.monotonic()
         self.last_activity = self.created_at
         self.closed = False
+        self.close_code = CLOSE_ROOM_CLOSED
         self._tokens = tokens
         self._save_match = save_match
         self._idle_seconds = idle_seconds
         self._ping_seconds = ping_seconds
         self._ping_ms = round(ping_seconds * 1000)
+        self.policy = policy or SocketPolicy()
+        self.inbox = FrameWindow(self.policy.room_frames_per_second)
+        """The room's share of client frames per second, from all its clients together."""
         self._next_member = 1
         self._recoveries = 0
         self._timers = TimerBoard(lambda key: self.post("timer", key))
@@ -92,6 +100,15 @@ class Room:
     def start(self, on_close: Callable[[Room], None]) -> None:
         self._on_close = on_close
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.code}")
+
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        """The room's actor (done once the room has closed)."""
+        return self._task
+
+    def queued(self) -> int:
+        """Messages waiting for the actor."""
+        return self._queue.qsize()
 
     def post(self, *message: Any) -> None:
         """Put one message on the room's queue (the only way in)."""
@@ -133,6 +150,7 @@ class Room:
         elif kind == "recover":
             self._recover()
         elif kind == "close":
+            self.close_code = args[0] if args else CLOSE_ROOM_CLOSED
             self.closed = True
 
     def _recover(self) -> None:
@@ -166,10 +184,13 @@ class Room:
             self._recoveries = 0
 
     def _shutdown(self) -> None:
+        """Every connection is closed: 4003 when the room closes, 1012 when the server stops."""
         self.closed = True
         self._timers.clear()
+        why = ("room_closed", "this room has closed") if self.close_code == CLOSE_ROOM_CLOSED \
+            else ("server_restarting", "the server is restarting; back in a moment")
         for conn in self._all_connections():
-            conn.close()
+            conn.close(self.close_code, why)
         if self._on_close is not None:
             self._on_close(self)
 
@@ -204,6 +225,10 @@ class Room:
             conn.error("already_joined", "this connection has joined already")
             return
         if message.watch:
+            if len(self.watchers) >= self.policy.max_watchers_per_room:
+                conn.close(CLOSE_POLICY, ("watchers_full", "this room has as many table views "
+                                          "as it allows"))
+                return
             conn.watcher = True
             self.watchers.add(conn)
             conn.send({"type": "welcome", "room": self.code, "member": None, "seat": None,
@@ -230,6 +255,8 @@ class Room:
             member = self.members.get(claim.member) if claim and claim.room == self.code else None
             if member is None or claim is None or member.nonce != claim.nonce:
                 conn.error("bad_token", "this seat token is not valid in this room")
+                if conn.on_bad_join is not None:
+                    conn.on_bad_join()
                 return None
             return member
         if not message.nickname:
@@ -458,11 +485,13 @@ class Room:
 
     # --- connections -------------------------------------------------------------------------
     def _on_closed(self, conn: Connection) -> None:
+        """A connection ended (its socket closed, or the server gave up on it): told once or
+        twice, it counts once."""
         member = conn.member
         if conn in self.watchers:
             self.watchers.discard(conn)
             self._broadcast_room()  # the room frame counts the table views
-        elif member is not None:
+        elif member is not None and conn in member.conns:
             member.conns.discard(conn)
             if not member.conns:
                 member.left_at = time.monotonic()
