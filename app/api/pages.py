@@ -12,6 +12,7 @@ from app.engine import all_games, get_game
 from app.games import UPCOMING
 
 from .deps import Db, Registry, Templates
+from .rooms import count_miss, refuse_if_throttled
 from .games import describe
 
 router = APIRouter(include_in_schema=False)
@@ -43,9 +44,11 @@ async def table_page(
 async def _room(
     code: str, request: Request, templates: Templates, registry: Registry, *, table: bool
 ) -> HTMLResponse:
+    refuse_if_throttled(request)
     summary = await registry.lookup(code)
     game = get_game(summary["game"]) if summary else None
     if summary is None or game is None:
+        count_miss(request)
         return templates.TemplateResponse(
             request, "missing_room.html", {"code": code.upper()}, status_code=404
         )

@@ -1,0 +1,222 @@
+"""The server's limits (issue 7, items 6, 8, 9, 10; docs/protocol.md, "Limits" and "Close codes"):
+the join deadline, sockets closed with their room and with the server, table views per room,
+sockets per address, room probes per address (and a forged X-Forwarded-For), frames per room, and
+a client that falls behind."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from app.realtime.connection import BACKLOG_LIMIT, Connection
+from tests.live import ClientPool, LiveServer, run_async
+from tests.realtime.helpers import room_of, wait_type
+
+
+@contextlib.contextmanager
+def live(tmp_path, forwarded_allow_ips=None, **settings):
+    server = LiveServer(tmp_path / "var", ping_interval_seconds=0.5, **settings)
+    if forwarded_allow_ips is not None:
+        server.server.config.forwarded_allow_ips = forwarded_allow_ips
+    with server, ClientPool() as pool:
+        yield server, lambda code: pool(server, code)
+
+
+def closed_with(client, timeout=5.0):
+    """Read until the server closes; the close code it sent."""
+    with pytest.raises(ConnectionClosed) as info:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            client.recv(timeout=timeout)
+    return info.value.rcvd.code
+
+
+def errors(client):
+    return [f["code"] for f in client.frames if f["type"] == "error"]
+
+
+def on_room_loop(room, fn, *args):
+    room.task.get_loop().call_soon_threadsafe(fn, *args)
+
+
+# --- item 8: the join deadline, a closed room, a stopping server ----------------------------------
+
+def test_a_socket_that_never_joins_is_closed_with_4002(tmp_path):
+    with live(tmp_path, join_deadline_seconds=0.4) as (server, open_client):
+        created = server.create_room("panika", "Ann")
+        idle = open_client(created["code"])
+        started = time.monotonic()
+        assert closed_with(idle) == 4002
+        assert time.monotonic() - started < 3
+        assert errors(idle) == ["join_timeout"]
+        # A socket that joins in time stays.
+        ann = open_client(created["code"])
+        ann.join(token=created["token"])
+        time.sleep(0.6)
+        ann.send({"type": "resync"})
+        assert wait_type(ann, "room", len(ann.frames))["code"] == created["code"]
+
+
+def test_every_socket_of_a_closing_room_is_closed_with_4003(server, open_client):
+    code, clients = room_of(server, open_client, "panika", 2)
+    table = open_client(code)
+    table.join(watch=True)
+    room = server.registry.get(code)
+    on_room_loop(room, room.post, "close")
+    for c in [*clients, table]:
+        assert closed_with(c) == 4003
+        assert errors(c)[-1] == "room_closed"
+
+
+def test_a_stopping_server_closes_every_socket_with_1012(tmp_path):
+    with live(tmp_path) as (server, open_client):
+        code, clients = room_of(server, open_client, "panika", 2)
+        server.server.should_exit = True
+        for c in clients:
+            assert closed_with(c) == 1012
+
+
+# --- item 9: table views per room, sockets per address, a flood costs its own room --------------
+
+def test_table_views_are_capped_per_room(tmp_path):
+    with live(tmp_path, max_watchers_per_room=2) as (server, open_client):
+        created = server.create_room("panika", "Ann")
+        code = created["code"]
+        for _ in range(2):
+            open_client(code).join(watch=True)
+        third = open_client(code)
+        third.send({"type": "join", "watch": True})
+        assert closed_with(third) == 1008
+        assert errors(third) == ["watchers_full"]
+        assert len(server.registry.get(code).watchers) == 2
+
+
+def test_sockets_are_capped_per_address(tmp_path):
+    with live(tmp_path, max_sockets_per_address=3) as (server, open_client):
+        created = server.create_room("panika", "Ann")
+        code = created["code"]
+        first = [open_client(code) for _ in range(3)]
+        fourth = open_client(code)
+        assert closed_with(fourth) == 4004
+        assert errors(fourth) == ["too_many_connections"]
+        first[0].close()
+        time.sleep(0.3)
+        again = open_client(code)
+        assert again.join(token=created["token"])["member"] == created["member"]
+
+
+def test_a_flooded_room_sheds_its_own_frames_not_the_others(tmp_path):
+    with live(tmp_path, room_frames_per_second=20, ws_messages_per_second=1000) as (
+            server, open_client):
+        code, flooders = room_of(server, open_client, "panika", 3)
+        other, (calm,) = room_of(server, open_client, "panika", 1)
+        for i in range(60):
+            flooders[i % 3].send({"type": "chat", "text": f"spam {i}"})
+        mark = len(calm.frames)
+        calm.send({"type": "chat", "text": "hello"})
+        assert wait_type(calm, "chat", mark, timeout=2)["text"] == "hello"
+        for c in flooders:
+            c.drain(0.3)
+        refused = sum(errors(c).count("rate_limited") for c in flooders)
+        delivered = len([f for f in flooders[0].frames if f["type"] == "chat"])
+        # (the clients' pongs to the server's pings count against the room too)
+        assert refused >= 30 and delivered <= 25 and refused + delivered >= 60
+
+
+# --- item 10: room probes per address ------------------------------------------------------------
+
+def test_unknown_codes_and_failed_joins_are_throttled_per_address(tmp_path):
+    with live(tmp_path, room_probes_per_minute=4) as (server, open_client):
+        created = server.create_room("panika", "Ann")
+        code = created["code"]
+        with server.http() as http:
+            assert http.get("/api/rooms/ZZZZ").status_code == 404
+            assert http.get("/api/rooms/ZZZY/qr.svg").status_code == 404
+            assert http.get("/r/ZZZX").status_code == 404
+        # A bad seat token spends the last probe.
+        bad = open_client(code)
+        bad.send({"type": "join", "token": "forged"})
+        assert wait_type(bad, "error")["code"] == "bad_token"
+        time.sleep(0.2)
+        with server.http() as http:
+            limited = http.get(f"/api/rooms/{code}")
+            assert limited.status_code == 429
+            assert http.get(f"/r/{code}").status_code == 429
+        late = open_client(code)
+        assert closed_with(late) == 4429 and errors(late) == ["throttled"]
+        # A join on an open socket is refused too.
+        bad.send({"type": "join", "nickname": "Eve"})
+        assert closed_with(bad) == 4429
+
+
+def test_a_forged_forwarded_header_from_a_non_proxy_changes_nothing(tmp_path):
+    # Only 10.9.9.9 is a trusted proxy: the tests' own address is not.
+    with live(tmp_path, forwarded_allow_ips="10.9.9.9", room_probes_per_minute=2) as (
+            server, _):
+        with server.http() as http:
+            for n in range(2):
+                forged = {"X-Forwarded-For": f"203.0.113.{n}"}
+                assert http.get(f"/api/rooms/ZZZ{'XY'[n]}", headers=forged).status_code == 404
+            fresh = {"X-Forwarded-For": "198.51.100.7"}
+            assert http.get("/api/rooms/ZZZZ", headers=fresh).status_code == 429
+        ws = connect(server.ws_url("ZZZZ"), additional_headers={"X-Forwarded-For": "192.0.2.1"})
+        with ws:
+            assert json.loads(ws.recv(timeout=5))["code"] == "throttled"
+    # From a trusted proxy (uvicorn trusts 127.0.0.1 by default) the header is the address.
+    with live(tmp_path / "b", room_probes_per_minute=2) as (server, _), server.http() as http:
+        for n in range(3):
+            assert http.get("/api/rooms/ZZZZ",
+                            headers={"X-Forwarded-For": f"203.0.113.{n}"}).status_code == 404
+
+
+# --- item 6: a client that falls behind -----------------------------------------------------------
+
+class StuckSocket:
+    """An ASGI ``send`` that blocks (flow control) until released."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+        self.writable = asyncio.Event()
+
+    async def send(self, message: dict) -> None:
+        await self.writable.wait()
+        self.sent.append(message)
+
+
+def test_a_client_that_falls_behind_is_told_closed_with_4001_and_the_room_is_told():
+    async def scenario():
+        sock = StuckSocket()
+        conn = Connection(sock.send)
+        gone = []
+        conn.on_gone = gone.append
+        for i in range(BACKLOG_LIMIT + 10):
+            conn.send_text(f"f{i}")
+        assert conn.closed and gone == [conn]
+        conn.send_text("after")  # nothing more is queued
+        sock.writable.set()
+        await asyncio.sleep(0.05)
+        return sock.sent, gone
+
+    sent, gone = run_async(scenario())
+    assert len(gone) == 1
+    assert sent[0] == {"type": "websocket.send", "text": "f0"}
+    assert json.loads(sent[1]["text"])["code"] == "too_slow"
+    assert sent[2] == {"type": "websocket.close", "code": 4001}
+    assert len(sent) == 3
+
+
+def test_the_room_shows_a_fallen_behind_member_disconnected(server, open_client):
+    code, clients = room_of(server, open_client, "panika", 2)
+    room = server.registry.get(code)
+    bob = room.members[clients[1].member]
+    conn = next(iter(bob.conns))
+    mark = len(clients[0].frames)
+    on_room_loop(room, conn._gone)
+    frame = wait_type(clients[0], "room", mark)
+    assert [m["connected"] for m in frame["members"] if m["id"] == bob.id] == [False]
