@@ -25,6 +25,8 @@ class Member:
     """When the member's last connection closed (``time.monotonic``); a member who has not
     connected yet counts from their creation, so a room's creator gets the full host handover
     delay before a first connection (issue 7, item 13)."""
+    left: bool = False
+    """The member had connected and now has no connection (cleared when they come back)."""
 
     @property
     def connected(self) -> bool:

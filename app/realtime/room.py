@@ -26,6 +26,7 @@ from .connection import Connection
 from .guard import CLOSE_POLICY, FrameWindow, SocketPolicy
 from .match import MatchRun
 from .members import Member, unique_nickname
+from .text import name_key
 from .timers import TimerBoard
 from .tokens import SeatClaim, SeatTokens
 
@@ -35,6 +36,7 @@ HISTORY_LIMIT = 100
 HOST_HANDOVER_SECONDS = 30.0
 MAX_MEMBERS = 40
 RECOVERY_ATTEMPTS = 5
+CLOSE_REMOVED = 4000
 CLOSE_ROOM_CLOSED = 4003
 CLOSE_SERVER_RESTARTING = 1012
 RECOVERY_DELAY_SECONDS = 1.0
@@ -87,6 +89,8 @@ class Room:
         self.inbox = FrameWindow(self.policy.room_frames_per_second)
         """The room's share of client frames per second, from all its clients together."""
         self._next_member = 1
+        self._banned_nonces: set[str] = set()
+        self._banned_names: set[str] = set()
         self._recoveries = 0
         self._timers = TimerBoard(lambda key: self.post("timer", key))
         self._saving: set[asyncio.Task[None]] = set()
@@ -237,6 +241,7 @@ class Room:
             member = self._member_for(conn, message)
             if member is None:
                 return
+            member.left = False
             member.conns.add(conn)
             conn.member = member
             conn.send({"type": "welcome", "room": self.code, "member": member.id,
@@ -252,6 +257,9 @@ class Room:
     def _member_for(self, conn: Connection, message: p.Join) -> Member | None:
         if message.token:
             claim = self._tokens.read(message.token)
+            if claim is not None and claim.room == self.code and claim.nonce in self._banned_nonces:
+                self._refuse_removed(conn)
+                return None
             member = self.members.get(claim.member) if claim and claim.room == self.code else None
             if member is None or claim is None or member.nonce != claim.nonce:
                 conn.error("bad_token", "this seat token is not valid in this room")
@@ -262,10 +270,17 @@ class Room:
         if not message.nickname:
             conn.error("nickname_required", "a nickname (or a seat token) is needed to join")
             return None
+        if name_key(message.nickname) in self._banned_names:
+            self._refuse_removed(conn)
+            return None
         if len(self.members) >= MAX_MEMBERS:
             conn.error("room_full", "this room is full")
             return None
         return self.add_member(message.nickname)
+
+    @staticmethod
+    def _refuse_removed(conn: Connection) -> None:
+        conn.close(CLOSE_REMOVED, ("removed", "the host removed you from this room"))
 
     def add_member(self, nickname: str) -> Member:
         """A new member: a player while seats remain, else a spectator."""
@@ -351,13 +366,17 @@ class Room:
         if self.status == "playing":
             conn.error("playing", "a match is already running")
             return
-        players = sorted((m for m in self.members.values() if m.player), key=lambda m: m.id)
+        players = sorted((m for m in self.members.values() if m.player and not m.left),
+                         key=lambda m: m.id)
         if len(players) not in self.game.player_counts():
             conn.error(
                 "player_count",
                 f"{self.game.title} needs {self.game.min_players} to {self.game.max_players} players",
             )
             return
+        for m in self.members.values():
+            if m.left:  # gone from the waiting room: not seated (issue 7, item 7)
+                m.player, m.seat = False, None
         for seat, m in enumerate(players):
             m.seat = seat
         self._start_match(players=len(players))
@@ -376,14 +395,22 @@ class Room:
         self._broadcast_state(begins)
 
     def _remove(self, target: Member) -> None:
-        """The host removes a member: their token stops working and their connections close."""
+        """The host removes a member: a ban for this room (docs/protocol.md, "Removal"). Their
+        connections close with 4000, their seat token is refused from now on, and so is their
+        nickname (compared as names are); without accounts that is all a ban can hold."""
+        self._banned_nonces.add(target.nonce)
+        self._banned_names.add(name_key(target.nickname))
         for conn in list(target.conns):
-            conn.error("removed", "the host removed you from the room")
-            conn.close()
+            self._refuse_removed(conn)
+        self._drop(target)
+        self._broadcast_room()
+
+    def _drop(self, target: Member) -> None:
+        """``target`` is no longer a member (removed, or gone past their grace period)."""
         del self.members[target.id]
         if self.host == target.id:
-            self.host = next(iter(self.members), None)
-        self._broadcast_room()
+            connected = (m.id for m in self.members.values() if m.connected)
+            self.host = next(connected, next(iter(self.members), None))
 
     # --- moves, timers, the end of a match ---------------------------------------------------
     def _after_move(self, events: list[Event]) -> None:
@@ -495,6 +522,7 @@ class Room:
             member.conns.discard(conn)
             if not member.conns:
                 member.left_at = time.monotonic()
+                member.left = True
             self._broadcast_room()
 
     def _on_tick(self) -> None:
@@ -510,12 +538,29 @@ class Room:
         elif now - self.last_activity > self._idle_seconds:
             self.closed = True
             return
+        self._drop_gone_members(now)
         host = self.members.get(self.host) if self.host is not None else None
         if host is not None and not host.connected and now - host.left_at > HOST_HANDOVER_SECONDS:
             successor = next((m for m in self.members.values() if m.connected), None)
             if successor is not None:
                 self.host = successor.id
                 self._broadcast_room()
+
+    def _keeps_place(self, member: Member) -> bool:
+        """Whether ``member``, having left, keeps their place however long they are away: a
+        seated player of a running match (they come back to their seat)."""
+        return self.status == "playing" and member.seat is not None
+
+    def _drop_gone_members(self, now: float) -> None:
+        """Members who left lose their place after the grace period (issue 7, item 7)."""
+        grace = self.policy.left_grace_seconds
+        gone = [m for m in self.members.values() if m.left and not m.connected
+                and not self._keeps_place(m) and now - m.left_at > grace]
+        if not gone:
+            return
+        for member in gone:
+            self._drop(member)
+        self._broadcast_room()
 
     def _rtts(self) -> dict[str, int]:
         return {str(m.id): m.rtt_ms for m in self.members.values() if m.connected}
@@ -539,7 +584,8 @@ class Room:
             "options": self.options,
             "members": [
                 {"id": m.id, "nickname": m.nickname, "seat": m.seat, "player": m.player,
-                 "connected": m.connected, "rtt_ms": m.rtt_ms}
+                 "connected": m.connected, "rtt_ms": m.rtt_ms,
+                 **({"left": True} if m.left and not self._keeps_place(m) else {})}
                 for m in self.members.values()
             ],
             "watchers": len(self.watchers),
