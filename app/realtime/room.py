@@ -244,9 +244,13 @@ class Room:
             member.left = False
             member.conns.add(conn)
             conn.member = member
-            conn.send({"type": "welcome", "room": self.code, "member": member.id,
+            welcome = {"type": "welcome", "room": self.code, "member": member.id,
                        "seat": member.seat, "token": self.token_for(member), "watching": False,
-                       "ping_ms": self._ping_ms})
+                       "ping_ms": self._ping_ms}
+            if not member.player:
+                welcome["watching_reason"] = "full" if self.status == "waiting" \
+                    or self.game.open_table else "started"
+            conn.send(welcome)
         self._broadcast_room()
         self._send_state(conn)
         if self.history:

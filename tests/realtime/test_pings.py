@@ -76,3 +76,17 @@ def test_table_view_errors_carry_the_ref(server, open_client):
     assert err["code"] == "join_first" and err["ref"] == 42
     assert marks([table])
     wait_frame(table, lambda f: f["type"] == "room")
+
+
+def test_spectators_learn_why_they_watch(server, open_client):
+    code, clients = room_of(server, open_client, "panika", 2)
+    welcome = next(f for f in clients[1].frames if f["type"] == "welcome")
+    assert "watching_reason" not in welcome
+    for name in ("C", "D", "E", "F"):
+        open_client(code).join(nickname=name)
+    full = open_client(code).join(nickname="G")
+    assert full["watching_reason"] == "full" and full["seat"] is None
+    clients[0].send({"type": "start"})
+    wait_type(clients[0], "state")
+    late = open_client(code).join(nickname="H")
+    assert late["watching_reason"] == "started"
