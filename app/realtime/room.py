@@ -173,7 +173,7 @@ class Room:
                 outcome = match.outcome()
                 if outcome is not None:
                     self._timers.clear()
-                    self._finish(outcome)
+                    self._end_match(outcome)
                 else:
                     self._sync_timers()
             self._broadcast_room()
@@ -190,6 +190,7 @@ class Room:
     def _shutdown(self) -> None:
         """Every connection is closed: 4003 when the room closes, 1012 when the server stops."""
         self.closed = True
+        self._end_open_match()
         self._timers.clear()
         why = ("room_closed", "this room has closed") if self.close_code == CLOSE_ROOM_CLOSED \
             else ("server_restarting", "the server is restarting; back in a moment")
@@ -427,7 +428,30 @@ class Room:
         else:
             self._timers.clear()
             self._broadcast_state(frames)
-            self._finish(outcome)
+            self._end_match(outcome)
+
+    def _end_match(self, outcome: Any) -> None:
+        """The match ended: recorded with its seed revealed (``_finish``). An open table (the
+        counter) never waits between matches: a new match with a new seed starts at once."""
+        self._finish(outcome)
+        if self.game.open_table and not self.closed:
+            self._start_match(players=self.game.max_players)
+
+    def _end_open_match(self) -> None:
+        """The room closes: a running open-table match that saw moves is ended by the game's
+        closing action and recorded, so its seed is revealed (docs/games/panika-counter.md)."""
+        closing = getattr(self.game, "closing_action", None)
+        match = self.match
+        if closing is None or match is None or self.status != "playing" or not match.log:
+            return
+        try:
+            match.play(None, closing)
+            outcome = match.outcome()
+            if outcome is not None:
+                self._timers.clear()
+                self._finish(outcome)
+        except Exception:  # noqa: BLE001 - the room closes all the same
+            log.exception("room %s: could not end the open match", self.code)
 
     def _record(self, events: list[Event]) -> list[dict[str, Any]]:
         """Events as frames, kept in the room's history (their ``{seat:N}`` markers unexpanded:
