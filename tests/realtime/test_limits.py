@@ -16,7 +16,7 @@ from websockets.sync.client import connect
 
 from app.realtime.connection import BACKLOG_LIMIT, Connection
 from tests.live import ClientPool, LiveServer, run_async
-from tests.realtime.helpers import room_of, wait_type
+from tests.realtime.helpers import room_of, wait_frame, wait_type
 
 
 @contextlib.contextmanager
@@ -220,3 +220,51 @@ def test_the_room_shows_a_fallen_behind_member_disconnected(server, open_client)
     on_room_loop(room, conn._gone)
     frame = wait_type(clients[0], "room", mark)
     assert [m["connected"] for m in frame["members"] if m["id"] == bob.id] == [False]
+
+
+def _silent_socket(server, code):
+    """A WebSocket client that joins and then never reads (a tiny receive buffer)."""
+    import base64
+    import os
+    import socket
+
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", server.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET /ws/{code} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                  "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    response = b""
+    while b"\r\n\r\n" not in response:
+        response += sock.recv(1)
+    assert b" 101 " in response
+    payload = json.dumps({"type": "join", "nickname": "Slow"}).encode()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+    return sock
+
+
+def test_a_real_client_that_stops_reading_is_shown_disconnected(tmp_path):
+    with live(tmp_path, ws_messages_per_second=100_000, room_frames_per_second=100_000) as (
+            server, open_client):
+        code, (ann,) = room_of(server, open_client, "panika", 1)
+        slow = _silent_socket(server, code)
+        try:
+            joined = wait_frame(ann, lambda f: f["type"] == "room" and len(f["members"]) == 2)
+            slow_id = next(m["id"] for m in joined["members"] if m["nickname"] == "Slow")
+            # Chat lines of 300 characters until the silent client's backlog overflows.
+            room = server.registry.get(code)
+            member = room.members[slow_id]
+            deadline = time.monotonic() + 20
+            while member.connected and time.monotonic() < deadline:
+                for _ in range(50):
+                    ann.send({"type": "chat", "text": "x" * 300})
+                ann.drain(0.05)
+            assert not member.connected, "the silent client was never dropped"
+            frame = wait_frame(ann, lambda f: f["type"] == "room" and any(
+                m["id"] == slow_id and m["connected"] is False for m in f["members"]))
+            assert frame["status"] == "waiting"
+        finally:
+            slow.close()
