@@ -114,7 +114,8 @@ def test_a_flood_is_rate_limited_then_closed_without_hurting_the_others(server, 
     mine = flooder.frames[since[2]:]
     limited = [f for f in mine if f["type"] == "error" and f["code"] == "rate_limited"]
     pongs = [f for f in mine if f["type"] == "pong"]
-    assert 1 <= len(limited) <= 2 and 1 <= len(pongs) <= 40
+    # (pongs the room had not sent yet when the connection closed are never sent)
+    assert 1 <= len(limited) <= 2 and len(pongs) <= 40
     assert any(f["type"] == "error" and f["code"] == "flooding" for f in mine)
     # The others saw only the flooder's dot going grey.
     for c, s in zip(clients[:2], since[:2], strict=True):
