@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from fastapi import WebSocket, WebSocketDisconnect
 
@@ -107,8 +107,11 @@ async def _serve(
         relay_key = registry.cluster.open_remote(owner, code, conn)
     else:
         conn.on_gone = lambda gone: room.post("closed", gone)
+    # A relayed client joins on the owner's node: here, the join it sent is what counts.
+    sent_join = [False]
     deadline = asyncio.get_running_loop().call_later(
-        guard.policy.join_deadline_seconds, _join_deadline, conn)
+        guard.policy.join_deadline_seconds, _join_deadline, conn,
+        (lambda: sent_join[0]) if relay_key is not None else (lambda: conn.joined))
     try:
         async for text in _frames(ws, conn, guard):
             try:
@@ -120,6 +123,7 @@ async def _serve(
                 conn.close(CLOSE_THROTTLED, ("throttled", "too many attempts; wait a moment"))
                 break
             if relay_key is not None:
+                sent_join[0] = sent_join[0] or isinstance(message, Join)
                 registry.cluster.forward(owner, code, relay_key, text)
             elif room.closed:
                 conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
@@ -145,6 +149,7 @@ def _room_busy(room: Room) -> bool:
     return not room.inbox.allow() or room.queued() > ROOM_QUEUE_LIMIT
 
 
-def _join_deadline(conn: Connection) -> None:
-    if not conn.joined and not conn.closed:
+def _join_deadline(conn: Connection, joined: Callable[[], bool]) -> None:
+    """Close a connection that has not joined in time."""
+    if not joined() and not conn.closed:
         conn.close(CLOSE_JOIN_TIMEOUT, ("join_timeout", "no 'join' frame in time"))
