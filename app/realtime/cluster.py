@@ -208,4 +208,7 @@ class Cluster:
         except ProtocolError as exc:
             relay.error(exc.code, exc.message)
             return
+        if not room.inbox.allow():  # the room's share of frames, relayed ones included
+            relay.error("rate_limited", "this room is busy; slow down", getattr(message, "ref", None))
+            return
         room.post("frame", relay, message)
