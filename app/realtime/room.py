@@ -278,10 +278,20 @@ class Room:
         if name_key(message.nickname) in self._banned_names:
             self._refuse_removed(conn)
             return None
-        if len(self.members) >= MAX_MEMBERS:
+        if len(self.members) >= MAX_MEMBERS and not self._make_room():
             conn.error("room_full", "this room is full")
             return None
         return self.add_member(message.nickname)
+
+    def _make_room(self) -> bool:
+        """A full room drops the member who left longest ago (within their grace period) to
+        let a newcomer in; False when no one has left."""
+        gone = [m for m in self.members.values()
+                if m.left and not m.connected and not self._keeps_place(m)]
+        if not gone:
+            return False
+        self._drop(min(gone, key=lambda m: m.left_at))
+        return True
 
     @staticmethod
     def _refuse_removed(conn: Connection) -> None:

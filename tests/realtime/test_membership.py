@@ -4,6 +4,7 @@ never seats them (issue 7, item 7; docs/protocol.md, "Members")."""
 from __future__ import annotations
 
 import contextlib
+import socket
 import time
 
 from tests.live import ClientPool, LiveServer
@@ -84,3 +85,31 @@ def test_a_seated_player_keeps_the_seat_while_the_match_runs(tmp_path):
         time.sleep(1.0)
         back = open_client(code)
         assert back.join(token=token)["seat"] == 1
+
+
+def test_a_full_room_makes_room_by_dropping_the_oldest_ghost(tmp_path):
+    from app.realtime.room import MAX_MEMBERS
+
+    with live(tmp_path, left_grace_seconds=60, max_sockets_per_address=100) as (
+            server, open_client):
+        code, (ann,) = room_of(server, open_client, "panika", 1)
+        ghosts = []
+        for n in range(MAX_MEMBERS - 1):
+            c = open_client(code)
+            c.join(nickname=f"G{n}")
+            ghosts.append(c)
+        for c in ghosts:
+            # The socket just drops (a ghost that read none of its frames cannot close cleanly).
+            c.ws.socket.shutdown(socket.SHUT_RDWR)
+            c.ws.close_timeout = 0.01
+        room = server.registry.get(code)
+        deadline = time.monotonic() + 10
+        while sum(m.left for m in room.members.values()) < MAX_MEMBERS - 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        first_gone = min((m for m in room.members.values() if m.left), key=lambda m: m.left_at)
+        newcomer = open_client(code)
+        welcome = newcomer.join(nickname="New")
+        assert welcome["member"] is not None
+        assert first_gone.id not in room.members and len(room.members) == MAX_MEMBERS
+        ann.ws.close_timeout = 0.1  # it read none of its many frames: no clean close to wait for
