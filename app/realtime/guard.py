@@ -82,6 +82,28 @@ class FrameWindow:
         return True
 
 
+class TokenBucket:
+    """``per_second`` frames a second with bursts of up to a second's worth, in two numbers (a
+    room's share: constant memory whatever the rate, where a window would keep a time per
+    frame)."""
+
+    __slots__ = ("_rate", "_tokens", "_last")
+
+    def __init__(self, per_second: int) -> None:
+        self._rate = float(max(1, per_second))
+        self._tokens = self._rate
+        self._last = time.monotonic()
+
+    def allow(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self._tokens = min(self._rate, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+
 class ProbeThrottle:
     """Unknown room codes and failed joins per client address, in a moving window of a minute
     (the ``limits`` library)."""
@@ -109,9 +131,6 @@ class SocketGuard:
 
     def frame_window(self) -> FrameWindow:
         return FrameWindow(self.policy.frames_per_second)
-
-    def room_window(self) -> FrameWindow:
-        return FrameWindow(self.policy.room_frames_per_second)
 
     def admit(self, address: str) -> bool:
         """Count a new socket from ``address``; False (and not counted) when it has too many."""

@@ -23,7 +23,7 @@ from app.engine import EngineError, Event, Game
 
 from . import protocol as p
 from .connection import Connection
-from .guard import CLOSE_POLICY, FrameWindow, SocketPolicy
+from .guard import CLOSE_POLICY, SocketPolicy, TokenBucket
 from .match import MatchRun
 from .members import Member, unique_nickname
 from .text import name_key
@@ -86,7 +86,7 @@ class Room:
         self._ping_seconds = ping_seconds
         self._ping_ms = round(ping_seconds * 1000)
         self.policy = policy or SocketPolicy()
-        self.inbox = FrameWindow(self.policy.room_frames_per_second)
+        self.inbox = TokenBucket(self.policy.room_frames_per_second)
         """The room's share of client frames per second, from all its clients together."""
         self._next_member = 1
         self._banned_nonces: set[str] = set()

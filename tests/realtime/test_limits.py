@@ -268,3 +268,14 @@ def test_a_real_client_that_stops_reading_is_shown_disconnected(tmp_path):
             assert frame["status"] == "waiting"
         finally:
             slow.close()
+
+
+def test_token_bucket_allows_its_rate_with_a_second_of_burst():
+    from app.realtime.guard import TokenBucket
+
+    bucket = TokenBucket(10)
+    now = time.monotonic()
+    assert sum(bucket.allow(now) for _ in range(25)) == 10
+    assert not bucket.allow(now + 0.05)
+    assert bucket.allow(now + 0.11)
+    assert sum(bucket.allow(now + 5) for _ in range(25)) == 10  # never more than a second's worth
