@@ -18,7 +18,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from .connection import Connection
 from .guard import (
     CLOSE_JOIN_TIMEOUT, CLOSE_NO_SUCH_ROOM, CLOSE_POLICY, CLOSE_THROTTLED,
-    CLOSE_TOO_MANY_CONNECTIONS, FrameWindow, SocketGuard, client_address,
+    CLOSE_TOO_MANY_CONNECTIONS, SocketGuard, TokenBucket, client_address,
 )
 from .protocol import Join, ProtocolError, encode, error_frame, parse_client_frame
 from .registry import RoomRegistry
@@ -38,7 +38,7 @@ async def _frames(ws: WebSocket, conn: Connection, guard: SocketGuard) -> AsyncI
     more than twice its allowance within a second is closed (1008): a flood costs the flooder.
     """
     window = guard.frame_window()
-    refused = FrameWindow(2 * guard.policy.frames_per_second)
+    refused = TokenBucket(2 * guard.policy.frames_per_second)
     warned = 0.0
     loop = asyncio.get_running_loop()
     while not conn.closed:
