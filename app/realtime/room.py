@@ -25,18 +25,16 @@ from . import protocol as p
 from .connection import Connection
 from .guard import CLOSE_POLICY, SocketPolicy, TokenBucket
 from .match import MatchRun
-from .members import Member, unique_nickname
-from .text import name_key
+from .members import Member
+from .membership import Membership
 from .timers import TimerBoard
-from .tokens import SeatClaim, SeatTokens
+from .tokens import SeatTokens
 
 log = logging.getLogger(__name__)
 
 HISTORY_LIMIT = 100
 HOST_HANDOVER_SECONDS = 30.0
-MAX_MEMBERS = 40
 RECOVERY_ATTEMPTS = 5
-CLOSE_REMOVED = 4000
 CLOSE_ROOM_CLOSED = 4003
 CLOSE_SERVER_RESTARTING = 1012
 RECOVERY_DELAY_SECONDS = 1.0
@@ -46,7 +44,7 @@ SEAT_MARKER = re.compile(r"\{seat:(\d+)\}")
 SaveMatch = Callable[[MatchRecord], Awaitable[int]]
 
 
-class Room:
+class Room(Membership):
     """A room: its members, its options, its current match, and the actor that serialises them."""
 
     def __init__(
@@ -259,66 +257,6 @@ class Room:
         elif self.chat:
             conn.send({"type": "history", "events": [], "chat": list(self.chat)})
 
-    def _member_for(self, conn: Connection, message: p.Join) -> Member | None:
-        if message.token:
-            claim = self._tokens.read(message.token)
-            if claim is not None and claim.room == self.code and claim.nonce in self._banned_nonces:
-                self._refuse_removed(conn)
-                return None
-            member = self.members.get(claim.member) if claim and claim.room == self.code else None
-            if member is None or claim is None or member.nonce != claim.nonce:
-                conn.error("bad_token", "this seat token is not valid in this room")
-                if conn.on_bad_join is not None:
-                    conn.on_bad_join()
-                return None
-            return member
-        if not message.nickname:
-            conn.error("nickname_required", "a nickname (or a seat token) is needed to join")
-            return None
-        if name_key(message.nickname) in self._banned_names:
-            self._refuse_removed(conn)
-            return None
-        if len(self.members) >= MAX_MEMBERS and not self._make_room():
-            conn.error("room_full", "this room is full")
-            return None
-        return self.add_member(message.nickname)
-
-    def _make_room(self) -> bool:
-        """A full room drops the member who left longest ago (within their grace period) to
-        let a newcomer in; False when no one has left."""
-        gone = [m for m in self.members.values()
-                if m.left and not m.connected and not self._keeps_place(m)]
-        if not gone:
-            return False
-        self._drop(min(gone, key=lambda m: m.left_at))
-        return True
-
-    @staticmethod
-    def _refuse_removed(conn: Connection) -> None:
-        conn.close(CLOSE_REMOVED, ("removed", "the host removed you from this room"))
-
-    def add_member(self, nickname: str) -> Member:
-        """A new member: a player while seats remain, else a spectator."""
-        name = unique_nickname(nickname, (m.nickname for m in self.members.values()))
-        member = Member(self._next_member, name, secrets.token_hex(8), player=False)
-        self._next_member += 1
-        players = [m for m in self.members.values() if m.player]
-        if self.game.open_table:
-            used = {m.seat for m in players}
-            free = [s for s in range(self.game.max_players) if s not in used]
-            if free:
-                member.player, member.seat = True, free[0]
-        elif self.status == "waiting" and len(players) < self.game.max_players:
-            member.player = True
-        self.members[member.id] = member
-        if self.host is None:
-            self.host = member.id
-        return member
-
-    def token_for(self, member: Member) -> str:
-        """The seat token that brings ``member`` back to this room."""
-        return self._tokens.issue(SeatClaim(self.code, member.id, member.nonce))
-
     def _on_action(self, conn: Connection, member: Member, message: p.Action) -> None:
         if self.match is None or self.status != "playing":
             conn.error("not_playing", "no match is running", message.ref)
@@ -408,24 +346,6 @@ class Room:
         self._sync_timers()
         self._broadcast_room()
         self._broadcast_state(begins)
-
-    def _remove(self, target: Member) -> None:
-        """The host removes a member: a ban for this room (docs/protocol.md, "Removal"). Their
-        connections close with 4000, their seat token is refused from now on, and so is their
-        nickname (compared as names are); without accounts that is all a ban can hold."""
-        self._banned_nonces.add(target.nonce)
-        self._banned_names.add(name_key(target.nickname))
-        for conn in list(target.conns):
-            self._refuse_removed(conn)
-        self._drop(target)
-        self._broadcast_room()
-
-    def _drop(self, target: Member) -> None:
-        """``target`` is no longer a member (removed, or gone past their grace period)."""
-        del self.members[target.id]
-        if self.host == target.id:
-            connected = (m.id for m in self.members.values() if m.connected)
-            self.host = next(connected, next(iter(self.members), None))
 
     # --- moves, timers, the end of a match ---------------------------------------------------
     def _after_move(self, events: list[Event]) -> None:
@@ -583,22 +503,6 @@ class Room:
             if successor is not None:
                 self.host = successor.id
                 self._broadcast_room()
-
-    def _keeps_place(self, member: Member) -> bool:
-        """Whether ``member``, having left, keeps their place however long they are away: a
-        seated player of a running match (they come back to their seat)."""
-        return self.status == "playing" and member.seat is not None
-
-    def _drop_gone_members(self, now: float) -> None:
-        """Members who left lose their place after the grace period (issue 7, item 7)."""
-        grace = self.policy.left_grace_seconds
-        gone = [m for m in self.members.values() if m.left and not m.connected
-                and not self._keeps_place(m) and now - m.left_at > grace]
-        if not gone:
-            return
-        for member in gone:
-            self._drop(member)
-        self._broadcast_room()
 
     def _rtts(self) -> dict[str, int]:
         return {str(m.id): m.rtt_ms for m in self.members.values() if m.connected}

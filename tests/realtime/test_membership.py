@@ -88,7 +88,7 @@ def test_a_seated_player_keeps_the_seat_while_the_match_runs(tmp_path):
 
 
 def test_a_full_room_makes_room_by_dropping_the_oldest_ghost(tmp_path):
-    from app.realtime.room import MAX_MEMBERS
+    from app.realtime.membership import MAX_MEMBERS
 
     with live(tmp_path, left_grace_seconds=60, max_sockets_per_address=100) as (
             server, open_client):
