@@ -126,7 +126,9 @@ class PanikaGame(Game[PanikaState]):
         elif kind == "timeout":
             if state.phase != "play":
                 raise IllegalAction("no one is choosing a card")
-        # last_card: never refused; a false call does nothing.
+        elif kind == "last_card" and not rules.last_card_counts(state, seat):
+            # A false call changes nothing and is refused, so it is never logged as a move.
+            raise IllegalAction("no 'Last card!' call counts now")
 
     def apply(self, state: PanikaState, move: Move, rng: SeededRng) -> list[Event]:
         action, seat = move.action, move.seat
