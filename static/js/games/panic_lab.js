@@ -49,12 +49,34 @@ export function mount(container, ctx) {
     countdownEnd: 0, lastCount: null, animTimer: 0, wasLocked: false, diceKey: null,
   };
 
-  // --- building (once per match) -------------------------------------------------------------
+  // --- building (once per match, and when the board changes shape) -----------------------------
+  // A board about as wide as tall (a laptop, a TV) gets a round ring with the dice in a row; a
+  // tall one (a phone held upright) gets a tall ring with the dice in a square.
+  function wideBoard() {
+    const w = board.clientWidth;
+    const h = board.clientHeight;
+    if (!w || !h) return !!ctx.table || window.innerWidth > window.innerHeight;
+    // the shape that draws the tiles bigger
+    return Math.min(w, h) / 1000 >= Math.min(w / 1000, h / 1300);
+  }
+
+  const resize = new ResizeObserver(() => {
+    if (!ui.svg || !st.frame) return;
+    if (wideBoard() === (ui.layout.height === 1000)) return;
+    const frame = st.frame;
+    build(frame.view);
+    st.frame = null;
+    st.phase = null;
+    update(frame);
+  });
+  resize.observe(board);
+
   function build(view) {
     clearInterval(st.animTimer);
     const n = view.ring.length;
     const W = 1000;
-    const H = ctx.table ? 1000 : 1300;
+    const round = wideBoard();
+    const H = round ? 1000 : 1300;
     const L = ringLayout(n, W, H);
     const svg = el("svg", {
       class: "pl-ring", viewBox: `0 0 ${W} ${H}`, role: "group",
@@ -71,7 +93,8 @@ export function mount(container, ctx) {
         tabindex: ctx.table ? null : 0, role: ctx.table ? "img" : "button",
         "aria-label": `Tile ${i + 1}: ${describeTile(tile)}`,
       });
-      g.append(el("circle", { class: "pl-hit", r: 50, fill: "transparent" }));
+      // The tap target reaches halfway to the neighbours (44 px and more on a 360 px phone).
+      g.append(el("circle", { class: "pl-hit", r: (50 * L.spacing * 0.5) / L.tileR, fill: "transparent" }));
       g.append(...tileArt(tile));
       g.append(el("circle", { class: "pl-hl", r: 53, fill: "none" }));
       const title = el("title");
@@ -84,7 +107,7 @@ export function mount(container, ctx) {
     // The centre: the dice (or the countdown), what to look for, and a line of text.
     // Phone (a tall ellipse): the dice in a 2 x 2 grid; table (a circle): in a row.
     const centre = el("g", { class: "pl-centre" });
-    const C = ctx.table
+    const C = round
       ? { die: 150, gap: 18, cols: 4, top: L.cy - 225, caption: L.cy - 30, seekTitle: L.cy + 25,
           seek: L.cy + 115, seekScale: 1.35, seekLabel: L.cy + 225 }
       : { die: 190, gap: 22, cols: 2, top: L.cy - 375, caption: L.cy + 82, seekTitle: L.cy + 145,
@@ -116,6 +139,7 @@ export function mount(container, ctx) {
       if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); onTap(ev); }
     });
     board.replaceChildren(svg);
+    L.height = H;
     Object.assign(ui, { svg, layout: L, ring: view.ring, ringKey: JSON.stringify(view.ring) });
     st.shownRound = 0;
     st.diceKey = null;
@@ -300,8 +324,10 @@ export function mount(container, ctx) {
       if (row.pips !== `${p.tokens}/${view.target_tokens}`) {
         row.pips = `${p.tokens}/${view.target_tokens}`;
         row.tokens.dataset.tokens = p.tokens;
-        row.tokens.setAttribute("aria-label", `${p.tokens} of ${view.target_tokens} tokens`);
-        row.tokens.replaceChildren(...Array.from({ length: view.target_tokens }, (_, k) => html("i", `pl-pip${k < p.tokens ? " on" : ""}`)));
+        const said = html("span", "visually-hidden", `${p.tokens} of ${view.target_tokens} ${view.target_tokens === 1 ? "token" : "tokens"}`);
+        const pips = Array.from({ length: view.target_tokens }, (_, k) => html("i", `pl-pip${k < p.tokens ? " on" : ""}`));
+        pips.forEach((i) => i.setAttribute("aria-hidden", "true"));
+        row.tokens.replaceChildren(said, ...pips);
       }
       const winner = ended && last.winner === p.seat;
       row.li.classList.toggle("me", p.seat === view.seat);
@@ -380,17 +406,24 @@ export function mount(container, ctx) {
 
   function drawClaims(view, last) {
     const L = ui.layout;
-    const perTile = new Map();
+    const placed = []; // the label boxes drawn so far: a new one moves inwards until it is free
+    const overlaps = (b) => placed.some((o) => Math.abs(o.x - b.x) * 2 < o.w + b.w + 8 && Math.abs(o.y - b.y) < 44);
     for (const c of last.claims) {
-      const k = perTile.get(c.tile) || 0;
-      perTile.set(c.tile, k + 1);
       const p = L.points[c.tile];
-      const dist = L.tileR + 26 + k * 40;
-      const x = p.x - p.nx * dist;
-      const y = p.y - p.ny * dist;
       const ms = typeof c.reaction_ms === "number" ? ` ${c.reaction_ms} ms` : "";
       const label = `${c.correct ? "✓" : "✗"} ${ctx.name(c.seat)}${ms}`;
       const w = label.length * 17 + 20;
+      let dist = L.tileR + 26;
+      let box;
+      for (let tries = 0; tries < 12; tries++) {
+        box = { x: p.x - p.nx * dist, y: p.y - p.ny * dist, w };
+        // keep the label inside the drawing
+        box.x = Math.min(Math.max(box.x, w / 2 + 4), 1000 - w / 2 - 4);
+        if (!overlaps(box)) break;
+        dist += 42;
+      }
+      placed.push(box);
+      const { x, y } = box;
       const g = el("g", {
         class: `pl-claim ${c.correct ? "ok" : "bad"}${c.seat === last.winner ? " win" : ""}${c.seat === view.seat ? " me" : ""}`,
         "data-seat": c.seat, "data-tile": c.tile, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
@@ -434,7 +467,11 @@ export function mount(container, ctx) {
     const dice = last.dice;
     let at = null;
     let k = 0;
-    const stepMs = live ? Math.max(70, Math.min(260, 4200 / path.length)) : 0;
+    // The whole path plays within the result pause (the frame's timer), so it always finishes
+    // before the next round's countdown.
+    const pause = st.frame && st.frame.timers.find((t) => t.key.startsWith("result:"));
+    const budget = Math.min(4200, pause ? pause.remaining_ms - 800 : 4200);
+    const stepMs = live && budget > 300 ? Math.max(16, Math.min(260, budget / path.length)) : 0;
     showSought(dice, "LOOKING FOR");
     const step = () => {
       if (k >= path.length) { clearInterval(st.animTimer); return; }
@@ -491,6 +528,7 @@ export function mount(container, ctx) {
     onEvent() {},
     destroy() {
       clearInterval(countdownTimer);
+      resize.disconnect();
       clearInterval(st.animTimer);
       clearTimeout(st.pendingTimer);
     },

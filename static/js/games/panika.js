@@ -72,7 +72,7 @@ export function mount(container, ctx) {
     }, el("span", { class: "pk-last-card-text", text: "Last card!" }),
     el("span", { class: "pk-last-card-left", id: "panika-last-card-left" }),
     el("span", { class: "pk-last-card-bar", "aria-hidden": "true" }));
-    handEl = el("div", { class: "pk-hand", id: "panika-hand", "aria-label": "Your hand" });
+    handEl = el("div", { class: "pk-hand", id: "panika-hand", role: "group", "aria-label": "Your hand" });
     hintEl = el("p", { class: "pk-hint", id: "panika-hint" });
     playBtn = el("button", {
       type: "button", class: "btn big pk-play off", id: "panika-play", "aria-disabled": "true", text: "Play",

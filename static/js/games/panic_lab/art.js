@@ -243,7 +243,7 @@ export function ringLayout(n, width, height, margin = 6) {
       const len = Math.hypot(nx, ny);
       points.push({ x: width / 2 + x, y: height / 2 + y, nx: nx / len, ny: ny / len });
     }
-    layout = { cx: width / 2, cy: height / 2, rx, ry, tileR, points };
+    layout = { cx: width / 2, cy: height / 2, rx, ry, tileR, spacing, points };
   }
   return layout;
 }
