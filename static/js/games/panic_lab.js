@@ -56,12 +56,16 @@ export function mount(container, ctx) {
     const w = board.clientWidth;
     const h = board.clientHeight;
     if (!w || !h) return !!ctx.table || window.innerWidth > window.innerHeight;
-    // the shape that draws the tiles bigger
-    return Math.min(w, h) / 1000 >= Math.min(w / 1000, h / 1300);
+    // the shape whose tiles come out bigger on this board
+    const n = st.frame ? st.frame.view.ring.length : 25;
+    const round = ringLayout(n, 1000, 1000).spacing * Math.min(w, h) / 1000;
+    const tall = ringLayout(n, 1000, 1300).spacing * Math.min(w / 1000, h / 1300);
+    return round >= tall;
   }
 
   const resize = new ResizeObserver(() => {
     if (!ui.svg || !st.frame) return;
+    if (st.frame.view.ring.length === 0) return;
     if (wideBoard() === (ui.layout.height === 1000)) return;
     const frame = st.frame;
     build(frame.view);
@@ -95,7 +99,7 @@ export function mount(container, ctx) {
       });
       // The tap target reaches halfway to the neighbours (44 px and more on a 360 px phone).
       g.append(el("circle", { class: "pl-hit", r: (50 * L.spacing * 0.5) / L.tileR, fill: "transparent" }));
-      g.append(...tileArt(tile));
+      g.append(el("g", { class: "pl-art", "aria-hidden": "true" }, ...tileArt(tile))); // named by aria-label
       g.append(el("circle", { class: "pl-hl", r: 53, fill: "none" }));
       const title = el("title");
       title.textContent = describeTile(tile);
@@ -389,6 +393,7 @@ export function mount(container, ctx) {
     ui.tiles.forEach((g) => g.classList.remove("answer", "visited", "passed", "vent-in", "vent-out"));
     ui.tiles.forEach((g) => { const b = g.querySelector(".pl-pass"); if (b) b.remove(); });
     delete root.dataset.answer;
+    delete root.dataset.path;
     caption.textContent = "";
   }
 
@@ -473,8 +478,9 @@ export function mount(container, ctx) {
     const budget = Math.min(4200, pause ? pause.remaining_ms - 800 : 4200);
     const stepMs = live && budget > 300 ? Math.max(16, Math.min(260, budget / path.length)) : 0;
     showSought(dice, "LOOKING FOR");
+    root.dataset.path = "playing";
     const step = () => {
-      if (k >= path.length) { clearInterval(st.animTimer); return; }
+      if (k >= path.length) { clearInterval(st.animTimer); root.dataset.path = "done"; return; }
       const s = path[k++];
       const g = ui.tiles[s.index];
       if (at !== null) ui.trail.append(segment(at, s.index, "pl-step"));
@@ -491,14 +497,14 @@ export function mount(container, ctx) {
         moveCursor(s.to);
       } else if (s.kind === "mutation") {
         g.classList.add("passed");
-        g.append(passBadge(s.passes, g));
+        g.querySelector(".pl-art").append(passBadge(s.passes, g));
         showSought(s.sought, `MUTATED · PASS ${s.passes}`);
         caption.textContent = `The ${s.attribute} room mutates it: now ${describeKind(s.sought)}.`;
         at = s.index;
       } else if (s.kind === "answer") {
         g.classList.add("answer");
         if (s.reason === "fourth_pass") {
-          g.append(passBadge(4, g));
+          g.querySelector(".pl-art").append(passBadge(4, g));
           caption.textContent = `4th pass, in the ${s.attribute} room: the amoeba is gone. The room is the answer.`;
         } else {
           showSought(s.sought, "FOUND");
@@ -511,7 +517,7 @@ export function mount(container, ctx) {
       }
     };
     clearInterval(st.animTimer);
-    if (!stepMs) { while (k < path.length) step(); return; }
+    if (!stepMs) { while (k <= path.length) step(); return; }
     step();
     st.animTimer = setInterval(step, stepMs);
   }
@@ -519,8 +525,8 @@ export function mount(container, ctx) {
   function passBadge(n, g) {
     const old = g && g.querySelector(".pl-pass");
     if (old) old.remove();
-    return el("g", { class: "pl-pass", transform: "translate(34 -34)" },
-      el("circle", { r: 17 }), svgText(String(n), { y: 8, "text-anchor": "middle" }));
+    return el("g", { class: "pl-pass", transform: "translate(34 -34)", "aria-hidden": "true" },
+      el("circle", { r: 22 }), svgText(String(n), { y: 11, "text-anchor": "middle" }));
   }
 
   return {
