@@ -149,6 +149,7 @@ function onRoom(room) {
   const mine = room.members.find((m) => m.id === state.me);
   if (mine) state.seat = mine.seat;
   renderMembers();
+  if (previous && inviteUpFront() !== wasUpFront(previous)) inviteForced = null;
   renderInvite();
   renderWaiting();
   renderResult();
@@ -164,6 +165,14 @@ function onRoom(room) {
     state.stale = null;
     onState(stale);
   }
+}
+
+function wasUpFront(room) {
+  const current = state.room;
+  state.room = room;
+  const upFront = inviteUpFront();
+  state.room = current;
+  return upFront;
 }
 
 function newMatch(number) {
@@ -199,7 +208,8 @@ function onState(frame) {
 
 // The game screen fills the viewport while a match runs (no scrolling during play).
 function setPlaying() {
-  const playing = !!(state.room && state.room.status === "playing" && state.game);
+  const playing = !!(state.room && state.room.status === "playing" && state.game)
+    && !(inviteForced === null && inviteUpFront());
   document.body.classList.toggle("in-game", playing);
   if (!playing) closeSide();
 }
@@ -318,10 +328,18 @@ function updateRtts(rtts) {
 // --- invite ------------------------------------------------------------------------------------
 // While the room waits, the invite (code, link, QR code) is up front; during play it opens from
 // the room badge.
+// An open-table game (the counter) plays from the start: its invite is up front while the host
+// is alone in the room.
 let inviteForced = null;
+function inviteUpFront() {
+  const room = state.room;
+  if (!room) return false;
+  if (room.status === "waiting") return true;
+  return root.dataset.openTable === "true" && room.members.filter((m) => m.player && !m.left).length < 2;
+}
+
 function renderInvite() {
-  const waiting = state.room && state.room.status === "waiting";
-  const show = inviteForced === null ? waiting : inviteForced;
+  const show = inviteForced === null ? inviteUpFront() : inviteForced;
   $("invite").hidden = !show;
   $("share-toggle").setAttribute("aria-expanded", String(show));
   document.body.classList.toggle("inviting", !!show && tableMode);
@@ -330,6 +348,7 @@ function renderInvite() {
 $("share-toggle").addEventListener("click", () => {
   inviteForced = $("invite").hidden;
   renderInvite();
+  setPlaying();
   if (!$("invite").hidden) {
     if (document.body.classList.contains("in-game")) document.body.classList.add("invite-over");
     $("invite").scrollIntoView({ block: "nearest" });

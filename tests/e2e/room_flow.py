@@ -37,7 +37,7 @@ def gather(base_url: str, new_page, game: str, names=("Brendon", "Ryan"), table:
     ``link_base`` when the phones go through a proxy); a TV opens the table view."""
     host = new_page()
     code = create_room_in_lobby(host, base_url, game, "Nicole")
-    host.wait_for_selector("#invite:not([hidden])")
+    host.wait_for_selector("#invite:not([hidden])")  # up front while the room waits
     link = host.input_value("#join-link")
     assert link.endswith(f"/r/{code}"), link
     assert host.locator("#qr").evaluate("img => img.complete && img.naturalWidth > 0")

@@ -23,21 +23,21 @@ export function mount(container, ctx) {
   const tapBtn = table
     ? el("div", { class: "pc-tap", id: "counter-tap" }, valueEl, hintEl)
     : el("button", {
-      type: "button", class: "pc-tap", id: "counter-tap", "aria-label": "Tap: plus one",
-      onclick: onTap,
-    }, valueEl, hintEl, floatEl);
+      type: "button", class: "pc-tap", id: "counter-tap", onclick: onTap,
+    }, el("span", { class: "visually-hidden", text: "Counter:" }), valueEl, hintEl,
+    el("span", { class: "visually-hidden", text: "(plus one)" }), floatEl);
   root.append(info, tapBtn);
 
   let backBtn = null;
   let resetBtn = null;
   if (!table) {
     backBtn = el("button", {
-      type: "button", class: "pc-btn pc-back", id: "counter-back", "aria-label": "Back one",
-      html: '<span class="pc-sym">−1</span><span class="pc-lbl">back</span>', onclick: () => send("back"),
+      type: "button", class: "pc-btn pc-back", id: "counter-back",
+      html: '<span class="pc-sym" aria-hidden="true">−1</span><span class="pc-lbl">back</span><span class="visually-hidden"> one</span>', onclick: () => send("back"),
     });
     resetBtn = el("button", {
-      type: "button", class: "pc-btn pc-reset", id: "counter-reset", "aria-label": "Reset to zero",
-      html: '<span class="pc-sym">0</span><span class="pc-lbl">reset</span>', onclick: () => send("reset"),
+      type: "button", class: "pc-btn pc-reset", id: "counter-reset",
+      html: '<span class="pc-sym" aria-hidden="true">0</span><span class="pc-lbl">reset</span><span class="visually-hidden"> to zero</span>', onclick: () => send("reset"),
     });
     root.append(el("div", { class: "pc-buttons" }, backBtn, resetBtn));
   }
