@@ -63,6 +63,7 @@ export class RoomSocket {
     this.lastHeard = 0;
     this.retryTimer = null;
     this.finalState = null;
+    this.reconnecting = false;
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") { this.checkSilence(); this.ensureOpen(); }
     });
@@ -88,7 +89,8 @@ export class RoomSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     this.lastHeard = performance.now();
-    this.handlers.onState("connecting");
+    // While reconnecting after a loss, the page keeps saying so (not a bland "Connecting").
+    if (!this.reconnecting) this.handlers.onState("connecting");
     ws.onopen = () => {
       if (this.ws !== ws) return;
       this.lastHeard = performance.now();
@@ -103,6 +105,7 @@ export class RoomSocket {
       if (frame.type === "ping") ws.send(JSON.stringify({ type: "pong", t: frame.t }));
       if (frame.type === "welcome") {
         this.retry = 0;
+        this.reconnecting = false;
         if (Number(frame.ping_ms) > 0) this.pingMs = Number(frame.ping_ms);
       }
       if (frame.type === "error" && ERROR_CLOSES[frame.code] !== undefined) {
@@ -130,6 +133,7 @@ export class RoomSocket {
       this.handlers.onState(how.state);
       return;
     }
+    this.reconnecting = true;
     let delay;
     if (how && how.retry !== null && how.retry !== undefined) delay = how.retry;
     else delay = Math.min(8000, 300 * 2 ** this.retry++);
@@ -150,6 +154,7 @@ export class RoomSocket {
     ws.onmessage = null;
     try { ws.close(); } catch { /* already closing */ }
     this.retry = 0;
+    this.reconnecting = true;
     this.handlers.onState("lost", 0);
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.ensureOpen(), 0);
