@@ -51,22 +51,24 @@ export function mount(container, ctx) {
 
   // --- building (once per match, and when the board changes shape) -----------------------------
   // A board about as wide as tall (a laptop, a TV) gets a round ring with the dice in a row; a
-  // tall one (a phone held upright) gets a tall ring with the dice in a square.
-  function wideBoard() {
+  // tall one (a phone held upright) gets a ring as tall as the board, with the dice in a square.
+  // The drawing is 1000 wide; this is its height.
+  function drawingHeight() {
     const w = board.clientWidth;
     const h = board.clientHeight;
-    if (!w || !h) return !!ctx.table || window.innerWidth > window.innerHeight;
-    // the shape whose tiles come out bigger on this board
+    if (!w || !h) return ctx.table || window.innerWidth > window.innerHeight ? 1000 : 1300;
     const n = st.frame ? st.frame.view.ring.length : 25;
+    const tallH = Math.round(Math.min(1800, Math.max(1150, (1000 * h) / w)) / 50) * 50;
+    // the shape whose tiles come out bigger on this board
     const round = ringLayout(n, 1000, 1000).spacing * Math.min(w, h) / 1000;
-    const tall = ringLayout(n, 1000, 1300).spacing * Math.min(w / 1000, h / 1300);
-    return round >= tall;
+    const tall = ringLayout(n, 1000, tallH).spacing * Math.min(w / 1000, h / tallH);
+    return round >= tall ? 1000 : tallH;
   }
 
   const resize = new ResizeObserver(() => {
     if (!ui.svg || !st.frame) return;
     if (st.frame.view.ring.length === 0) return;
-    if (wideBoard() === (ui.layout.height === 1000)) return;
+    if (Math.abs(drawingHeight() - ui.layout.height) < 100) return;
     const frame = st.frame;
     build(frame.view);
     st.frame = null;
@@ -79,8 +81,8 @@ export function mount(container, ctx) {
     clearInterval(st.animTimer);
     const n = view.ring.length;
     const W = 1000;
-    const round = wideBoard();
-    const H = round ? 1000 : 1300;
+    const H = drawingHeight();
+    const round = H === 1000;
     const L = ringLayout(n, W, H);
     const svg = el("svg", {
       class: "pl-ring", viewBox: `0 0 ${W} ${H}`, role: "group",
@@ -391,7 +393,6 @@ export function mount(container, ctx) {
     ui.cursor.setAttribute("cx", -100);
     ui.cursor.setAttribute("cy", -100);
     ui.tiles.forEach((g) => g.classList.remove("answer", "visited", "passed", "vent-in", "vent-out"));
-    ui.tiles.forEach((g) => { const b = g.querySelector(".pl-pass"); if (b) b.remove(); });
     delete root.dataset.answer;
     delete root.dataset.path;
     caption.textContent = "";
@@ -497,14 +498,14 @@ export function mount(container, ctx) {
         moveCursor(s.to);
       } else if (s.kind === "mutation") {
         g.classList.add("passed");
-        g.querySelector(".pl-art").append(passBadge(s.passes, g));
+        passBadge(s.passes, s.index);
         showSought(s.sought, `MUTATED · PASS ${s.passes}`);
         caption.textContent = `The ${s.attribute} room mutates it: now ${describeKind(s.sought)}.`;
         at = s.index;
       } else if (s.kind === "answer") {
         g.classList.add("answer");
         if (s.reason === "fourth_pass") {
-          g.querySelector(".pl-art").append(passBadge(4, g));
+          passBadge(4, s.index);
           caption.textContent = `4th pass, in the ${s.attribute} room: the amoeba is gone. The room is the answer.`;
         } else {
           showSought(s.sought, "FOUND");
@@ -522,11 +523,17 @@ export function mount(container, ctx) {
     st.animTimer = setInterval(step, stepMs);
   }
 
-  function passBadge(n, g) {
-    const old = g && g.querySelector(".pl-pass");
+  // The pass count on a mutation room, drawn over the ring (outside the tile's button, whose name
+  // is its aria-label).
+  function passBadge(n, index) {
+    const old = ui.claimsG.querySelector(`.pl-pass[data-tile="${index}"]`);
     if (old) old.remove();
-    return el("g", { class: "pl-pass", transform: "translate(34 -34)", "aria-hidden": "true" },
-      el("circle", { r: 22 }), svgText(String(n), { y: 11, "text-anchor": "middle" }));
+    const p = ui.layout.points[index];
+    const k = ui.layout.tileR / 50;
+    ui.claimsG.prepend(el("g", {
+      class: "pl-pass", "data-tile": index,
+      transform: `translate(${(p.x + 34 * k).toFixed(1)} ${(p.y - 34 * k).toFixed(1)}) scale(${k.toFixed(3)})`,
+    }, el("circle", { r: 22 }), svgText(String(n), { y: 11, "text-anchor": "middle" })));
   }
 
   return {
