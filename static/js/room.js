@@ -157,8 +157,7 @@ function onRoom(room) {
   if (room.status !== "waiting") ensureGame();
   setPlaying();
   if (state.game && state.game.onRoom) state.game.onRoom(room);
-  if (previous && previous.status !== room.status && room.status === "playing") wakeLock(true);
-  if (room.status !== "playing") wakeLock(false);
+  wakeLock(room.status === "playing");
   // A frame dropped as old may belong to the match that just started.
   if (state.stale && state.version < 0) {
     const stale = state.stale;
@@ -608,18 +607,21 @@ document.addEventListener("keydown", (ev) => {
 });
 
 // --- the screen stays awake during a match ------------------------------------------------------
-let wakeLockSentinel = null;
+// The browser releases the lock when the page is hidden; it is asked for again when it shows.
+let wakeLockSentinel = null; // the lock, or the promise of it while the request runs
 async function wakeLock(on) {
   if (!("wakeLock" in navigator)) return;
-  try {
-    if (on && !wakeLockSentinel && document.visibilityState === "visible") {
-      wakeLockSentinel = await navigator.wakeLock.request("screen");
-      wakeLockSentinel.addEventListener("release", () => { wakeLockSentinel = null; });
-    } else if (!on && wakeLockSentinel) {
-      await wakeLockSentinel.release();
-      wakeLockSentinel = null;
-    }
-  } catch { wakeLockSentinel = null; }
+  if (on && !wakeLockSentinel && document.visibilityState === "visible") {
+    wakeLockSentinel = navigator.wakeLock.request("screen").then((lock) => {
+      lock.addEventListener("release", () => { if (wakeLockSentinel === lock) wakeLockSentinel = null; });
+      wakeLockSentinel = lock;
+      return lock;
+    }).catch(() => { wakeLockSentinel = null; });
+  } else if (!on && wakeLockSentinel) {
+    const lock = await wakeLockSentinel;
+    wakeLockSentinel = null;
+    if (lock) lock.release().catch(() => {});
+  }
 }
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && state.room && state.room.status === "playing") wakeLock(true);

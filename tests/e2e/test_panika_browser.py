@@ -54,6 +54,10 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots) 
     check_screen(host, "Panika waiting room (host)", fits=False)
     check_screen(phone, "Panika waiting room (phone)", fits=False)
     check_screen(group.table, "Panika table view, waiting", fits=False)
+    # The TV's waiting screen is the way in: a big QR code, the code, the link.
+    assert group.table.evaluate("() => document.body.classList.contains('inviting')")
+    assert group.table.locator("#qr").bounding_box()["width"] >= 400
+    assert group.table.inner_text("#invite-code") == group.code
     # A guest sees the options as text, not as inputs it cannot use.
     assert phone.locator("#options-form").is_hidden()
     assert phone.locator("#options-text dt").count() >= 1
@@ -69,6 +73,17 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots) 
     shoot(host, screenshots, "panika-laptop")
     check_everywhere(phone, "panika-phone")
     check_everywhere(group.table, "panika-table")
+
+    # On a phone the people, the log and the chat open as a sheet over the game.
+    phone.click("#side-btn")
+    phone.click("#chat-panel summary")
+    phone.fill("#chat-input", "good luck")
+    phone.click("#chat-form button")
+    host.wait_for_selector("#chat-log li:has-text('good luck')", state="attached")
+    check_screen(phone, "Panika phone, side sheet open", fits=False)
+    phone.keyboard.press("Escape")
+    phone.wait_for_selector("#side", state="hidden")
+    assert phone.evaluate("() => document.activeElement.id") == "side-btn"
 
     # Keyboard: choosing a card keeps the focus on it.
     room = live.registry.get(code := group.code)
