@@ -28,7 +28,7 @@ BOT = """() => {
     if (tap && !tap.disabled) { tap.click(); return; }
     const play = q("#panika-play");
     if (!play || play.hidden) return;
-    if (play.getAttribute("aria-disabled") !== "true") { play.click(); return; }
+    if (!play.disabled) { play.click(); return; }
     const cards = [...document.querySelectorAll("#panika-hand button.card:not([disabled])")]
       .filter((b) => b.getAttribute("aria-pressed") !== "true")
       .sort((a, b) => cost(a) - cost(b));
@@ -97,6 +97,12 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots) 
     mover.keyboard.press("Enter")
     mover.wait_for_selector(f'#panika-hand button.card[data-card-id="{focused}"][aria-pressed="true"]')
     assert mover.evaluate("() => document.activeElement.dataset.cardId") == focused
+    # ... and pressing Play from the keyboard leaves the focus in the game, not on the page.
+    if mover.is_enabled("#panika-play"):
+        mover.focus("#panika-play")
+        mover.keyboard.press("Enter")
+        mover.wait_for_function("() => document.activeElement.closest('#game') !== null"
+                                " && document.querySelector('#panika-play').disabled")
 
     # A phone reloads mid-game: back in its seat with the same hand.
     hand_ids = "() => [...document.querySelectorAll('#panika-hand button.card')].map(b => b.dataset.cardId).sort()"

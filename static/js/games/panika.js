@@ -72,10 +72,10 @@ export function mount(container, ctx) {
     }, el("span", { class: "pk-last-card-text", text: "Last card!" }),
     el("span", { class: "pk-last-card-left", id: "panika-last-card-left" }),
     el("span", { class: "pk-last-card-bar", "aria-hidden": "true" }));
-    handEl = el("div", { class: "pk-hand", id: "panika-hand", role: "group", "aria-label": "Your hand" });
+    handEl = el("div", { class: "pk-hand", id: "panika-hand", role: "group", "aria-label": "Your hand", tabindex: "-1" });
     hintEl = el("p", { class: "pk-hint", id: "panika-hint" });
     playBtn = el("button", {
-      type: "button", class: "btn big pk-play off", id: "panika-play", "aria-disabled": "true", text: "Play",
+      type: "button", class: "btn big pk-play", id: "panika-play", disabled: true, text: "Play",
       onclick: onPlay,
     });
     root.append(lastCardBtn, handEl, hintEl, playBtn);
@@ -340,7 +340,7 @@ export function mount(container, ctx) {
     handEl.classList.toggle("play-two", two && canPlay);
     // Keyboard players keep their place: the focused card (or the hand) keeps focus.
     const focused = document.activeElement;
-    const focusedCard = focused && handEl.contains(focused) ? focused.dataset.cardId : null;
+    const focusedCard = focused && focused !== handEl && handEl.contains(focused) ? focused.dataset.cardId : null;
     handEl.replaceChildren(...cards.map((card) => {
       const face = cardFace(card);
       const order = selected.indexOf(card.id);
@@ -358,13 +358,14 @@ export function mount(container, ctx) {
     if (focusedCard !== null) {
       const again = handEl.querySelector(`[data-card-id="${focusedCard}"]:not([disabled])`)
         || handEl.querySelector("button.card:not([disabled])");
-      (again || playBtn).focus();
+      (again || handEl).focus();
     }
-    // The play button and the hint. The button is never disabled (a disabled button drops the
-    // keyboard focus); aria-disabled says it cannot act, and onPlay checks.
+    // The play button and the hint. A focused Play button that becomes disabled (it was just
+    // pressed) hands the keyboard focus to the hand instead of dropping it.
     const valid = canPlay && selectionValid();
-    playBtn.setAttribute("aria-disabled", String(!valid));
-    playBtn.classList.toggle("off", !valid);
+    const playFocused = document.activeElement === playBtn;
+    playBtn.disabled = !valid;
+    if (playFocused && !valid) handEl.focus();
     if (valid) {
       const chosen = selected.map(cardById);
       const { taps, special } = playEffect(chosen);
