@@ -9,7 +9,7 @@ import pytest
 
 from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
-    saved_match_id, shoot, wait_all,
+    saved_match_id, shoot, until, wait_all,
 )
 
 pytestmark = pytest.mark.browser
@@ -88,9 +88,7 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots) 
     # Keyboard: choosing a card keeps the focus on it.
     room = live.registry.get(code := group.code)
     turn = room.match.state.turn
-    seat_page = {m.seat: p for p in group.players for m in room.members.values()
-                 if m.nickname == p.evaluate("() => panicParty.state.room.members.find(x => x.id === panicParty.state.me).nickname")}
-    mover = seat_page[turn]
+    mover = next(p for p in group.players if p.evaluate("() => panicParty.state.seat") == turn)
     mover.wait_for_selector("#panika-hand button.card:not([disabled])")
     mover.focus("#panika-hand button.card:not([disabled])")
     focused = mover.evaluate("() => document.activeElement.dataset.cardId")
@@ -104,12 +102,20 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots) 
         mover.wait_for_function("() => document.activeElement.closest('#game') !== null"
                                 " && document.querySelector('#panika-play').disabled")
 
-    # A phone reloads mid-game: back in its seat with the same hand.
+    # A phone reloads mid-game: back in its seat with its hand (the one the server holds for it:
+    # a timer may have moved the game on meanwhile).
     hand_ids = "() => [...document.querySelectorAll('#panika-hand button.card')].map(b => b.dataset.cardId).sort()"
-    before = phone.evaluate(hand_ids)
+    phone_seat = phone.evaluate("() => panicParty.state.seat")
+
+    def shows_its_hand() -> bool:
+        server = sorted(str(c) for c in room.match.state.hands[phone_seat])
+        return phone.evaluate(hand_ids) == server
+
+    assert until(shows_its_hand, 10)
     phone.reload()
     phone.wait_for_selector("#panika-hand button.card")
-    phone.wait_for_function(f"ids => ({hand_ids})().join() === ids.join()", arg=before)
+    assert until(shows_its_hand, 10)
+    assert phone.evaluate("() => panicParty.state.seat") == phone_seat
 
     _start_bots(group.players)
     for page in group.everyone:
