@@ -6,8 +6,7 @@ dependencies when ``pyproject.toml`` changed, then runs itself again inside ``.v
 
 - ``serve``: migrate the database (SQLite under ``var/`` by default) and serve the site.
 - ``test``: install what the tests need (Debian's Chromium for the browser tests when this runs as
-  root and it is missing; axe-core from the npm registry into ``.cache/npm`` when npm exists),
-  then run the whole test suite; extra arguments go to pytest.
+  root and it is missing), then run the whole test suite; extra arguments go to pytest.
 
 Both are safe to run again: nothing is reinstalled when nothing changed.
 """
@@ -25,8 +24,6 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 CHROMIUM = "/usr/bin/chromium"
-NPM_PREFIX = ROOT / ".cache" / "npm"
-AXE_JS = NPM_PREFIX / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def _in_venv() -> bool:
@@ -66,16 +63,6 @@ def _ensure_chromium() -> None:
     subprocess.run([apt, "install", "-y", "-qq", "chromium"], check=False, env=env)
 
 
-def _ensure_axe() -> None:
-    """axe-core (the browser tests' accessibility checker) from the npm registry, no CDN."""
-    npm = shutil.which("npm")
-    if AXE_JS.exists() or npm is None:
-        return
-    print("Installing axe-core for the browser tests …", flush=True)
-    subprocess.run([npm, "install", "--prefix", str(NPM_PREFIX), "--no-audit", "--no-fund",
-                    "axe-core@4"], check=False)
-
-
 def _serve() -> int:
     from app.server import main as serve
 
@@ -86,7 +73,6 @@ def _serve() -> int:
 def _test(args: list[str]) -> int:
     import pytest
 
-    _ensure_axe()
     return pytest.main(["-q", *args])
 
 
