@@ -20,7 +20,7 @@ const $ = (id) => document.getElementById(id);
 
 const state = {
   me: null, seat: null, room: null, frame: null, version: -1, game: null, gameModule: null,
-  nickname: savedNickname(), match: null, seedHash: null, stale: null, watchingReason: null,
+  nickname: savedNickname(), fill: false, match: null, seedHash: null, stale: null, watchingReason: null,
   connected: false,
 };
 const sounds = new Sounds();
@@ -205,12 +205,15 @@ function onState(frame) {
   ensureGame().then((g) => { if (g) { g.update(frame); setPlaying(); } });
 }
 
-// The game screen fills the viewport while a match runs (no scrolling during play).
+// While a match runs, a game module that exports `layout = "fill"` gets the whole viewport: the
+// room shrinks to one header line, the side panel becomes a sheet (a column on wide screens) and
+// nothing scrolls (body.in-game, static/css/site.css). Other games keep the page as it flows.
 function setPlaying() {
   const playing = !!(state.room && state.room.status === "playing" && state.game)
     && !(inviteForced === null && inviteUpFront());
-  document.body.classList.toggle("in-game", playing);
-  if (!playing) closeSide();
+  document.body.classList.toggle("in-game", playing && state.fill);
+  document.body.classList.toggle("playing", playing);
+  if (!playing || !state.fill) closeSide();
 }
 
 // --- the game module -------------------------------------------------------------------------
@@ -218,6 +221,7 @@ async function ensureGame() {
   if (state.game) return state.game;
   if (!state.gameModule) state.gameModule = import(`/static/js/games/${gameId}.js`);
   const mod = await state.gameModule;
+  state.fill = mod.layout === "fill";
   if (!state.game) {
     state.game = mod.mount($("game"), {
       get seat() { return state.seat; },

@@ -26,6 +26,9 @@ function svgText(str, attrs) {
   return t;
 }
 
+// The room gives this game the whole screen during a match (static/js/room.js, setPlaying).
+export const layout = "fill";
+
 export function mount(container, ctx) {
   const root = html("div", `pl-root${ctx.table ? " table" : ""}`);
   const banner = html("p", "pl-banner");

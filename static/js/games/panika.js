@@ -18,6 +18,9 @@ const FLASH_KINDS = new Set([
 const ALERT_KINDS = new Set(["penalty", "void", "last_card_forgotten", "timeout"]);
 const LAST_CARD_MS = 3000; // the window to call "Last card!" (docs/games/panika.md)
 
+// The room gives this game the whole screen during a match (static/js/room.js, setPlaying).
+export const layout = "fill";
+
 export function mount(container, ctx) {
   const table = !!ctx.table;
   const fx = feedback(ctx);

@@ -5,6 +5,9 @@ import { SAFE_MAX, el, esc, feedback, replay, scrollGameIntoView } from "./panik
 
 const PENDING_RESET_MS = 2500;
 
+// The room gives this game the whole screen during a match (static/js/room.js, setPlaying).
+export const layout = "fill";
+
 export function mount(container, ctx) {
   const table = !!ctx.table;
   const fx = feedback(ctx);
