@@ -20,6 +20,18 @@ export function mount(container, ctx) {
   const roundEl = el("span", { class: "pc-round", id: "counter-round" });
   const lastEl = el("span", { class: "pc-last" });
   const info = el("div", { class: "pc-info" }, roundEl, lastEl);
+  // "New counter": ends this counter for everyone, which reveals its seed (the burst numbers can
+  // then be checked on the match page), and starts a fresh one (docs/games/panika-counter.md).
+  if (!table) {
+    info.append(el("button", {
+      type: "button", class: "btn ghost pc-new", id: "counter-new", text: "New counter",
+      onclick: () => {
+        if (view && seated() && confirm("Start a new counter for everyone? This counter's secret numbers are revealed.")) {
+          ctx.send({ type: "new_counter" });
+        }
+      },
+    }));
+  }
   const valueEl = el("span", { class: "pc-value", id: "counter-value", text: "0" });
   const hintEl = el("span", { class: "pc-hint", text: table ? "" : "tap" });
   const floatEl = el("span", { class: "pc-float", "aria-hidden": "true" });
