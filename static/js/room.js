@@ -53,6 +53,7 @@ function setConnection(name, detail) {
 
 function setStatus(text) {
   $("status-line").textContent = text || "";
+  delete $("status-line").dataset.kind;
 }
 
 function start() {
@@ -111,16 +112,18 @@ function onWelcome(frame) {
   renderWatching();
 }
 
+// A member who watches (joined after the start, or when the seats were full) is told so, and why.
 function renderWatching() {
   const room = state.room;
-  const seated = state.seat !== null && state.seat !== undefined;
-  if (tableMode || !state.watchingReason || seated || (room && room.status === "waiting")) {
-    if (!$("join-panel").hidden) return;
-    setStatus("");
+  const mine = room && room.members.find((m) => m.id === state.me);
+  const watching = !tableMode && !!mine && !mine.player;
+  if (!watching || !state.watchingReason) {
+    if ($("join-panel").hidden && $("status-line").dataset.kind === "watching") setStatus("");
     return;
   }
   const text = { started: T.watchingStarted, full: T.watchingFull }[state.watchingReason] || T.watchingOther;
   setStatus(text);
+  $("status-line").dataset.kind = "watching";
 }
 
 function onError(frame) {
