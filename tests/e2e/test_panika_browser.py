@@ -124,6 +124,11 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots) 
     assert room.status == "finished"
     shown = {results_text(page) for page in group.everyone}
     assert len(shown) == 1, shown
+    # Engine texts name seats by markers; every page shows names (or "You"), never a marker.
+    for page in group.everyone:
+        log = page.text_content("#event-log")
+        assert log and "{seat:" not in log, log
+        assert "{seat:" not in page.inner_text("#result-summary")
     for page, label in ((host, "Panika results (host)"), (phone, "Panika results (phone)"),
                         (group.table, "Panika results (table)")):
         check_screen(page, label, fits=False)
