@@ -65,8 +65,10 @@ def wait_member(page, nickname: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def check_screen(page, label: str, *, fits: bool = True) -> None:  # type: ignore[no-untyped-def]
-    """axe-core finds no serious or critical problem; during play the game fits the screen."""
+    """axe-core finds no serious or critical problem, every control of the room is at least
+    44 px square, and during play the game fits the screen."""
     assert_accessible(page, label)
+    assert_touch_targets(page, "#room")
     if fits:
         assert_fits(page)
 
