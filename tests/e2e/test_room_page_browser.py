@@ -4,6 +4,8 @@ markers, a late joiner told why they watch, the host's tools in a menu, and the 
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from tests.e2e.axe import assert_accessible
@@ -111,3 +113,49 @@ def test_rules_pages_are_accessible(live, new_page, game) -> None:  # type: igno
     page = new_page(phone=True)
     page.goto(f"{live.base_url}/games/{game}/rules")
     assert_accessible(page, f"{game} rules")
+
+
+FEED = "frame => panicParty.socket.handlers.onFrame(frame)"
+
+
+def test_the_page_reads_the_agreed_frame_fields(live, new_page) -> None:  # type: ignore[no-untyped-def]
+    """The fields of the protocol agreement, fed to a live page as the server will send them:
+    `left` members, `save_state`, and `match` numbers that restart `version`."""
+    host = new_page()
+    code = create_room_in_lobby(host, live.base_url, "panika", "Nicole")
+    phone = new_page(phone=True)
+    join_with_nickname(phone, f"{live.base_url}/r/{code}", "Brendon")
+    wait_member(host, "Brendon")
+
+    room = host.evaluate("() => structuredClone(panicParty.state.room)")
+    leaving = copy.deepcopy(room)
+    brendon = next(m for m in leaving["members"] if m["nickname"] == "Brendon")
+    brendon["left"] = True
+    host.evaluate(FEED, {**leaving, "type": "room"})
+    chip = host.locator(f'#members [data-member="{brendon["id"]}"]')
+    assert "left" in chip.get_attribute("class")
+    assert "(left)" in chip.inner_text()
+    assert "1 player in the room" in host.inner_text("#waiting-note")  # a leaver is not counted
+
+    result = {"summary": "{seat:0} wins", "seed": "ab" * 32, "seed_hash": "cd" * 32, "players": [
+        {"seat": 0, "nickname": "Nicole", "score": 0, "rank": 1, "winner": True},
+        {"seat": 1, "nickname": "Brendon", "score": -3, "rank": 2, "winner": False}]}
+    finished = {**room, "type": "room", "status": "finished", "result": result, "match_id": None}
+    host.evaluate(FEED, {**finished, "save_state": "retrying"})
+    assert "busy" in host.inner_text("#result-link")
+    host.evaluate(FEED, {**finished, "save_state": "saved", "match_id": 7})
+    assert host.get_attribute("#result-link a", "href") == "/matches/7"
+    assert host.is_visible("#rematch-btn")
+    host.evaluate(FEED, {**room, "type": "room"})  # back to the real room
+
+    # A real match; then frames of a next match (version back at 0) are taken, older ones not.
+    host.click("#start-btn")
+    phone.wait_for_selector("#panika-hand button.card")
+    frame = phone.evaluate("() => structuredClone(panicParty.state.frame)")
+    first = frame.get("match", phone.evaluate("() => panicParty.state.match") or 1)
+    phone.evaluate(FEED, {**frame, "match": first + 1, "version": 0, "events": []})
+    assert phone.evaluate("() => [panicParty.state.match, panicParty.state.version]") == [first + 1, 0]
+    phone.evaluate(FEED, {**frame, "match": first, "version": 99, "events": []})
+    assert phone.evaluate("() => [panicParty.state.match, panicParty.state.version]") == [first + 1, 0]
+    phone.wait_for_selector("#panika-hand button.card")
+    no_errors([host, phone])
