@@ -72,6 +72,25 @@ class Settings(BaseSettings):
         600.0, description="Collect everything, frozen objects included, this often."
     )
 
+    # --- Realtime limits (docs/protocol.md, "Limits"; issue 7) ------------------------------
+    join_deadline_seconds: float = Field(
+        5.0, description="A WebSocket that has not sent 'join' within this long is closed (4002)."
+    )
+    left_grace_seconds: float = Field(
+        20.0, description="A member who left a waiting room keeps their place this long."
+    )
+    max_watchers_per_room: int = Field(8, description="Table views watching one room, at most.")
+    max_sockets_per_address: int = Field(
+        30, description="Open WebSockets from one client address, at most (4004 beyond)."
+    )
+    room_frames_per_second: int = Field(
+        400, description="Client frames one room accepts per second, from all its clients."
+    )
+    room_probes_per_minute: int = Field(
+        60, description="Unknown room codes and failed joins one address may try per minute "
+        "(HTTP 429 / close 4429 beyond)."
+    )
+
     def resolved_database_url(self) -> str:
         if self.database_url:
             return self.database_url

@@ -21,7 +21,8 @@ from app.db.database import UNAVAILABLE_ERRORS, Database, migrate
 from app.db.outbox import MatchWriter, Outbox
 from app.games import load_all
 from app.realtime.cluster import Cluster
-from app.realtime.endpoint import FrameLimiter, serve_room_socket
+from app.realtime.endpoint import serve_room_socket
+from app.realtime.guard import SocketGuard, SocketPolicy
 from app.realtime.registry import RoomRegistry
 from app.realtime.tokens import SeatTokens
 
@@ -51,6 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.db, Outbox(settings.var_dir / "outbox"),
             max_delay=settings.outbox_retry_max_seconds, schema_pending=schema_pending,
         )
+        app.state.guard = SocketGuard(SocketPolicy.from_settings(settings))
         app.state.registry = RoomRegistry(
             db=app.state.db,
             tokens=SeatTokens(settings.resolved_secret_key()),
@@ -58,11 +60,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ping_seconds=settings.ping_interval_seconds,
             max_rooms=settings.max_rooms,
             cluster=Cluster(settings.redis_url, settings.redis_prefix) if settings.redis_url else None,
+            policy=app.state.guard.policy,
         )
         app.state.registry.writer = app.state.writer
         await app.state.writer.start()
         await app.state.registry.start()
-        app.state.limiter = FrameLimiter(settings.ws_messages_per_second)
         collector = asyncio.get_running_loop().create_task(
             run_collector_schedule(settings.gc_young_seconds, settings.gc_full_seconds)
         )
@@ -119,7 +121,7 @@ class RoomSocketShortcut:
             if code and "/" not in code:
                 state = scope["app"].state
                 await serve_room_socket(
-                    WebSocket(scope, receive, send), code, state.registry, state.limiter
+                    WebSocket(scope, receive, send), code, state.registry, state.guard
                 )
                 return
         await self.app(scope, receive, send)

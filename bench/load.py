@@ -489,6 +489,8 @@ class Server:
             "WS_MESSAGES_PER_SECOND": str(args.ws_rate),
             "PING_INTERVAL_SECONDS": str(args.ping_interval),
             "MAX_ROOMS": str(max(5000, args.rooms + 100)),
+            # Every bot comes from 127.0.0.1: the per-address socket cap is lifted here.
+            "MAX_SOCKETS_PER_ADDRESS": "1000000",
             "LOG_LEVEL": "warning",
         })
         cmd = [PYTHON, os.environ.get("BENCH_SERVE_SCRIPT", str(BENCH / "serve.py")), "--app", kind, "--port", str(self.port),

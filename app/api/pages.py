@@ -24,6 +24,7 @@ from app.engine import all_games, get_game, seed_commitment
 from app.i18n import COOKIE, LANGUAGES, catalog, translate
 
 from .deps import Db, Registry, Templates
+from .rooms import count_miss, refuse_if_throttled
 from .games import describe
 from .match_story import clock_text, duration_text, match_story
 from .site import error_page, request_language
@@ -58,9 +59,11 @@ async def table_page(
 async def _room(
     code: str, request: Request, templates: Templates, registry: Registry, *, table: bool
 ) -> HTMLResponse:
+    refuse_if_throttled(request)
     summary = await registry.lookup(code)
     game = get_game(summary["game"]) if summary else None
     if summary is None or game is None:
+        count_miss(request)
         return templates.TemplateResponse(
             request, "missing_room.html", {"code": code.upper()}, status_code=404
         )

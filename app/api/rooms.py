@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import io
-from typing import Annotated, Any
+from typing import Any
 
 import segno
 from fastapi import APIRouter, HTTPException, Request, Response
 from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field
 
 from app.engine import EngineError, get_game
-from app.realtime.protocol import NICKNAME_MAX
+from app.realtime.guard import SocketGuard, client_address
+from app.realtime.protocol import Nickname
 from app.realtime.registry import RoomLimitReached
 
 from .deps import Registry
@@ -33,11 +34,26 @@ def _limiter(request: Request) -> MovingWindowRateLimiter:
     return state.room_create_limiter
 
 
+def _guard(request: Request) -> SocketGuard:
+    return request.app.state.guard
+
+
+def refuse_if_throttled(request: Request) -> None:
+    """HTTP 429 while this client address has spent its room probes (docs/protocol.md,
+    "Limits": unknown codes and failed joins per address)."""
+    if _guard(request).probes.blocked(client_address(request.client)):
+        raise HTTPException(429, "too many attempts; wait a moment",
+                            headers={"Retry-After": "60"})
+
+
+def count_miss(request: Request) -> None:
+    """This client looked up a room that does not exist: one probe spent."""
+    _guard(request).probes.miss(client_address(request.client))
+
+
 class CreateRoom(BaseModel):
     game: str = Field(description="A game id from /api/games.")
-    nickname: Annotated[
-        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NICKNAME_MAX)
-    ]
+    nickname: Nickname
     public: bool = Field(True, description="Listed in the lobby while it waits for players.")
     options: dict[str, Any] | None = None
 
@@ -81,9 +97,10 @@ async def public_rooms(registry: Registry) -> list[dict[str, Any]]:
 
 
 @router.get("/{code}", summary="A room's public summary")
-async def room_summary(code: str, registry: Registry) -> dict[str, Any]:
+async def room_summary(code: str, request: Request, registry: Registry) -> dict[str, Any]:
     """The room frame (without ``type``) when the room lives in this process; with several
     processes, a room elsewhere answers with its directory summary."""
+    refuse_if_throttled(request)
     room = registry.get(code)
     if room is not None and not room.closed:
         frame = room.room_frame()
@@ -91,13 +108,16 @@ async def room_summary(code: str, registry: Registry) -> dict[str, Any]:
         return frame
     summary = await registry.lookup(code)
     if summary is None:
+        count_miss(request)
         raise HTTPException(404, f"no room {code!r}")
     return summary
 
 
 @router.get("/{code}/qr.svg", summary="A QR code of the room's join link", response_class=Response)
 async def room_qr(code: str, request: Request, registry: Registry) -> Response:
+    refuse_if_throttled(request)
     if await registry.lookup(code) is None:
+        count_miss(request)
         raise HTTPException(404, f"no room {code!r}")
     qr = segno.make(room_url(request, code.upper()), error="m")
     buffer = io.BytesIO()

@@ -18,6 +18,7 @@ OpenSpiel's per-player observations):
   action as a move by the system (``seat=None``). Engines never read a clock: the time a move was
   received reaches them as data (``Move.at_ms``) and is recorded in the action log.
 - ``active_seats(state)`` are the seats the game waits on now (whose turn it is).
+- ``legal_actions(state, seat)`` lists every action that seat may send now, as raw JSON.
 
 Replay: a match is fully determined by its seed, its options and its action log (every ``Move``
 including the system's), so ``replay`` rebuilds any state exactly.
@@ -133,6 +134,12 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def active_seats(self, state: S) -> list[int]: ...
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int | None) -> list[dict[str, Any]]:
+        """Every action ``seat`` may send now, as the JSON objects a client sends (each passes
+        ``validate``); ``seat=None``: the system's (its timers' actions). Empty when the seat may
+        not act. Bots choose from it and pages enable only these choices."""
 
     # --- shared helpers ------------------------------------------------------------------------
     def parse_options(self, raw: dict[str, Any] | None) -> BaseModel:

@@ -46,10 +46,12 @@ class RelayConnection(Connection):
         if not self.closed:
             self._cluster.publish(self._node, {"op": "out", "conn": self.key, "text": text})
 
-    def close(self) -> None:
+    def close(self, code: int = 1000, error: tuple[str, str] | None = None) -> None:
         if not self.closed:
+            if error is not None:
+                self.error(*error)
             self.closed = True
-            self._cluster.publish(self._node, {"op": "close", "conn": self.key})
+            self._cluster.publish(self._node, {"op": "close", "conn": self.key, "code": code})
 
 
 class Cluster:
@@ -181,7 +183,7 @@ class Cluster:
         elif op == "close":
             conn = self._remote.pop(key, None)
             if conn is not None:
-                conn.close()
+                conn.close(message.get("code", 1000))
         elif op == "open":
             self._relays[key] = RelayConnection(self, message["from"], key)
         elif op == "frame":
@@ -205,5 +207,8 @@ class Cluster:
             message = parse_client_frame(text)
         except ProtocolError as exc:
             relay.error(exc.code, exc.message)
+            return
+        if not room.inbox.allow():  # the room's share of frames, relayed ones included
+            relay.error("rate_limited", "this room is busy; slow down", getattr(message, "ref", None))
             return
         room.post("frame", relay, message)

@@ -5,8 +5,10 @@ right away: with uvicorn's WebSocket protocol that call writes to the socket wit
 suspending, so nothing waits and no task or queue is kept per connection (at thousands of
 connections those cost memory and collector time: docs/performance.md). Should a send suspend
 (flow control in another server), the frames that follow wait in a backlog, in order, while a
-task finishes it; a client whose backlog grows too long is closed rather than allowed to grow the
-server's memory.
+task finishes it; a client whose backlog grows too long has fallen behind: the frames waiting are
+dropped, an ``error`` ``too_slow`` and a close with code 4001 take their place (they reach the
+client once it reads again; it reconnects and the join brings the full state), and the room is
+told at once that the connection is gone (issue 7, item 6; docs/protocol.md, "Close codes").
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ if TYPE_CHECKING:
     from .members import Member
 
 BACKLOG_LIMIT = 512
+CLOSE_FELL_BEHIND = 4001
 RTT_SAMPLES = 5
+PINGS_REMEMBERED = 4
 _ids = itertools.count(1)
 
 Message = dict[str, Any]
@@ -35,7 +39,7 @@ class Connection:
     """A joined (or joining) WebSocket client of one room."""
 
     __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_backlog",
-                 "_finishing", "__weakref__")
+                 "_finishing", "_pings", "on_gone", "on_bad_join", "__weakref__")
 
     def __init__(self, send: AsgiSend | None = None) -> None:
         self.id = next(_ids)
@@ -47,6 +51,12 @@ class Connection:
         self._send = send
         self._backlog: deque[Message] | None = None
         self._finishing: asyncio.Task[None] | None = None
+        self._pings: dict[int, float] | None = None
+        """The server's pings not answered yet: their ``t`` and when they left."""
+        self.on_gone: Callable[[Connection], None] | None = None
+        """Called once when the server gives up on this connection (fell behind, broken)."""
+        self.on_bad_join: Callable[[], None] | None = None
+        """Called when a join on this connection fails (a bad seat token): a probe spent."""
 
     @property
     def joined(self) -> bool:
@@ -65,8 +75,8 @@ class Connection:
         if self._send is None:
             return
         if self._backlog is not None:
-            if len(self._backlog) >= BACKLOG_LIMIT:
-                self._abandon()
+            if len(self._backlog) >= BACKLOG_LIMIT and not self.closed:
+                self._fall_behind()
             else:
                 self._backlog.append(message)
             return
@@ -101,10 +111,26 @@ class Connection:
         finally:
             self._backlog = None
 
+    def _fall_behind(self) -> None:
+        """Too many frames wait: drop them; the client learns why and is closed with 4001."""
+        assert self._backlog is not None
+        self._backlog.clear()
+        self._backlog.append({"type": "websocket.send", "text": encode(error_frame(
+            "too_slow", "you fell behind; reconnect to get the current state"))})
+        self._backlog.append({"type": "websocket.close", "code": CLOSE_FELL_BEHIND})
+        self._gone()
+
     def _abandon(self) -> None:
-        self.closed = True
         self._send = None
         self._backlog = None
+        self._gone()
+
+    def _gone(self) -> None:
+        already = self.closed
+        self.closed = True
+        if self.on_gone is not None and not already:
+            callback, self.on_gone = self.on_gone, None
+            callback(self)
 
     def send(self, frame: dict[str, Any]) -> None:
         self.send_text(encode(frame))
@@ -112,12 +138,32 @@ class Connection:
     def error(self, code: str, message: str, ref: int | None = None) -> None:
         self.send(error_frame(code, message, ref))
 
-    def close(self, code: int = 1000) -> None:
-        """Close the socket after the frames already sent or waiting."""
+    def close(self, code: int = 1000, error: tuple[str, str] | None = None) -> None:
+        """Close the socket after the frames already sent or waiting (with an ``error`` frame
+        saying why first, when ``error`` is a code and a message)."""
         if self.closed:
             return
+        if error is not None:
+            self.error(*error)
         self._write({"type": "websocket.close", "code": code})
         self.closed = True
+
+    def ping_sent(self, t: int, now: float) -> None:
+        """The server sends ping ``t`` now; only the oldest unanswered few are remembered."""
+        if self._pings is None:
+            self._pings = {}
+        elif len(self._pings) >= PINGS_REMEMBERED:
+            del self._pings[next(iter(self._pings))]
+        self._pings[t] = now
+
+    def answer_ping(self, t: float, now: float) -> bool:
+        """A ``pong``: it counts (once) only for a ping this server sent this connection and that
+        was not answered yet, so a client cannot choose its own round trip (issue 7, item 11)."""
+        sent = self._pings.pop(t, None) if self._pings else None
+        if sent is None:
+            return False
+        self.record_rtt(now - sent)
+        return True
 
     def record_rtt(self, seconds: float) -> None:
         """Add a round-trip sample; the figure used is the median of the last few."""

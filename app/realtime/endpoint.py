@@ -1,61 +1,46 @@
 """The WebSocket endpoint: a reader loop feeding the room's queue.
 
-The reader checks size, shape and rate before anything reaches the room; a refused frame gets an
-``error`` frame for this client only. Frames to the client leave through its ``Connection``.
+Before anything reaches a room the endpoint applies the server's limits (app/realtime/guard.py):
+sockets per address, room probes per address, frames per connection and per room, and the join
+deadline. A refused frame gets an ``error`` frame for this client only; a refused socket gets an
+``error`` and a close code (docs/protocol.md, "Close codes"). Frames to the client leave through
+its ``Connection``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import time
-from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from fastapi import WebSocket, WebSocketDisconnect
 
 from .connection import Connection
-from .protocol import ProtocolError, error_frame, encode, parse_client_frame
+from .guard import (
+    CLOSE_JOIN_TIMEOUT, CLOSE_NO_SUCH_ROOM, CLOSE_POLICY, CLOSE_THROTTLED,
+    CLOSE_TOO_MANY_CONNECTIONS, SocketGuard, TokenBucket, client_address,
+)
+from .protocol import Join, ProtocolError, encode, error_frame, parse_client_frame
 from .registry import RoomRegistry
+from .room import CLOSE_ROOM_CLOSED, Room
 
 log = logging.getLogger(__name__)
 
+ROOM_QUEUE_LIMIT = 2000
+"""Messages waiting for one room beyond which its clients' frames are refused (``rate_limited``):
+a room that cannot keep up sheds its own load instead of growing the server's."""
 
-class FrameLimiter:
-    """How many frames per second one connection may send: a moving window of one second.
 
-    Each connection keeps the times of its last ``per_second`` accepted frames; a frame is refused
-    while the oldest of them is less than a second old. Constant time per frame and nothing
-    shared between connections (a shared rate-limit store cost a scanning thread and ~40 objects
-    per busy connection at 4,000 connections: docs/performance.md).
+async def _frames(ws: WebSocket, conn: Connection, guard: SocketGuard) -> AsyncIterator[str]:
+    """The client's frames that pass its rate limit, as text, until it leaves.
+
+    Beyond the limit one ``rate_limited`` error a second is sent; a client that keeps sending
+    more than twice its allowance within a second is closed (1008): a flood costs the flooder.
     """
-
-    def __init__(self, per_second: int) -> None:
-        self.per_second = per_second
-
-    def window(self) -> FrameWindow:
-        return FrameWindow(self.per_second)
-
-
-class FrameWindow:
-    """One connection's moving window of accepted frames."""
-
-    __slots__ = ("_times",)
-
-    def __init__(self, per_second: int) -> None:
-        self._times: deque[float] = deque(maxlen=max(1, per_second))
-
-    def allow(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        times = self._times
-        if len(times) == times.maxlen and now - times[0] < 1.0:
-            return False
-        times.append(now)
-        return True
-
-
-async def _frames(ws: WebSocket, conn: Connection, limiter: FrameLimiter) -> AsyncIterator[str]:
-    """The client's frames that pass the rate limit, as text, until it leaves."""
-    window = limiter.window()
+    window = guard.frame_window()
+    refused = TokenBucket(2 * guard.policy.frames_per_second)
+    warned = 0.0
+    loop = asyncio.get_running_loop()
     while not conn.closed:
         received = await ws.receive()
         if received["type"] == "websocket.disconnect":
@@ -63,52 +48,108 @@ async def _frames(ws: WebSocket, conn: Connection, limiter: FrameLimiter) -> Asy
         text = received.get("text")
         if text is None:
             text = (received.get("bytes") or b"").decode("utf-8", "replace")
-        if not window.allow():
-            conn.error("rate_limited", "too many frames; slow down")
+        now = loop.time()
+        if not window.allow(now):
+            if not refused.allow(now):
+                conn.close(CLOSE_POLICY, ("flooding", "far too many frames; closed"))
+                return
+            if now - warned >= 1.0:
+                warned = now
+                conn.error("rate_limited", "too many frames; slow down")
             continue
         yield text
 
 
-async def serve_room_socket(
-    ws: WebSocket, code: str, registry: RoomRegistry, limiter: FrameLimiter
-) -> None:
-    """Serve one client of room ``code`` until it leaves or the room closes.
+async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
+    await ws.send_text(encode(error_frame(code, message)))
+    await ws.close(code=close_code)
 
-    The room may live in this process, or (with a cluster) on another node: then each checked
-    frame is relayed to the owner and the owner's frames come back the same way.
-    """
+
+async def serve_room_socket(
+    ws: WebSocket, code: str, registry: RoomRegistry, guard: SocketGuard
+) -> None:
+    """Serve one client of room ``code`` until it leaves or the room closes."""
+    address = client_address(ws.client)
     await ws.accept()
+    if not guard.admit(address):
+        await _refuse(ws, "too_many_connections", "too many connections from your address",
+                      CLOSE_TOO_MANY_CONNECTIONS)
+        return
+    try:
+        await _serve(ws, code.upper(), registry, guard, address)
+    finally:
+        guard.release(address)
+
+
+async def _serve(
+    ws: WebSocket, code: str, registry: RoomRegistry, guard: SocketGuard, address: str
+) -> None:
+    """The room may live in this process, or (with a cluster) on another node: then each checked
+    frame is relayed to the owner and the owner's frames come back the same way."""
+    if guard.probes.blocked(address):
+        await _refuse(ws, "throttled", "too many attempts; wait a moment", CLOSE_THROTTLED)
+        return
     room = registry.get(code)
     owner = None
     if (room is None or room.closed) and registry.cluster is not None:
-        summary = await registry.cluster.lookup(code.upper())
+        summary = await registry.cluster.lookup(code)
         owner = summary.get("node") if summary else None
         if owner == registry.cluster.node:
             owner = None
     if (room is None or room.closed) and owner is None:
-        await ws.send_text(encode(error_frame("no_such_room", f"there is no room {code!r}")))
-        await ws.close(code=4404)
+        guard.probes.miss(address)
+        await _refuse(ws, "no_such_room", f"there is no room {code!r}", CLOSE_NO_SUCH_ROOM)
         return
     conn = Connection(ws.send)
+    conn.on_bad_join = lambda: guard.probes.miss(address)
     relay_key = None
     if owner is not None:
-        relay_key = registry.cluster.open_remote(owner, code.upper(), conn)
+        relay_key = registry.cluster.open_remote(owner, code, conn)
+    else:
+        conn.on_gone = lambda gone: room.post("closed", gone)
+    # A relayed client joins on the owner's node: here, the join it sent is what counts.
+    sent_join = [False]
+    deadline = asyncio.get_running_loop().call_later(
+        guard.policy.join_deadline_seconds, _join_deadline, conn,
+        (lambda: sent_join[0]) if relay_key is not None else (lambda: conn.joined))
     try:
-        async for text in _frames(ws, conn, limiter):
+        async for text in _frames(ws, conn, guard):
             try:
                 message = parse_client_frame(text)
             except ProtocolError as exc:
                 conn.error(exc.code, exc.message)
                 continue
+            if isinstance(message, Join) and guard.probes.blocked(address):
+                conn.close(CLOSE_THROTTLED, ("throttled", "too many attempts; wait a moment"))
+                break
             if relay_key is not None:
-                registry.cluster.forward(owner, code.upper(), relay_key, text)
+                sent_join[0] = sent_join[0] or isinstance(message, Join)
+                registry.cluster.forward(owner, code, relay_key, text)
+            elif room.closed:
+                conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
+                break
+            elif _room_busy(room):
+                conn.error("rate_limited", "this room is busy; slow down",
+                           getattr(message, "ref", None))
             else:
                 room.post("frame", conn, message)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        deadline.cancel()
         if relay_key is not None:
-            registry.cluster.close_remote(owner, code.upper(), relay_key)
+            registry.cluster.close_remote(owner, code, relay_key)
         else:
             room.post("closed", conn)
         conn.close()
+
+
+def _room_busy(room: Room) -> bool:
+    """The room's share of frames this second is spent, or its queue is too long."""
+    return not room.inbox.allow() or room.queued() > ROOM_QUEUE_LIMIT
+
+
+def _join_deadline(conn: Connection, joined: Callable[[], bool]) -> None:
+    """Close a connection that has not joined in time."""
+    if not joined() and not conn.closed:
+        conn.close(CLOSE_JOIN_TIMEOUT, ("join_timeout", "no 'join' frame in time"))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .connection import Connection
 from .protocol import NICKNAME_MAX
+from .text import name_key
 
 
 @dataclass(eq=False)
@@ -19,7 +21,12 @@ class Member:
     player: bool
     seat: int | None = None
     conns: set[Connection] = field(default_factory=set)
-    left_at: float = 0.0
+    left_at: float = field(default_factory=time.monotonic)
+    """When the member's last connection closed (``time.monotonic``); a member who has not
+    connected yet counts from their creation, so a room's creator gets the full host handover
+    delay before a first connection (issue 7, item 13)."""
+    left: bool = False
+    """The member had connected and now has no connection (cleared when they come back)."""
 
     @property
     def connected(self) -> bool:
@@ -32,10 +39,10 @@ class Member:
 
 def unique_nickname(wanted: str, taken: Iterable[str]) -> str:
     """``wanted``, or with a number when someone in the room has it already ("Bob 2"), kept
-    within the nickname length; compared without case."""
-    used = {name.casefold() for name in taken}
+    within the nickname length; compared without case after normalisation (app/realtime/text.py)."""
+    used = {name_key(name) for name in taken}
     name, n = wanted, 2
-    while name.casefold() in used:
+    while name_key(name) in used:
         suffix = f" {n}"
         name, n = wanted[: NICKNAME_MAX - len(suffix)] + suffix, n + 1
     return name

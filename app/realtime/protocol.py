@@ -10,14 +10,21 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from .text import normaliser
 
 MAX_FRAME_BYTES = 16 * 1024
 NICKNAME_MAX = 24
 CHAT_MAX = 300
 
 Nickname = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NICKNAME_MAX)
+    str, Field(max_length=NICKNAME_MAX * 8), AfterValidator(normaliser(NICKNAME_MAX, "a nickname"))
+]
+"""A nickname as normalised at the door (app/realtime/text.py); at most ``NICKNAME_MAX``
+characters once normalised."""
+ChatText = Annotated[
+    str, Field(max_length=CHAT_MAX * 8), AfterValidator(normaliser(CHAT_MAX, "a chat line"))
 ]
 
 
@@ -45,7 +52,7 @@ class Action(_Message):
 
 class Chat(_Message):
     type: Literal["chat"]
-    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=CHAT_MAX)]
+    text: ChatText
 
 
 class Start(_Message):
@@ -64,7 +71,8 @@ class Ping(_Message):
 
 
 class Pong(_Message):
-    """The answer to the server's ``ping``: the server measures this client's round trip."""
+    """The answer to the server's ``ping`` with its ``t``: it counts once, and only for a ping
+    the server sent this connection (the server measures this client's round trip)."""
 
     type: Literal["pong"]
     t: float
@@ -127,7 +135,8 @@ def parse_client_frame(text: str | bytes) -> Any:
         if err["type"] == "union_tag_invalid":
             raise ProtocolError("unknown_type", f"unknown message type {data['type']!r}") from None
         where = ".".join(str(p) for p in err["loc"][1:])
-        raise ProtocolError("bad_message", f"{where}: {err['msg']}" if where else err["msg"]) from None
+        msg = err["msg"].removeprefix("Value error, ")
+        raise ProtocolError("bad_message", f"{where}: {msg}" if where else msg) from None
 
 
 def encode(frame: dict[str, Any]) -> str:

@@ -13,8 +13,9 @@ from app.db.outbox import MatchWriter, SaveState
 from app.engine import Game
 
 from .cluster import REFRESH_SECONDS, Cluster
+from .guard import SocketPolicy
 from .members import Member
-from .room import Room
+from .room import CLOSE_SERVER_RESTARTING, Room
 from .tokens import SeatTokens
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ class RoomRegistry:
         ping_seconds: float = 5.0,
         max_rooms: int = 5000,
         cluster: Cluster | None = None,
+        policy: SocketPolicy | None = None,
     ) -> None:
         self.rooms: dict[str, Room] = {}
         self.cluster = cluster
@@ -51,6 +53,7 @@ class RoomRegistry:
         self._idle_seconds = idle_seconds
         self._ping_seconds = ping_seconds
         self._max_rooms = max_rooms
+        self.policy = policy or SocketPolicy()
 
     def new_code(self) -> str:
         while True:
@@ -78,7 +81,7 @@ class RoomRegistry:
         room = Room(
             code=code, game=game, public=public, tokens=self.tokens,
             save_match=self._save, idle_seconds=self._idle_seconds,
-            ping_seconds=self._ping_seconds,
+            ping_seconds=self._ping_seconds, policy=self.policy,
         )
         if parsed is not None:
             room.options = parsed
@@ -158,9 +161,12 @@ class RoomRegistry:
         self._closing = True
         if self._directory_task is not None:
             self._directory_task.cancel()
-        for room in list(self.rooms.values()):
-            room.post("close")
-        await asyncio.sleep(0)
+        rooms = list(self.rooms.values())
+        for room in rooms:
+            room.post("close", CLOSE_SERVER_RESTARTING)
+        actors = [room.task for room in rooms if room.task is not None]
+        if actors:
+            await asyncio.wait(actors, timeout=2.0)
         if self.cluster is not None:
             for code in list(self.rooms):
                 await self.cluster.forget(code)

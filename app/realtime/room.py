@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import time
 from collections import deque
@@ -22,23 +23,30 @@ from app.engine import EngineError, Event, Game
 
 from . import protocol as p
 from .connection import Connection
+from .guard import CLOSE_POLICY, SocketPolicy, TokenBucket
 from .match import MatchRun
-from .members import Member, unique_nickname
+from .members import Member
+from .membership import Membership
 from .timers import TimerBoard
-from .tokens import SeatClaim, SeatTokens
+from .tokens import SeatTokens
 
 log = logging.getLogger(__name__)
 
 HISTORY_LIMIT = 100
 HOST_HANDOVER_SECONDS = 30.0
-MAX_MEMBERS = 40
+RECOVERY_ATTEMPTS = 5
+CLOSE_ROOM_CLOSED = 4003
+CLOSE_SERVER_RESTARTING = 1012
+RECOVERY_DELAY_SECONDS = 1.0
+SEAT_MARKER = re.compile(r"\{seat:(\d+)\}")
+"""How an engine's event text names a seat (docs/protocol.md, "Events")."""
 
 SaveMatch = Callable[[MatchRecord, Callable[[str], None]], Awaitable[int]]
 """Writes a finished match (through the outbox, app/db/outbox.py) and returns its id once the
 database has it; told ``"retrying"`` while the match waits for the database."""
 
 
-class Room:
+class Room(Membership):
     """A room: its members, its options, its current match, and the actor that serialises them."""
 
     def __init__(
@@ -51,6 +59,7 @@ class Room:
         save_match: SaveMatch,
         idle_seconds: float = 600.0,
         ping_seconds: float = 5.0,
+        policy: SocketPolicy | None = None,
     ) -> None:
         self.code = code
         self.game = game
@@ -61,6 +70,8 @@ class Room:
         self.host: int | None = None
         self.watchers: set[Connection] = set()
         self.match: MatchRun | None = None
+        self.match_number = 0
+        """1 for the room's first match, +1 on each start or rematch (0 before the first)."""
         self.match_id: int | None = None
         self.result: dict[str, Any] | None = None
         self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY_LIMIT)
@@ -68,11 +79,19 @@ class Room:
         self.created_at = time.monotonic()
         self.last_activity = self.created_at
         self.closed = False
+        self.close_code = CLOSE_ROOM_CLOSED
         self._tokens = tokens
         self._save_match = save_match
         self._idle_seconds = idle_seconds
         self._ping_seconds = ping_seconds
+        self._ping_ms = round(ping_seconds * 1000)
+        self.policy = policy or SocketPolicy()
+        self.inbox = TokenBucket(self.policy.room_frames_per_second)
+        """The room's share of client frames per second, from all its clients together."""
         self._next_member = 1
+        self._banned_nonces: set[str] = set()
+        self._banned_names: set[str] = set()
+        self._recoveries = 0
         self._timers = TimerBoard(lambda key: self.post("timer", key))
         self._saving: set[asyncio.Task[None]] = set()
         self._save_state: tuple[MatchRun, str] | None = None
@@ -86,6 +105,15 @@ class Room:
     def start(self, on_close: Callable[[Room], None]) -> None:
         self._on_close = on_close
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.code}")
+
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        """The room's actor (done once the room has closed)."""
+        return self._task
+
+    def queued(self) -> int:
+        """Messages waiting for the actor."""
+        return self._queue.qsize()
 
     def post(self, *message: Any) -> None:
         """Put one message on the room's queue (the only way in)."""
@@ -101,6 +129,7 @@ class Room:
                     self._handle(*message)
                 except Exception:  # noqa: BLE001 - a bug costs one message, never the room
                     log.exception("room %s: failed to handle %s", self.code, message[0])
+                    self._recover()
         finally:
             tick.cancel()
             self._shutdown()
@@ -123,14 +152,51 @@ class Room:
             self._on_tick()
         elif kind == "saved":
             self._on_saved(*args)
+        elif kind == "recover":
+            self._recover()
         elif kind == "close":
+            self.close_code = args[0] if args else CLOSE_ROOM_CLOSED
             self.closed = True
 
+    def _recover(self) -> None:
+        """After an input failed half-way: the match as its log says, the end of the match if
+        the rules say it ended, the timers the rules ask for, and the room and the state sent
+        again to everyone (issue 7, item 4: every input leaves the room consistent and running).
+
+        A move that was applied is in the log, so replaying the log from the seed gives exactly
+        the state the rules reached; a move that failed inside ``apply`` was never logged. If the
+        recovery itself fails (the engine fails again), it is tried again a moment later.
+        """
+        try:
+            match = self.match
+            if match is not None and self.status == "playing":
+                match.rebuild()
+                outcome = match.outcome()
+                if outcome is not None:
+                    self._timers.clear()
+                    self._end_match(outcome)
+                else:
+                    self._sync_timers()
+            self._broadcast_room()
+            self._broadcast_state([])
+        except Exception:  # noqa: BLE001 - try again shortly rather than stay frozen
+            log.exception("room %s: recovery failed; trying again", self.code)
+            self._recoveries += 1
+            if self._recoveries <= RECOVERY_ATTEMPTS:
+                asyncio.get_running_loop().call_later(
+                    RECOVERY_DELAY_SECONDS * self._recoveries, self.post, "recover")
+        else:
+            self._recoveries = 0
+
     def _shutdown(self) -> None:
+        """Every connection is closed: 4003 when the room closes, 1012 when the server stops."""
         self.closed = True
+        self._end_open_match()
         self._timers.clear()
+        why = ("room_closed", "this room has closed") if self.close_code == CLOSE_ROOM_CLOSED \
+            else ("server_restarting", "the server is restarting; back in a moment")
         for conn in self._all_connections():
-            conn.close()
+            conn.close(self.close_code, why)
         if self._on_close is not None:
             self._on_close(self)
 
@@ -142,16 +208,17 @@ class Room:
         if isinstance(message, p.Ping):
             conn.send({"type": "pong", "t": message.t})
             return
+        ref = getattr(message, "ref", None)
         if not conn.joined:
-            conn.error("join_first", "send a 'join' frame first")
+            conn.error("join_first", "send a 'join' frame first", ref)
             return
         if isinstance(message, p.Pong):
-            conn.record_rtt(time.monotonic() - message.t)
+            conn.answer_ping(message.t, time.monotonic())
         elif isinstance(message, p.Resync):
             self._send_room(conn)
             self._send_state(conn)
         elif conn.member is None:
-            conn.error("watching", "the table view only watches")
+            conn.error("watching", "the table view only watches", ref)
         elif isinstance(message, p.Action):
             self._on_action(conn, conn.member, message)
         elif isinstance(message, p.Chat):
@@ -164,62 +231,34 @@ class Room:
             conn.error("already_joined", "this connection has joined already")
             return
         if message.watch:
+            if len(self.watchers) >= self.policy.max_watchers_per_room:
+                conn.close(CLOSE_POLICY, ("watchers_full", "this room has as many table views "
+                                          "as it allows"))
+                return
             conn.watcher = True
             self.watchers.add(conn)
             conn.send({"type": "welcome", "room": self.code, "member": None, "seat": None,
-                       "token": None, "watching": True})
+                       "token": None, "watching": True, "ping_ms": self._ping_ms})
         else:
             member = self._member_for(conn, message)
             if member is None:
                 return
+            member.left = False
             member.conns.add(conn)
             conn.member = member
-            conn.send({"type": "welcome", "room": self.code, "member": member.id,
-                       "seat": member.seat, "token": self.token_for(member), "watching": False})
+            welcome = {"type": "welcome", "room": self.code, "member": member.id,
+                       "seat": member.seat, "token": self.token_for(member), "watching": False,
+                       "ping_ms": self._ping_ms}
+            if not member.player:
+                welcome["watching_reason"] = "full" if self.status == "waiting" \
+                    or self.game.open_table else "started"
+            conn.send(welcome)
         self._broadcast_room()
         self._send_state(conn)
         if self.history:
             conn.send({"type": "history", "events": list(self.history), "chat": list(self.chat)})
         elif self.chat:
             conn.send({"type": "history", "events": [], "chat": list(self.chat)})
-
-    def _member_for(self, conn: Connection, message: p.Join) -> Member | None:
-        if message.token:
-            claim = self._tokens.read(message.token)
-            member = self.members.get(claim.member) if claim and claim.room == self.code else None
-            if member is None or claim is None or member.nonce != claim.nonce:
-                conn.error("bad_token", "this seat token is not valid in this room")
-                return None
-            return member
-        if not message.nickname:
-            conn.error("nickname_required", "a nickname (or a seat token) is needed to join")
-            return None
-        if len(self.members) >= MAX_MEMBERS:
-            conn.error("room_full", "this room is full")
-            return None
-        return self.add_member(message.nickname)
-
-    def add_member(self, nickname: str) -> Member:
-        """A new member: a player while seats remain, else a spectator."""
-        name = unique_nickname(nickname, (m.nickname for m in self.members.values()))
-        member = Member(self._next_member, name, secrets.token_hex(8), player=False)
-        self._next_member += 1
-        players = [m for m in self.members.values() if m.player]
-        if self.game.open_table:
-            used = {m.seat for m in players}
-            free = [s for s in range(self.game.max_players) if s not in used]
-            if free:
-                member.player, member.seat = True, free[0]
-        elif self.status == "waiting" and len(players) < self.game.max_players:
-            member.player = True
-        self.members[member.id] = member
-        if self.host is None:
-            self.host = member.id
-        return member
-
-    def token_for(self, member: Member) -> str:
-        """The seat token that brings ``member`` back to this room."""
-        return self._tokens.issue(SeatClaim(self.code, member.id, member.nonce))
 
     def _on_action(self, conn: Connection, member: Member, message: p.Action) -> None:
         if self.match is None or self.status != "playing":
@@ -233,9 +272,9 @@ class Room:
         except EngineError as exc:
             conn.error(exc.code, str(exc), message.ref)
             return
-        except Exception:  # noqa: BLE001 - the match rebuilt itself; tell the sender only
+        except Exception:
             conn.error("internal", "the server could not apply this action", message.ref)
-            return
+            raise  # the room recovers (``_recover``): the state as its log says, sent again
         self._after_move(events)
 
     def _on_chat(self, member: Member, text: str) -> None:
@@ -283,19 +322,24 @@ class Room:
         if self.status == "playing":
             conn.error("playing", "a match is already running")
             return
-        players = sorted((m for m in self.members.values() if m.player), key=lambda m: m.id)
+        players = sorted((m for m in self.members.values() if m.player and not m.left),
+                         key=lambda m: m.id)
         if len(players) not in self.game.player_counts():
             conn.error(
                 "player_count",
                 f"{self.game.title} needs {self.game.min_players} to {self.game.max_players} players",
             )
             return
+        for m in self.members.values():
+            if m.left:  # gone from the waiting room: not seated (issue 7, item 7)
+                m.player, m.seat = False, None
         for seat, m in enumerate(players):
             m.seat = seat
         self._start_match(players=len(players))
 
     def _start_match(self, *, players: int) -> None:
         self.match = MatchRun(self.game, players, dict(self.options))
+        self.match_number += 1
         self.status = "playing"
         self.result = None
         self.match_id = None
@@ -305,16 +349,6 @@ class Room:
         self._sync_timers()
         self._broadcast_room()
         self._broadcast_state(begins)
-
-    def _remove(self, target: Member) -> None:
-        """The host removes a member: their token stops working and their connections close."""
-        for conn in list(target.conns):
-            conn.error("removed", "the host removed you from the room")
-            conn.close()
-        del self.members[target.id]
-        if self.host == target.id:
-            self.host = next(iter(self.members), None)
-        self._broadcast_room()
 
     # --- moves, timers, the end of a match ---------------------------------------------------
     def _after_move(self, events: list[Event]) -> None:
@@ -327,25 +361,53 @@ class Room:
         else:
             self._timers.clear()
             self._broadcast_state(frames)
-            self._finish(outcome)
+            self._end_match(outcome)
+
+    def _end_match(self, outcome: Any) -> None:
+        """The match ended: recorded with its seed revealed (``_finish``). An open table (the
+        counter) never waits between matches: a new match with a new seed starts at once."""
+        self._finish(outcome)
+        if self.game.open_table and not self.closed:
+            self._start_match(players=self.game.max_players)
+
+    def _end_open_match(self) -> None:
+        """The room closes: a running open-table match that saw moves is ended by the game's
+        closing action and recorded, so its seed is revealed (docs/games/panika-counter.md)."""
+        closing = getattr(self.game, "closing_action", None)
+        match = self.match
+        if closing is None or match is None or self.status != "playing" or not match.log:
+            return
+        try:
+            match.play(None, closing)
+            outcome = match.outcome()
+            if outcome is not None:
+                self._timers.clear()
+                self._finish(outcome)
+        except Exception:  # noqa: BLE001 - the room closes all the same
+            log.exception("room %s: could not end the open match", self.code)
 
     def _record(self, events: list[Event]) -> list[dict[str, Any]]:
-        """Events as frames with nicknames filled in, kept in the room's history."""
+        """Events as frames, kept in the room's history (their ``{seat:N}`` markers unexpanded:
+        the page names the seats, docs/protocol.md "Events")."""
         frames = [self._event_frame(e) for e in events]
         self.history.extend(f for f, e in zip(frames, events, strict=True) if not e.transient)
         return frames
 
     def _names(self, text: str) -> str:
-        """``{seat:N}`` in an engine's text replaced by that seat's nickname."""
-        if "{seat:" in text:
-            for m in self.members.values():
-                if m.seat is not None:
-                    text = text.replace(f"{{seat:{m.seat}}}", m.nickname)
-        return text
+        """``{seat:N}`` in an engine's text replaced by that seat's nickname, in one pass: a
+        nickname that looks like a marker is pasted as it is, never expanded again (issue 7,
+        item 3). Used for the stored summary only; events go out with their markers."""
+        names = {m.seat: m.nickname for m in self.members.values() if m.seat is not None}
 
-    def _event_frame(self, event: Event) -> dict[str, Any]:
-        text = self._names(event.text)
-        frame: dict[str, Any] = {"text": text, "seat": event.seat, "kind": event.kind}
+        def name(found: re.Match[str]) -> str:
+            seat = int(found.group(1))
+            return names.get(seat, f"Seat {seat + 1}")
+
+        return SEAT_MARKER.sub(name, text)
+
+    @staticmethod
+    def _event_frame(event: Event) -> dict[str, Any]:
+        frame: dict[str, Any] = {"text": event.text, "seat": event.seat, "kind": event.kind}
         if event.data:
             frame["data"] = event.data
         if event.transient:
@@ -425,14 +487,17 @@ class Room:
 
     # --- connections -------------------------------------------------------------------------
     def _on_closed(self, conn: Connection) -> None:
+        """A connection ended (its socket closed, or the server gave up on it): told once or
+        twice, it counts once."""
         member = conn.member
         if conn in self.watchers:
             self.watchers.discard(conn)
             self._broadcast_room()  # the room frame counts the table views
-        elif member is not None:
+        elif member is not None and conn in member.conns:
             member.conns.discard(conn)
             if not member.conns:
                 member.left_at = time.monotonic()
+                member.left = True
             self._broadcast_room()
 
     def _on_tick(self) -> None:
@@ -440,12 +505,15 @@ class Room:
         conns = self._all_connections()
         if conns:
             self.last_activity = now
-            frame = p.encode({"type": "ping", "t": now, "rtt": self._rtts()})
+            t = secrets.randbits(48)
+            frame = p.encode({"type": "ping", "t": t, "rtt": self._rtts()})
             for conn in conns:
+                conn.ping_sent(t, now)
                 conn.send_text(frame)
         elif now - self.last_activity > self._idle_seconds:
             self.closed = True
             return
+        self._drop_gone_members(now)
         host = self.members.get(self.host) if self.host is not None else None
         if host is not None and not host.connected and now - host.left_at > HOST_HANDOVER_SECONDS:
             successor = next((m for m in self.members.values() if m.connected), None)
@@ -475,7 +543,8 @@ class Room:
             "options": self.options,
             "members": [
                 {"id": m.id, "nickname": m.nickname, "seat": m.seat, "player": m.player,
-                 "connected": m.connected, "rtt_ms": m.rtt_ms}
+                 "connected": m.connected, "rtt_ms": m.rtt_ms,
+                 **({"left": True} if m.left and not self._keeps_place(m) else {})}
                 for m in self.members.values()
             ],
             "watchers": len(self.watchers),
@@ -483,6 +552,7 @@ class Room:
             "result": self.result,
             "match_id": self.match_id,
             "save_state": self._match_save_state(),
+            "match_number": self.match_number,
         }
 
     def _broadcast_room(self) -> None:
@@ -501,7 +571,8 @@ class Room:
         match = self.match
         assert match is not None
         timers = self._timers.visible()
-        return {"version": match.version, "active": self.game.active_seats(match.state),
+        return {"match": self.match_number, "version": match.version,
+                "active": self.game.active_seats(match.state),
                 "timers": timers, "events": events}
 
     @staticmethod

@@ -1,12 +1,15 @@
-// The room page: members, waiting room, timers, results, event log and chat, for any game.
+// The room page: members, invite, waiting room, timers, results, event log and chat, for any game.
 // The game itself is drawn by static/js/games/<game>.js, which exports
 //   mount(container, ctx) -> { update(stateFrame), destroy() }
-// where ctx = { seat, table, send(action), name(seat), members(), sound(name), vibrate(pattern) },
-// and optionally onEvent(event) (live events only, transient ones included) and onRoom(roomFrame).
+// where ctx = { seat, table, send(action), name(seat), text(eventText), members(), sound(name),
+// vibrate(pattern) }, and optionally onEvent(event) (live events only, transient ones included)
+// and onRoom(roomFrame). A new match (the state frame's `match` number, or a new seed hash in the
+// room frame from a server that does not send it) mounts the game afresh.
 import {
   RoomSocket, forgetToken, saveNickname, saveToken, savedNickname, savedToken,
 } from "./protocol.js";
 import { Sounds } from "./sounds.js";
+import { T, eventText, plural } from "./texts.js";
 
 const root = document.getElementById("room");
 const code = root.dataset.code;
@@ -17,7 +20,8 @@ const $ = (id) => document.getElementById(id);
 
 const state = {
   me: null, seat: null, room: null, frame: null, version: -1, game: null, gameModule: null,
-  nickname: savedNickname(),
+  nickname: savedNickname(), fill: false, match: null, seedHash: null, stale: null, watchingReason: null,
+  connected: false,
 };
 const sounds = new Sounds();
 
@@ -28,12 +32,28 @@ function joinFrame() {
   return { type: "join", nickname: state.nickname };
 }
 
-const socket = new RoomSocket(code, joinFrame, { onFrame, onStatus: setStatus });
+const socket = new RoomSocket(code, joinFrame, {
+  onFrame, onState: setConnection, onForget: () => forgetToken(code),
+});
 
-function setStatus(text, ok) {
-  const line = $("status-line");
-  line.textContent = text;
-  line.classList.toggle("ok", !!ok);
+// --- connection state: always visible in the room header -----------------------------------
+const CONN_OK = new Set(["connected"]);
+const CONN_FINAL = new Set(["removed", "roomClosed", "noRoom", "disconnected"]);
+function setConnection(name, detail) {
+  const pill = $("conn");
+  state.connected = CONN_OK.has(name);
+  pill.dataset.state = name;
+  let text = T[name] || name;
+  if (name === "connected" && tableMode) text = T.watchingTable;
+  if (name === "lost" && detail) text = T.retryIn(detail);
+  $("conn-text").textContent = text;
+  pill.classList.toggle("final", CONN_FINAL.has(name));
+  document.body.classList.toggle("offline", !state.connected);
+}
+
+function setStatus(text) {
+  $("status-line").textContent = text || "";
+  delete $("status-line").dataset.kind;
 }
 
 function start() {
@@ -48,7 +68,8 @@ function showJoin() {
   $("join-panel").hidden = false;
   $("nickname").value = state.nickname;
   $("nickname").focus();
-  setStatus("Choose a nickname to join.", false);
+  setConnection("disconnected");
+  setStatus(T.chooseNickname);
 }
 
 $("join-form").addEventListener("submit", (ev) => {
@@ -58,24 +79,20 @@ $("join-form").addEventListener("submit", (ev) => {
   state.nickname = name;
   saveNickname(name);
   $("join-panel").hidden = true;
-  if (socket.ws) socket.ws.close();
-  socket.stopped = false;
-  socket.connect();
+  setStatus("");
+  socket.restart();
 });
 
 // --- frames from the server ----------------------------------------------------------------
 function onFrame(frame) {
   switch (frame.type) {
-    case "welcome":
-      state.me = frame.member;
-      state.seat = frame.seat;
-      saveToken(code, frame.token);
-      setStatus(frame.watching ? "Table view: watching." : "Connected.", true);
-      break;
+    case "welcome": onWelcome(frame); break;
     case "room": onRoom(frame); break;
     case "state": onState(frame); break;
     case "history":
+      $("event-log").replaceChildren();
       for (const e of frame.events) addEvent(e, false);
+      $("chat-log").replaceChildren();
       for (const c of frame.chat) addChat(c, false);
       break;
     case "chat": addChat(frame, true); break;
@@ -85,44 +102,100 @@ function onFrame(frame) {
   }
 }
 
+function onWelcome(frame) {
+  state.me = frame.member;
+  state.seat = frame.seat;
+  saveToken(code, frame.token);
+  setConnection("connected");
+  state.watchingReason = frame.member !== null && frame.seat === null && !tableMode
+    ? (frame.watching_reason || "other") : null;
+  renderWatching();
+}
+
+// A member who watches (joined after the start, or when the seats were full) is told so, and why.
+function renderWatching() {
+  const room = state.room;
+  const mine = room && room.members.find((m) => m.id === state.me);
+  const watching = !tableMode && !!mine && !mine.player;
+  if (!watching || !state.watchingReason) {
+    if ($("join-panel").hidden && $("status-line").dataset.kind === "watching") setStatus("");
+    return;
+  }
+  const text = { started: T.watchingStarted, full: T.watchingFull }[state.watchingReason] || T.watchingOther;
+  setStatus(text);
+  $("status-line").dataset.kind = "watching";
+}
+
 function onError(frame) {
   if (frame.code === "bad_token") {
     forgetToken(code);
-    if (state.nickname) { socket.ws.close(); return; }
-    socket.stopped = true;
+    if (state.nickname) { socket.restart(); return; }
+    socket.stop();
     showJoin();
     return;
   }
-  if (frame.code === "removed") {
-    forgetToken(code);
-    socket.stop();
-    setStatus("The host removed you from this room.", false);
-    return;
-  }
-  if (frame.code === "no_such_room") {
-    socket.stop();
-    setStatus("This room does not exist any more.", false);
-    return;
-  }
+  // removed, room_closed, no_such_room, ...: the close that follows sets the connection state.
+  if (["removed", "room_closed", "no_such_room", "too_slow", "join_timeout", "too_many_connections", "throttled"].includes(frame.code)) return;
   toast(frame.message);
 }
 
 function onRoom(room) {
+  const previous = state.room;
   state.room = room;
+  // A new match: the state frame's `match` tells; from an older server, a new seed hash does.
+  if (room.match_number !== undefined && room.match_number !== null) {
+    if (state.match !== null && room.match_number > state.match) newMatch(room.match_number);
+  } else if (room.seed_hash && state.seedHash && room.seed_hash !== state.seedHash) {
+    newMatch(null);
+  }
+  if (room.seed_hash) state.seedHash = room.seed_hash;
   const mine = room.members.find((m) => m.id === state.me);
   if (mine) state.seat = mine.seat;
   renderMembers();
+  if (previous && inviteUpFront() !== wasUpFront(previous)) inviteForced = null;
+  renderInvite();
   renderWaiting();
   renderResult();
-  $("seed-hash").textContent = room.seed_hash || "—";
-  // A shared screen shows how to join while the room waits.
-  if (tableMode) $("share").hidden = room.status !== "waiting";
+  renderWatching();
   if (room.status !== "waiting") ensureGame();
+  setPlaying();
   if (state.game && state.game.onRoom) state.game.onRoom(room);
+  wakeLock(room.status === "playing");
+  // A frame dropped as old may belong to the match that just started.
+  if (state.stale && state.version < 0) {
+    const stale = state.stale;
+    state.stale = null;
+    onState(stale);
+  }
+}
+
+function wasUpFront(room) {
+  const current = state.room;
+  state.room = room;
+  const upFront = inviteUpFront();
+  state.room = current;
+  return upFront;
+}
+
+function newMatch(number) {
+  state.match = number;
+  state.version = -1;
+  state.frame = null;
+  if (state.game) { state.game.destroy(); state.game = null; }
+  $("event-log").replaceChildren();
 }
 
 function onState(frame) {
-  if (frame.version < state.version && state.frame) return;
+  if (frame.match !== undefined && frame.match !== null) {
+    if (state.match === null) state.match = frame.match;
+    else if (frame.match > state.match) newMatch(frame.match);
+    else if (frame.match < state.match) return;
+  }
+  if (frame.version < state.version && state.frame) {
+    state.stale = frame; // kept in case a room frame says a new match began
+    return;
+  }
+  state.stale = null;
   if (state.version >= 0 && frame.version > state.version + 1 && frame.events.length === 0) {
     socket.send({ type: "resync" });
   }
@@ -132,7 +205,18 @@ function onState(frame) {
   for (const e of frame.events) addEvent(e);
   renderTimers(frame.timers);
   renderMembers();
-  ensureGame().then((g) => g && g.update(frame));
+  ensureGame().then((g) => { if (g) { g.update(frame); setPlaying(); } });
+}
+
+// While a match runs, a game module that exports `layout = "fill"` gets the whole viewport: the
+// room shrinks to one header line, the side panel becomes a sheet (a column on wide screens) and
+// nothing scrolls (body.in-game, static/css/site.css). Other games keep the page as it flows.
+function setPlaying() {
+  const playing = !!(state.room && state.room.status === "playing" && state.game)
+    && !(inviteForced === null && inviteUpFront());
+  document.body.classList.toggle("in-game", playing && state.fill);
+  document.body.classList.toggle("playing", playing);
+  if (!playing || !state.fill) closeSide();
 }
 
 // --- the game module -------------------------------------------------------------------------
@@ -140,15 +224,17 @@ async function ensureGame() {
   if (state.game) return state.game;
   if (!state.gameModule) state.gameModule = import(`/static/js/games/${gameId}.js`);
   const mod = await state.gameModule;
+  state.fill = mod.layout === "fill";
   if (!state.game) {
     state.game = mod.mount($("game"), {
       get seat() { return state.seat; },
       table: tableMode,
       send: (action) => socket.send({ type: "action", action }),
       name: seatName,
+      text: expandMarkers,
       members: () => (state.room ? state.room.members : []),
       sound: (name) => sounds.play(name),
-      vibrate: (pattern) => { if (navigator.vibrate) navigator.vibrate(pattern); },
+      vibrate: (pattern) => { if (sounds.vibration && navigator.vibrate) navigator.vibrate(pattern); },
     });
   }
   return state.game;
@@ -156,59 +242,145 @@ async function ensureGame() {
 
 function seatName(seat) {
   const m = state.room && state.room.members.find((x) => x.seat === seat);
-  return m ? m.nickname : `Seat ${seat + 1}`;
+  return m ? m.nickname : T.seatName(seat);
+}
+
+// An engine's `{seat:N}` markers as nicknames. The result is only ever set as text (textContent
+// or a text node), never as HTML, so a nickname cannot inject markup.
+// On a player's own page their marker reads "You" (texts.js, eventText).
+function expandMarkers(text) {
+  return eventText(text, seatName, tableMode ? null : state.seat);
 }
 
 // --- members ---------------------------------------------------------------------------------
+function memberChip(m, room, active, amHost) {
+  const chip = document.createElement("div");
+  chip.className = "member";
+  chip.dataset.member = m.id;
+  if (m.seat !== null && active.has(m.seat) && room.status === "playing") chip.classList.add("active");
+  if (m.id === state.me) chip.classList.add("me");
+  if (m.left) chip.classList.add("left");
+  const dot = document.createElement("span");
+  dot.className = `dot ${m.connected ? "on" : "off"}`;
+  dot.setAttribute("role", "img");
+  dot.setAttribute("aria-label", m.connected ? T.connectedDot : T.disconnectedDot);
+  const name = document.createElement("span");
+  name.className = "name";
+  const tags = [];
+  if (m.id === room.host) tags.push(T.host);
+  if (m.id === state.me) tags.push(T.you);
+  if (!m.player) tags.push(T.watching);
+  if (m.left) tags.push(T.left);
+  name.textContent = m.nickname + (tags.length ? ` (${tags.join(", ")})` : "");
+  const rtt = document.createElement("span");
+  rtt.className = "rtt";
+  rtt.dataset.rtt = m.id;
+  rtt.textContent = m.connected && m.rtt_ms ? `${m.rtt_ms} ms` : "";
+  chip.append(dot, name, rtt);
+  if (amHost && m.id !== state.me && !tableMode) chip.append(hostMenu(m));
+  return chip;
+}
+
+// The host's tools for one member, folded in a small menu.
+function hostMenu(m) {
+  const menu = document.createElement("details");
+  menu.className = "host-menu";
+  const summary = document.createElement("summary");
+  summary.setAttribute("aria-label", T.hostTools(m.nickname));
+  summary.textContent = "⋯";
+  const list = document.createElement("div");
+  list.className = "host-menu-list";
+  list.append(
+    button(T.makeHost, () => { menu.open = false; socket.send({ type: "make_host", member: m.id }); }),
+    button(T.remove, () => {
+      menu.open = false;
+      if (confirm(T.confirmRemove(m.nickname))) socket.send({ type: "kick", member: m.id });
+    }, "danger"),
+  );
+  menu.append(summary, list);
+  return menu;
+}
+
 function renderMembers() {
   const room = state.room;
   if (!room) return;
   const active = new Set(state.frame ? state.frame.active : []);
   const amHost = room.host === state.me && state.me !== null;
-  const box = $("members");
-  box.replaceChildren(...room.members.map((m) => {
-    const chip = document.createElement("div");
-    chip.className = "member";
-    chip.dataset.member = m.id;
-    if (m.seat !== null && active.has(m.seat) && room.status === "playing") chip.classList.add("active");
-    if (m.id === state.me) chip.classList.add("me");
-    const dot = document.createElement("span");
-    dot.className = `dot ${m.connected ? "on" : "off"}`;
-    dot.title = m.connected ? "connected" : "disconnected";
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = m.nickname + (m.id === room.host ? " ★" : "") + (m.player ? "" : " (watching)");
-    const rtt = document.createElement("span");
-    rtt.className = "rtt";
-    rtt.dataset.rtt = m.id;
-    rtt.textContent = m.connected && m.rtt_ms ? `${m.rtt_ms} ms` : "";
-    chip.append(dot, name, rtt);
-    if (amHost && m.id !== state.me && !tableMode) {
-      const menu = document.createElement("span");
-      menu.className = "host-tools";
-      menu.append(
-        button("Make host", () => socket.send({ type: "make_host", member: m.id }), "tiny ghost"),
-        button("Remove", () => { if (confirm(`Remove ${m.nickname}?`)) socket.send({ type: "kick", member: m.id }); }, "tiny ghost"),
-      );
-      chip.append(menu);
+  const openMenu = document.querySelector(".host-menu[open]");
+  const openFor = openMenu ? openMenu.parentElement.dataset.member : null;
+  for (const box of [$("members"), $("people")]) {
+    box.replaceChildren(...room.members.map((m) => memberChip(m, room, active, amHost)));
+    if (room.watchers) {
+      const w = document.createElement("div");
+      w.className = "member watchers";
+      w.textContent = T.tableViews(room.watchers);
+      box.append(w);
     }
-    return chip;
-  }));
-  if (room.watchers) {
-    const w = document.createElement("div");
-    w.className = "member watchers";
-    w.textContent = `${room.watchers} table view${room.watchers > 1 ? "s" : ""}`;
-    box.append(w);
+  }
+  if (openFor) {
+    const again = document.querySelector(`#people [data-member="${openFor}"] .host-menu, #members [data-member="${openFor}"] .host-menu`);
+    if (again) again.open = true;
   }
 }
 
 function updateRtts(rtts) {
   for (const [id, ms] of Object.entries(rtts)) {
-    const el = document.querySelector(`[data-rtt="${id}"]`);
-    if (el) el.textContent = ms ? `${ms} ms` : "";
+    for (const el of document.querySelectorAll(`[data-rtt="${id}"]`)) el.textContent = ms ? `${ms} ms` : "";
     const m = state.room && state.room.members.find((x) => String(x.id) === id);
     if (m) m.rtt_ms = ms;
   }
+}
+
+// --- invite ------------------------------------------------------------------------------------
+// While the room waits, the invite (code, link, QR code) is up front; during play it opens from
+// the room badge.
+// An open-table game (the counter) plays from the start: its invite is up front while the host
+// is alone in the room.
+let inviteForced = null;
+function inviteUpFront() {
+  const room = state.room;
+  if (!room) return false;
+  if (room.status === "waiting") return true;
+  return root.dataset.openTable === "true" && room.members.filter((m) => m.player && !m.left).length < 2;
+}
+
+function renderInvite() {
+  const show = inviteForced === null ? inviteUpFront() : inviteForced;
+  $("invite").hidden = !show;
+  $("share-toggle").setAttribute("aria-expanded", String(show));
+  document.body.classList.toggle("inviting", !!show && tableMode);
+}
+
+$("share-toggle").addEventListener("click", () => {
+  inviteForced = $("invite").hidden;
+  renderInvite();
+  setPlaying();
+  if (!$("invite").hidden) {
+    if (document.body.classList.contains("in-game")) document.body.classList.add("invite-over");
+    $("invite").scrollIntoView({ block: "nearest" });
+    $("copy-link").focus();
+  } else {
+    document.body.classList.remove("invite-over");
+  }
+});
+
+$("copy-link").addEventListener("click", async () => {
+  const input = $("join-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+    toast(T.copied);
+  } catch {
+    input.focus();
+    input.select();
+    toast(T.linkCopyFailed);
+  }
+});
+
+if (navigator.share && !tableMode) {
+  $("share-link").hidden = false;
+  $("share-link").addEventListener("click", () => {
+    navigator.share({ title: T.shareTitle(root.dataset.title), url: $("join-link").value }).catch(() => {});
+  });
 }
 
 // --- waiting room and options ----------------------------------------------------------------
@@ -218,36 +390,56 @@ function renderWaiting() {
   $("waiting").hidden = !waiting;
   if (!waiting) return;
   const amHost = room.host === state.me;
-  const players = room.members.filter((m) => m.player).length;
-  renderOptions(room.options, amHost);
+  const players = room.members.filter((m) => m.player && !m.left).length;
+  if (amHost) renderOptions(room.options);
+  else renderOptionsText(room.options);
+  $("options-form").hidden = !amHost;
+  $("options-text").hidden = amHost;
   const min = Number(root.dataset.minPlayers), max = Number(root.dataset.maxPlayers);
   const ready = players >= min && players <= max;
   $("start-btn").hidden = !amHost;
   $("start-btn").disabled = !ready;
   $("waiting-note").textContent = !amHost
-    ? `Waiting for ${seatHostName()} to start the match…`
-    : ready
-      ? `${players} player${players === 1 ? "" : "s"} in the room. Start when everyone is here.`
-      : `${players} player${players === 1 ? "" : "s"} in the room: this game needs ${min} to ${max}. Share the code!`;
+    ? T.waitingForHost(hostName())
+    : ready ? T.readyToStart(players) : T.needPlayers(players, min, max);
 }
 
-function seatHostName() {
+function hostName() {
   const h = state.room.members.find((m) => m.id === state.room.host);
-  return h ? h.nickname : "the host";
+  return h ? h.nickname : T.theHost;
 }
 
-function renderOptions(values, editable) {
+function optionChoiceText(value) {
+  if (value === true) return T.yes;
+  if (value === false) return T.no;
+  return String(value).replaceAll("_", " ");
+}
+
+function renderOptionsText(values) {
+  const props = optionsSchema.properties || {};
+  const list = $("options-text");
+  list.replaceChildren();
+  for (const [key, prop] of Object.entries(props)) {
+    const dt = document.createElement("dt");
+    dt.textContent = prop.title || key;
+    const dd = document.createElement("dd");
+    dd.textContent = optionChoiceText(values[key]);
+    list.append(dt, dd);
+  }
+}
+
+function renderOptions(values) {
   const form = $("options-form");
   const props = optionsSchema.properties || {};
+  const focused = document.activeElement && form.contains(document.activeElement) ? document.activeElement.name : null;
   form.replaceChildren();
   for (const [key, prop] of Object.entries(props)) {
     const label = document.createElement("label");
     label.className = "option";
     const title = document.createElement("span");
     title.textContent = prop.title || key;
-    if (prop.description) label.title = prop.description;
     let input;
-    const choices = prop.enum || (prop.anyOf ? null : null);
+    const choices = prop.enum || null;
     if (prop.type === "boolean") {
       input = document.createElement("input");
       input.type = "checkbox";
@@ -255,7 +447,7 @@ function renderOptions(values, editable) {
       label.classList.add("check");
     } else if (choices) {
       input = document.createElement("select");
-      for (const c of choices) input.append(new Option(String(c).replaceAll("_", " "), c, false, values[key] === c));
+      for (const c of choices) input.append(new Option(optionChoiceText(c), c, false, values[key] === c));
     } else {
       input = document.createElement("input");
       input.type = "number";
@@ -264,7 +456,6 @@ function renderOptions(values, editable) {
       input.value = values[key];
     }
     input.name = key;
-    input.disabled = !editable;
     input.addEventListener("change", () => {
       const v = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value;
       socket.send({ type: "set_options", options: { ...state.room.options, [key]: v } });
@@ -276,6 +467,7 @@ function renderOptions(values, editable) {
     } else label.append(title, input);
     form.append(label);
   }
+  if (focused && form.elements[focused]) form.elements[focused].focus();
 }
 
 $("start-btn").addEventListener("click", () => socket.send({ type: "start" }));
@@ -292,10 +484,13 @@ function renderTimers(timers) {
 function drawTimers() {
   const box = $("timers");
   const now = performance.now();
-  box.replaceChildren(...timerDeadlines.filter((t) => t.label).map((t) => {
+  const shown = timerDeadlines.filter((t) => t.label);
+  box.hidden = shown.length === 0;
+  box.replaceChildren(...shown.map((t) => {
     const left = Math.max(0, t.deadline - now);
     const el = document.createElement("div");
     el.className = "timer";
+    el.dataset.key = t.key;
     const who = t.seats.length ? ` · ${t.seats.map(seatName).join(", ")}` : "";
     el.textContent = `${t.label}${who}: ${Math.ceil(left / 1000)} s`;
     const bar = document.createElement("span");
@@ -315,7 +510,7 @@ function renderResult() {
   $("result").hidden = !r;
   if (!r) return;
   if (room.status === "finished") timerDeadlines = [];
-  $("result-summary").textContent = r.summary;
+  $("result-summary").textContent = expandMarkers(r.summary);
   $("result-rows").replaceChildren(...[...r.players].sort((a, b) => a.rank - b.rank).map((p) => {
     const tr = document.createElement("tr");
     if (p.winner) tr.className = "winner";
@@ -327,14 +522,29 @@ function renderResult() {
     if (p.winner) {
       const badge = document.createElement("span");
       badge.className = "winner-badge";
-      badge.textContent = "winner";
+      badge.textContent = T.winner;
       tr.children[1].append(" ", badge);
     }
     return tr;
   }));
   $("result-seed").textContent = r.seed;
-  $("result-link").innerHTML = room.match_id ? `<a href="/matches/${room.match_id}">Saved as match ${room.match_id}</a>` : "Saving the match…";
-  $("rematch-btn").hidden = !(room.host === state.me && room.status === "finished") || tableMode;
+  $("seed-hash").textContent = r.seed_hash || room.seed_hash || "";
+  const link = $("result-link");
+  const saved = room.match_id && (room.save_state === undefined || room.save_state === null || room.save_state === "saved");
+  link.dataset.saveState = saved ? "saved" : (room.save_state || "saving");
+  if (saved) {
+    const a = document.createElement("a");
+    a.href = `/matches/${room.match_id}`;
+    a.textContent = T.savedAs(room.match_id);
+    link.replaceChildren(a);
+  } else {
+    link.textContent = room.save_state === "retrying" ? T.retryingSave : T.savingMatch;
+  }
+  const finished = room.status === "finished";
+  const amHost = room.host === state.me && state.me !== null;
+  $("rematch-btn").hidden = !(amHost && finished) || tableMode;
+  $("rematch-note").hidden = !finished || amHost || tableMode;
+  $("rematch-note").textContent = T.waitingForHostAgain(hostName());
 }
 
 // --- event log and chat ----------------------------------------------------------------------
@@ -346,7 +556,7 @@ function addEvent(e, live = true) {
   }
   const li = document.createElement("li");
   li.className = `ev ev-${e.kind}`;
-  li.textContent = e.text;
+  li.textContent = expandMarkers(e.text);
   const log = $("event-log");
   log.prepend(li);
   while (log.children.length > 100) log.lastChild.remove();
@@ -360,16 +570,19 @@ function addChat(c, live) {
   li.append(who, document.createTextNode(c.text));
   $("chat-log").append(li);
   $("chat-log").scrollTop = 1e9;
-  if (live && !$("chat-panel").open) {
-    const badge = $("chat-unread");
-    badge.hidden = false;
-    badge.textContent = String(Number(badge.textContent || 0) + 1);
+  if (live && !($("chat-panel").open && sideVisible())) {
+    for (const badge of [$("chat-unread"), $("side-unread")]) {
+      badge.hidden = false;
+      badge.textContent = String(Number(badge.textContent || 0) + 1);
+    }
   }
 }
 
-$("chat-panel").addEventListener("toggle", () => {
-  if ($("chat-panel").open) { $("chat-unread").hidden = true; $("chat-unread").textContent = ""; }
-});
+function clearUnread() {
+  for (const badge of [$("chat-unread"), $("side-unread")]) { badge.hidden = true; badge.textContent = ""; }
+}
+
+$("chat-panel").addEventListener("toggle", () => { if ($("chat-panel").open) clearUnread(); });
 
 $("chat-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
@@ -377,6 +590,48 @@ $("chat-form").addEventListener("submit", (ev) => {
   if (!text) return;
   socket.send({ type: "chat", text });
   $("chat-input").value = "";
+});
+
+// --- the side panel (people, log, chat): a sheet over the game on small screens ------------------
+function sideVisible() {
+  return getComputedStyle($("side")).display !== "none";
+}
+
+function closeSide() {
+  document.body.classList.remove("side-open");
+  $("side-btn").setAttribute("aria-expanded", "false");
+}
+
+$("side-btn").addEventListener("click", () => {
+  const open = !document.body.classList.contains("side-open");
+  document.body.classList.toggle("side-open", open);
+  $("side-btn").setAttribute("aria-expanded", String(open));
+  if (open) { clearUnread(); $("side-close").focus(); }
+});
+$("side-close").addEventListener("click", () => { closeSide(); $("side-btn").focus(); });
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && document.body.classList.contains("side-open")) { closeSide(); $("side-btn").focus(); }
+});
+
+// --- the screen stays awake during a match ------------------------------------------------------
+// The browser releases the lock when the page is hidden; it is asked for again when it shows.
+let wakeLockSentinel = null; // the lock, or the promise of it while the request runs
+async function wakeLock(on) {
+  if (!("wakeLock" in navigator)) return;
+  if (on && !wakeLockSentinel && document.visibilityState === "visible") {
+    wakeLockSentinel = navigator.wakeLock.request("screen").then((lock) => {
+      lock.addEventListener("release", () => { if (wakeLockSentinel === lock) wakeLockSentinel = null; });
+      wakeLockSentinel = lock;
+      return lock;
+    }).catch(() => { wakeLockSentinel = null; });
+  } else if (!on && wakeLockSentinel) {
+    const lock = await wakeLockSentinel;
+    wakeLockSentinel = null;
+    if (lock) lock.release().catch(() => {});
+  }
+}
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && state.room && state.room.status === "playing") wakeLock(true);
 });
 
 // --- small helpers ---------------------------------------------------------------------------
@@ -405,26 +660,20 @@ function toast(text) {
   toastTimer = setTimeout(() => el.classList.remove("show"), 2500);
 }
 
-$("share-toggle").addEventListener("click", () => {
-  const panel = $("share");
-  panel.hidden = !panel.hidden;
-  $("share-toggle").setAttribute("aria-expanded", String(!panel.hidden));
-});
-$("copy-link").addEventListener("click", async () => {
-  const input = $("join-link");
-  try { await navigator.clipboard.writeText(input.value); toast("Link copied"); } catch { input.select(); }
-});
-
 const muteBtn = $("mute-btn");
-const SPEAKER = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+const SPEAKER = '<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
 function drawMute() {
   muteBtn.innerHTML = SPEAKER + (sounds.muted
     ? '<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2"/></svg>'
     : '<path d="M16 8a5 5 0 0 1 0 8M19 5a9 9 0 0 1 0 14" stroke="currentColor" stroke-width="2" fill="none"/></svg>');
   muteBtn.setAttribute("aria-pressed", String(sounds.muted));
-  muteBtn.title = sounds.muted ? "Sound is off" : "Sound is on";
+  muteBtn.setAttribute("aria-label", T.mute);
+  muteBtn.title = sounds.muted ? T.soundOff : T.soundOn;
 }
 muteBtn.addEventListener("click", () => { sounds.setMuted(!sounds.muted); drawMute(); });
 drawMute();
+
+// Test hook: the page's own view of the connection and the match (read by the browser tests).
+window.panicParty = { state, socket, plural };
 
 start();

@@ -1,8 +1,15 @@
-// Short synthesised sounds (Web Audio, no files), muted with one switch kept in localStorage.
+// Short synthesised sounds (Web Audio, no files), muted with one switch kept in localStorage, so
+// each device remembers it; vibration (your turn, a burst) has its own remembered switch.
 export class Sounds {
   constructor() {
     this.ctx = null;
     this.muted = localStorage.getItem("pp:muted") === "1";
+    this.vibration = localStorage.getItem("pp:vibration") !== "0";
+  }
+
+  setVibration(on) {
+    this.vibration = on;
+    localStorage.setItem("pp:vibration", on ? "1" : "0");
   }
 
   setMuted(muted) {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,10 @@ from tests.live import LiveServer
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+PHONE_SIZE = (390, 844)
+LAPTOP_SIZE = (1366, 768)
+TV_SIZE = (1920, 1080)
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 @pytest.fixture(scope="module")
@@ -31,12 +35,17 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def new_page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
-    """Open pages through ``new_page(phone=True)``; every page's console errors are collected in
-    ``page.errors`` and each context is closed at the end."""
+    """Open pages through ``new_page(phone=True)`` (390 x 844, touch) or ``new_page(size=(w, h))``
+    (a laptop is 1366 x 768); every page's console errors are collected in ``page.errors`` and
+    each context is closed at the end."""
     contexts: list = []
 
-    def open_page(phone: bool = False):  # type: ignore[no-untyped-def]
-        context = browser.new_context(**(PHONE if phone else {"viewport": {"width": 1200, "height": 900}}))
+    def open_page(phone: bool = False, size: tuple[int, int] | None = None):  # type: ignore[no-untyped-def]
+        width, height = size or (PHONE_SIZE if phone else LAPTOP_SIZE)
+        options: dict = {"viewport": {"width": width, "height": height}}
+        if phone:
+            options.update(is_mobile=True, has_touch=True)
+        context = browser.new_context(**options)
         contexts.append(context)
         page = context.new_page()
         page.errors = []
@@ -54,3 +63,8 @@ def live(tmp_path) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
     with LiveServer(tmp_path / "var", ping_interval_seconds=0.5) as server:
         yield server
 
+
+@pytest.fixture
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

@@ -1,13 +1,15 @@
-"""The stand-alone Panika counter in real browsers: two phones share one counter."""
+"""The stand-alone Panika counter in real browsers: a laptop host (its invite up front while it is
+alone), two phones that joined through the link, a TV; everyone taps the one counter through the
+buttons until it bursts, every screen shows the burst, and the next round starts from any phone.
+The counter never ends (it has no match result): there is no "Play again" or saved match here."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
+from tests.e2e.room_flow import check_everywhere, check_screen, gather, no_errors, shoot, wait_all
 
 pytestmark = pytest.mark.browser
-
 
 
 def _shows(page, value: int) -> None:  # type: ignore[no-untyped-def]
@@ -16,29 +18,61 @@ def _shows(page, value: int) -> None:  # type: ignore[no-untyped-def]
     )
 
 
-def test_two_phones_tap_one_counter_and_both_see_every_tap(live, new_page) -> None:  # type: ignore[no-untyped-def]
-    first = new_page(phone=True)
-    code = create_room_in_lobby(first, live.base_url, "panika_counter", "Nicole")
-    first.wait_for_selector("#counter-tap")
-
-    second = new_page(phone=True)
-    join_with_nickname(second, f"{live.base_url}/r/{code}", "Brendon")
-    second.wait_for_selector("#counter-tap")
+def test_a_group_shares_one_counter_until_it_bursts(live, new_page, screenshots) -> None:  # type: ignore[no-untyped-def]
+    group = gather(live.base_url, new_page, "panika_counter")
+    host, first, second = group.players
+    wait_all(group.everyone, "#counter-tap")
+    for page in group.players:
+        page.wait_for_function("() => document.body.classList.contains('in-game')")
+    for page, label in ((first, "counter phone"), (host, "counter laptop"), (group.table, "counter table")):
+        check_screen(page, label)
 
     # Six taps each, interleaved: twelve, below any burst number (21 to 30).
     for _ in range(6):
         first.click("#counter-tap")
         second.click("#counter-tap")
-    for page in (first, second):
+    for page in group.everyone:
         _shows(page, 12)
-    room = live.registry.get(code)
+    room = live.registry.get(group.code)
     assert room.match.state.counter == 12
+    shoot(first, screenshots, "panika_counter-phone")
+    shoot(host, screenshots, "panika_counter-laptop")
+    check_everywhere(first, "panika_counter-phone")
+    check_everywhere(group.table, "panika_counter-table")
 
     second.click("#counter-back")  # red: back one
-    for page in (first, second):
+    for page in group.everyone:
         _shows(page, 11)
     first.click("#counter-reset")  # green: back to zero
-    for page in (first, second):
+    for page in group.everyone:
         _shows(page, 0)
-    for page in (first, second):
-        assert page.errors == [], page.errors
+
+    # Tap on until it bursts (at 21 to 30): every screen shows the burst.
+    for _ in range(30):
+        if room.match.state.phase == "burst" or room.match.state.round > 1:
+            break
+        first.click("#counter-tap")
+        first.wait_for_function(
+            "n => document.querySelector('#counter-value').textContent.trim() === String(n)"
+            " || !document.querySelector('#counter-burst').hidden",
+            arg=room.match.state.counter,
+        )
+    number = str(room.match.state.last_burst["number"])
+    # Every screen shows the burst: the burst screen, or (the next round starts by itself after
+    # 3 s, and a loaded machine may be slower) the next round's "Last burst ... at N".
+    shown = """n => {
+      const burst = document.querySelector('#counter-burst');
+      if (!burst.hidden) return document.querySelector('#counter-burst-number').textContent.trim() === n;
+      return document.querySelector('.pc-last').textContent.endsWith(`at ${n}`);
+    }"""
+    for page in group.everyone:
+        page.wait_for_function(shown, arg=number)
+    if first.is_visible("#counter-burst"):
+        assert "You burst it!" in first.text_content("#counter-burst")
+    if room.match.state.phase == "burst":
+        second.click("#counter-next", timeout=5_000)
+    for page in group.everyone:
+        page.wait_for_selector("#counter-burst", state="hidden")
+        page.wait_for_function("() => document.querySelector('#counter-round').textContent === 'Round 2'")
+    check_screen(second, "counter, the round after a burst")
+    no_errors(group.everyone)

@@ -1,46 +1,114 @@
-"""Panic Lab in a real browser: two phones race for the amoeba; a tap on the right tile wins."""
+"""Panic Lab in real browsers, as a group plays it: a laptop host, two phones that joined through
+the invite link, a TV. The phones race; the one with the test's ring solver (the rulebook's path,
+app/games/panic_lab/solver.py, on the page's own public view) taps the right tile each round
+until it has 5 tokens. Wrong taps are shown; the path animation ends within the result pause;
+claim labels do not overlap; "Play again" starts a new match on every page."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
+from app.games.panic_lab.solver import solve
+from app.games.panic_lab.tiles import Kind, Roll, Tile
+from tests.e2e.room_flow import (
+    check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
+    saved_match_id, shoot, wait_all,
+)
 
 pytestmark = pytest.mark.browser
 
+SEARCH = '.pl-root[data-phase="search"]'
 
 
-def test_two_phones_race_and_the_right_tap_wins_the_match(live, new_page) -> None:  # type: ignore[no-untyped-def]
-    host = new_page(phone=True)
-    code = create_room_in_lobby(host, live.base_url, "panic_lab", "Ann")
+def _kind(d: dict) -> Kind:
+    return Kind(d["colour"], d["shape"], d["pattern"])
 
-    guest = new_page(phone=True)
-    join_with_nickname(guest, f"{live.base_url}/r/{code}", "Bob")
-    host.wait_for_selector('.member:has-text("Bob")')
 
-    # The host sets a one-token match and the shortest countdown through the options form.
-    host.fill('#options-form input[name="target_tokens"]', "1")
-    host.dispatch_event('#options-form input[name="target_tokens"]', "change")
+def _tile(t: dict) -> Tile:
+    if t["type"] == "lab":
+        return Tile("lab", lab=t["colour"])
+    if t["type"] == "mutation":
+        return Tile("mutation", attribute=t["attribute"])
+    if t["type"] == "amoeba":
+        return Tile("amoeba", kind=_kind(t))
+    return Tile("vent")
+
+
+def answer_on_screen(page) -> int:  # type: ignore[no-untyped-def]
+    """The tile a sharp-eyed player taps: the rulebook's path over the ring and dice on screen."""
+    view = page.evaluate("() => panicParty.state.frame.view")
+    dice = view["dice"]
+    roll = Roll(dice["lab"], dice["arrow"], _kind(dice))
+    return solve([_tile(t) for t in view["ring"]], roll).answer
+
+
+def wrong_tile(page, answer: int) -> int:  # type: ignore[no-untyped-def]
+    ring = page.evaluate("() => panicParty.state.frame.view.ring")
+    return next(i for i, t in enumerate(ring) if t["type"] == "amoeba" and i != answer)
+
+
+def claim_labels_apart(page) -> bool:  # type: ignore[no-untyped-def]
+    return page.evaluate("""() => {
+      const boxes = [...document.querySelectorAll('.pl-claim')].map((g) => g.getBoundingClientRect());
+      return boxes.every((a, i) => boxes.every((b, j) => j <= i || a.right <= b.left || b.right <= a.left
+        || a.bottom <= b.top || b.bottom <= a.top));
+    }""")
+
+
+def test_a_group_plays_panic_lab_to_five_tokens_and_again(live, new_page, screenshots) -> None:  # type: ignore[no-untyped-def]
+    group = gather(live.base_url, new_page, "panic_lab")
+    host, brendon, ryan = group.players
     host.fill('#options-form input[name="countdown_seconds"]', "2")
     host.dispatch_event('#options-form input[name="countdown_seconds"]', "change")
-    guest.wait_for_function(
-        "() => document.querySelector('#options-form input[name=target_tokens]').value === '1'"
+    brendon.wait_for_function(
+        "() => [...document.querySelectorAll('#options-text dd')].some(d => d.textContent === '2')"
     )
+    check_screen(brendon, "Panic Lab waiting room (phone)", fits=False)
     host.click("#start-btn")
 
-    for page in (host, guest):
-        page.wait_for_selector('.pl-root[data-phase="search"]', timeout=10_000)
-    room = live.registry.get(code)
-    answer = room.match.state.solution.answer
-    # The dice are on both screens now; Bob taps the answer.
-    guest.click(f'.pl-tile[data-index="{answer}"]')
+    wait_all(group.everyone, SEARCH, timeout=20_000)
+    for page, label in ((brendon, "Panic Lab phone, searching"), (host, "Panic Lab laptop, searching"),
+                        (group.table, "Panic Lab table view, searching")):
+        check_screen(page, label)
+    shoot(brendon, screenshots, "panic_lab-phone")
+    shoot(host, screenshots, "panic_lab-laptop")
+    check_everywhere(brendon, "panic_lab-phone")
+    check_everywhere(group.table, "panic_lab-table")
 
-    for page in (host, guest):
-        page.wait_for_selector('.pl-root[data-phase="over"]', timeout=10_000)
-    bob_seat = next(m.seat for m in room.members.values() if m.nickname == "Bob")
-    tokens = guest.locator(f'.pl-player[data-seat="{bob_seat}"] .pl-tokens')
-    assert tokens.get_attribute("data-tokens") == "1"
-    host.wait_for_selector("#result:not([hidden])")
-    assert "Bob" in host.inner_text("#result-rows tr.winner")
-    for page in (host, guest):
-        assert page.errors == [], page.errors
+    # Round 1: Ryan taps a wrong tile and is told so; Brendon finds the amoeba.
+    answer = answer_on_screen(brendon)
+    ryan.click(f'.pl-tile[data-index="{wrong_tile(ryan, answer)}"]')
+    ryan.wait_for_selector(".pl-root.locked")
+    assert "Wrong tile" in ryan.inner_text(".pl-banner")
+    brendon.click(f'.pl-tile[data-index="{answer}"]')
+
+    rounds = 1
+    while True:
+        brendon.wait_for_selector('.pl-root[data-phase="result"], .pl-root[data-phase="over"]', timeout=20_000)
+        phase = brendon.get_attribute(".pl-root", "data-phase")
+        if rounds == 1:
+            # The path plays out within the result pause, and no claim label hides another.
+            brendon.wait_for_selector('.pl-root[data-path="done"][data-phase="result"]', timeout=6_000)
+            assert claim_labels_apart(brendon)
+            check_screen(brendon, "Panic Lab phone, round result")
+        if phase == "over":
+            break
+        brendon.wait_for_selector(SEARCH, timeout=20_000)
+        brendon.click(f'.pl-tile[data-index="{answer_on_screen(brendon)}"]')
+        rounds += 1
+        assert rounds <= 5
+    assert rounds == 5
+    tokens = host.locator(f'.pl-player[data-seat="{brendon.evaluate("() => panicParty.state.seat")}"] .pl-tokens')
+    assert tokens.get_attribute("data-tokens") == "5"
+
+    shown = {results_text(page) for page in group.everyone}
+    assert len(shown) == 1, shown
+    assert "Brendon" in host.inner_text("#result-rows tr.winner")
+    check_screen(host, "Panic Lab results (host)", fits=False)
+    check_screen(ryan, "Panic Lab results (phone)", fits=False)
+    match_id = saved_match_id(host)
+
+    play_again(group)
+    wait_all(group.everyone, '.pl-root[data-round="1"]', timeout=20_000)
+    match_listed(host, live.base_url, match_id)
+    no_errors(group.everyone)

@@ -1,86 +1,145 @@
-"""The first real-browser test: a room made in the lobby, two phones join through the join link,
-the host starts, and the three pages play Panika turns through their buttons."""
+"""Panika in real browsers, as a group plays it: a laptop host creates the room in the lobby, two
+phones join through the invite link, a TV shows the table view; everyone plays through the
+page's own buttons until the match ends; every page shows the same result; "Play again" starts a
+new match that every page shows; the match is on /matches. One phone reloads mid-game."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
+from tests.e2e.room_flow import (
+    check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
+    saved_match_id, shoot, until, wait_all,
+)
 
 pytestmark = pytest.mark.browser
 
+# A player in the page: every 40 ms it does what the screen offers, through the buttons: call
+# "Last card!", tap the counter while taps are owed, or choose the cheapest card(s) and Play.
+BOT = """() => {
+  if (window.__bot) return;
+  const q = (s) => document.querySelector(s);
+  const cost = (b) => b.classList.contains("card-special") ? 0
+    : b.classList.contains("card-veg") ? 5 : Number(b.querySelector(".big").textContent);
+  window.__bot = setInterval(() => {
+    const last = q("#panika-last-card");
+    if (last && !last.hidden && !last.disabled) { last.click(); return; }
+    const tap = q("#panika-tap");
+    if (tap && !tap.disabled) { tap.click(); return; }
+    const play = q("#panika-play");
+    if (!play || play.hidden) return;
+    if (!play.disabled) { play.click(); return; }
+    const cards = [...document.querySelectorAll("#panika-hand button.card:not([disabled])")]
+      .filter((b) => b.getAttribute("aria-pressed") !== "true")
+      .sort((a, b) => cost(a) - cost(b));
+    if (cards.length) cards[0].click();
+  }, 40);
+}"""
+STOP = "() => { clearInterval(window.__bot); window.__bot = null; }"
 
 
-def _play_step(page) -> bool:  # type: ignore[no-untyped-def]
-    """Do what this page's player can do now (tap, or choose and play cards); True if it acted."""
-    tap = page.locator("#panika-tap")
-    if tap.count() and tap.is_visible() and tap.is_enabled():
-        tap.click()
-        return True
-    play = page.locator("#panika-play")
-    cards = page.locator("button.card[data-card-id]:not([disabled])")
-    if not (play.count() and play.is_visible()) or cards.count() == 0:
-        return False
-    for i in range(min(2, cards.count())):
-        if play.is_enabled():
-            break
-        cards.nth(i).click()
-    if play.is_enabled():
-        play.click()
-        return True
-    return False
+def _start_bots(pages) -> None:  # type: ignore[no-untyped-def]
+    for page in pages:
+        page.evaluate(BOT)
 
 
-def test_lobby_room_two_phones_play_panika_turns(live, new_page) -> None:  # type: ignore[no-untyped-def]
-    host = new_page()
-    code = create_room_in_lobby(host, live.base_url, "panika", "Nicole")
-    host.click("#share-toggle")
-    join_link = host.input_value("#join-link")
-    assert join_link.endswith(f"/r/{code}")
-    assert host.locator("#qr").evaluate("img => img.naturalWidth") > 0
+def _stop_bots(pages) -> None:  # type: ignore[no-untyped-def]
+    for page in pages:
+        page.evaluate(STOP)
 
-    phones = []
-    for name in ("Brendon", "Ryan"):
-        phone = new_page(phone=True)
-        join_with_nickname(phone, join_link, name)
-        phones.append(phone)
-    host.wait_for_selector('.member:has-text("Ryan")')
-    host.wait_for_selector('.member:has-text("Brendon")')
+
+def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots) -> None:  # type: ignore[no-untyped-def]
+    group = gather(live.base_url, new_page, "panika")
+    host, phone, _ = group.players
+    check_screen(host, "Panika waiting room (host)", fits=False)
+    check_screen(phone, "Panika waiting room (phone)", fits=False)
+    check_screen(group.table, "Panika table view, waiting", fits=False)
+    # The TV's waiting screen is the way in: a big QR code, the code, the link.
+    assert group.table.evaluate("() => document.body.classList.contains('inviting')")
+    assert group.table.locator("#qr").bounding_box()["width"] >= 400
+    assert group.table.inner_text("#invite-code") == group.code
+    # A guest sees the options as text, not as inputs it cannot use.
+    assert phone.locator("#options-form").is_hidden()
+    assert phone.locator("#options-text dt").count() >= 1
+    assert "Waiting for Nicole" in phone.inner_text("#waiting-note")
+
     host.click("#start-btn")
+    wait_all(group.everyone, "#panika-counter")
+    wait_all(group.players, "#panika-hand button.card")
+    for page, label in ((phone, "Panika phone, playing"), (host, "Panika laptop, playing"),
+                        (group.table, "Panika table view, playing")):
+        check_screen(page, label)
+    shoot(phone, screenshots, "panika-phone")
+    shoot(host, screenshots, "panika-laptop")
+    check_everywhere(phone, "panika-phone")
+    check_everywhere(group.table, "panika-table")
 
-    pages = [host, *phones]
-    for page in pages:
-        page.wait_for_selector("#panika-counter")
-    room = live.registry.get(code)
+    # On a phone the people, the log and the chat open as a sheet over the game.
+    phone.click("#side-btn")
+    phone.click("#chat-panel summary")
+    phone.fill("#chat-input", "good luck")
+    phone.click("#chat-form button")
+    host.wait_for_selector("#chat-log li:has-text('good luck')", state="attached")
+    check_screen(phone, "Panika phone, side sheet open", fits=False)
+    phone.keyboard.press("Escape")
+    phone.wait_for_selector("#side", state="hidden")
+    assert phone.evaluate("() => document.activeElement.id") == "side-btn"
 
-    def plays() -> int:
-        return sum(1 for m in room.match.log if m.action["type"] == "play")
+    # Keyboard: choosing a card keeps the focus on it.
+    room = live.registry.get(code := group.code)
+    turn = room.match.state.turn
+    mover = next(p for p in group.players if p.evaluate("() => panicParty.state.seat") == turn)
+    mover.wait_for_selector("#panika-hand button.card:not([disabled])")
+    mover.focus("#panika-hand button.card:not([disabled])")
+    focused = mover.evaluate("() => document.activeElement.dataset.cardId")
+    mover.keyboard.press("Enter")
+    mover.wait_for_selector(f'#panika-hand button.card[data-card-id="{focused}"][aria-pressed="true"]')
+    assert mover.evaluate("() => document.activeElement.dataset.cardId") == focused
+    # ... and pressing Play from the keyboard leaves the focus in the game, not on the page.
+    if mover.is_enabled("#panika-play"):
+        mover.focus("#panika-play")
+        mover.keyboard.press("Enter")
+        mover.wait_for_function("() => document.activeElement.closest('#game') !== null"
+                                " && document.querySelector('#panika-play').disabled")
 
-    deadline = time.monotonic() + 60
-    while plays() < 4 and time.monotonic() < deadline:
-        acted = any(_play_step(page) for page in pages)
-        if not acted:
-            time.sleep(0.1)
-    assert plays() >= 4, "the pages did not manage four plays through their buttons"
-
-    # Every page shows the server's counter once the last frame has arrived.
-    time.sleep(0.5)
-    counter = str(room.match.state.counter)
-    for page in pages:
-        page.wait_for_function(
-            "c => document.querySelector('#panika-counter').textContent.trim() === c", arg=counter
-        )
-    # A refresh (or a phone waking up) brings the player back to the same seat and hand.
-    phone = phones[0]
+    # A phone reloads mid-game: back in its seat with its hand (the one the server holds for it:
+    # a timer may have moved the game on meanwhile).
     hand_ids = "() => [...document.querySelectorAll('#panika-hand button.card')].map(b => b.dataset.cardId).sort()"
-    before = phone.evaluate(hand_ids)
+    phone_seat = phone.evaluate("() => panicParty.state.seat")
+
+    def shows_its_hand() -> bool:
+        server = sorted(str(c) for c in room.match.state.hands[phone_seat])
+        return phone.evaluate(hand_ids) == server
+
+    assert until(shows_its_hand, 10)
     phone.reload()
     phone.wait_for_selector("#panika-hand button.card")
-    assert phone.evaluate(hand_ids) == before
-    brendon = next(m for m in room.members.values() if m.nickname == "Brendon")
-    assert sorted(str(c) for c in room.match.state.hands[brendon.seat]) == sorted(before)
+    assert until(shows_its_hand, 10)
+    assert phone.evaluate("() => panicParty.state.seat") == phone_seat
 
-    for page in pages:
-        assert page.errors == [], page.errors
+    _start_bots(group.players)
+    for page in group.everyone:
+        page.wait_for_selector("#result:not([hidden]) #result-rows tr", timeout=240_000)
+    _stop_bots(group.players)
+    assert room.status == "finished"
+    shown = {results_text(page) for page in group.everyone}
+    assert len(shown) == 1, shown
+    # Engine texts name seats by markers; every page shows names (or "You"), never a marker.
+    for page in group.everyone:
+        log = page.text_content("#event-log")
+        assert log and "{seat:" not in log, log
+        assert "{seat:" not in page.inner_text("#result-summary")
+    for page, label in ((host, "Panika results (host)"), (phone, "Panika results (phone)"),
+                        (group.table, "Panika results (table)")):
+        check_screen(page, label, fits=False)
+    match_id = saved_match_id(host)
+
+    play_again(group)
+    wait_all(group.players, "#panika-hand button.card")
+    for page in group.everyone:
+        page.wait_for_function("() => document.querySelector('#panika-round').textContent === 'Round 1'")
+    assert room.status == "playing"
+    assert code == group.code
+
+    match_listed(host, live.base_url, match_id)
+    no_errors(group.everyone)

@@ -124,10 +124,11 @@ class PanikaTable:
         seat = view["turn"]
         mine = self.latest(seat)["view"]
         me = mine["players"][seat]
-        if me["pile"] == 0 and not me["last_card"] and len(mine["hand"]) <= 2:
-            return seat, {"type": "last_card"}
         n = mine["legal"]["cards"]
         assert n in (1, 2), mine["legal"]
+        # The call counts when this play leaves one card in all (docs/games/panika.md, 10).
+        if not me["last_card"] and len(mine["hand"]) + me["pile"] - n == 1:
+            return seat, {"type": "last_card"}
         hand = sorted(mine["hand"], key=lambda c: (card_taps(c), c["id"]))
         return seat, {"type": "play", "cards": [c["id"] for c in hand[:n]]}
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
 import redis
+from websockets.exceptions import ConnectionClosed
 
 from app.realtime.cluster import Cluster
 from tests.live import Client, ClientPool, LiveServer, run_async
@@ -170,3 +172,24 @@ def test_an_unknown_code_is_refused_by_every_node(nodes, connect) -> None:
     lost = connect(b, "ZZZZ")
     assert lost.wait_for("error")["code"] == "no_such_room"
     assert httpx.get(f"{a.base_url}/r/ZZZZ").status_code == 404
+
+
+def test_a_relayed_client_that_joined_outlives_the_join_deadline(tmp_path, prefix) -> None:
+    common = {"redis_url": REDIS_URL, "redis_prefix": prefix, "ping_interval_seconds": 0.3,
+              "join_deadline_seconds": 0.5}
+    db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    with LiveServer(tmp_path / "a", database_url=db, **common) as a, \
+            LiveServer(tmp_path / "b", database_url=db, **common) as b, ClientPool() as pool:
+        created = a.create_room("panika", "Ann")
+        bob = pool(b, created["code"])
+        bob.join(nickname="Bob")
+        idle = pool(b, created["code"])
+        time.sleep(1.2)
+        mark = len(bob.frames)
+        bob.send({"type": "chat", "text": "still here"})
+        assert bob.wait_for("chat", lambda f: f["text"] == "still here")
+        assert len(bob.frames) > mark
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(20):
+                idle.recv(timeout=5)
+        assert closed.value.rcvd.code == 4002

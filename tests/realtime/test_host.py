@@ -50,28 +50,39 @@ def test_room_options_at_creation(server, open_client):
 
 
 def test_kick_removes_the_member_and_its_token(server, open_client):
+    """Removal by the host is a ban for the room (issue 7, item 7): close 4000, the token and the
+    nickname refused from then on."""
     code, clients = room_of(server, open_client, "panika", 3)
     host, bob, cy = clients
     since = marks(clients)
     host.send({"type": "kick", "member": bob.member})
     err = wait_type(bob, "error", since[1])
     assert err["code"] == "removed"
-    with pytest.raises(ConnectionClosed):
+    with pytest.raises(ConnectionClosed) as closed:
         for _ in range(50):
             bob.recv(timeout=5)
+    assert closed.value.rcvd.code == 4000
     room = wait_frame(cy, lambda f: f["type"] == "room" and len(f["members"]) == 2, since[2])
     assert bob.member not in [m["id"] for m in room["members"]]
     again = open_client(code)
     again.send({"type": "join", "token": bob.token})
-    assert wait_type(again, "error")["code"] == "bad_token"
+    assert wait_type(again, "error")["code"] == "removed"
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(50):
+            again.recv(timeout=5)
+    assert closed.value.rcvd.code == 4000
     # Kicking oneself or nobody is refused.
     for member in (host.member, 999):
         mark = len(host.frames)
         host.send({"type": "kick", "member": member})
         assert _error(host, mark) == "bad_member"
-    # The kicked nickname may join again as a new member.
-    welcome = again.join(nickname="Bob")
-    assert welcome["member"] not in (bob.member, None)
+    # The kicked nickname (in any case or width) is refused; another name may join.
+    for name in ("Bob", "\uff42OB"):
+        twin = open_client(code)
+        twin.send({"type": "join", "nickname": name})
+        assert wait_type(twin, "error")["code"] == "removed"
+    other = open_client(code)
+    assert other.join(nickname="Dee")["member"] not in (bob.member, None)
 
 
 def test_make_host_hands_over_the_host_tools(server, open_client):

@@ -11,7 +11,8 @@ def test_host_joins_with_the_token_from_room_creation(server, open_client):
     host = open_client(created["code"])
     welcome = host.join(token=created["token"])
     assert welcome == {"type": "welcome", "room": created["code"], "member": created["member"],
-                       "seat": None, "token": welcome["token"], "watching": False}
+                       "seat": None, "token": welcome["token"], "watching": False,
+                       "ping_ms": 500}
     room = wait_type(host, "room")
     assert room["host"] == created["member"]
     assert [(m["id"], m["nickname"], m["player"], m["connected"]) for m in room["members"]] == [

@@ -32,12 +32,12 @@ def test_a_timer_fires_once_and_is_taken_back() -> None:
 def test_a_new_key_restarts_the_timer_and_the_old_one_never_fires() -> None:
     async def scenario() -> list[str]:
         board, fired = await _board()
-        board.sync([_timer("autotap:1", 0.05)])
-        await asyncio.sleep(0.03)
-        board.sync([_timer("autotap:2", 0.05)])  # a tap: the 8 s (here 50 ms) start again
-        await asyncio.sleep(0.04)
+        board.sync([_timer("autotap:1", 0.3)])
+        await asyncio.sleep(0.2)
+        board.sync([_timer("autotap:2", 0.3)])  # a tap: the 8 s (here 300 ms) start again
+        await asyncio.sleep(0.15)  # past the first deadline, well before the second
         assert fired == []
-        await asyncio.sleep(0.04)
+        await asyncio.sleep(0.3)
         return fired
 
     assert run_async(scenario()) == ["autotap:2"]

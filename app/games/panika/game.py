@@ -126,7 +126,9 @@ class PanikaGame(Game[PanikaState]):
         elif kind == "timeout":
             if state.phase != "play":
                 raise IllegalAction("no one is choosing a card")
-        # last_card: never refused; a false call does nothing.
+        elif kind == "last_card" and not rules.last_card_counts(state, seat):
+            # A false call changes nothing and is refused, so it is never logged as a move.
+            raise IllegalAction("no 'Last card!' call counts now")
 
     def apply(self, state: PanikaState, move: Move, rng: SeededRng) -> list[Event]:
         action, seat = move.action, move.seat
@@ -205,3 +207,21 @@ class PanikaGame(Game[PanikaState]):
         if state.phase == "tapping":
             return [state.tap_queue[0][0]]
         return [state.turn]
+
+    def legal_actions(self, state: PanikaState, seat: int | None) -> list[dict[str, Any]]:
+        """The plays ``rules.legal_plays`` lists, a tap for the seat that owes one, and "Last
+        card!" where a call would count (``rules.last_card_counts``); the system: its timers'
+        actions."""
+        if state.phase == "over":
+            return []
+        if seat is None:
+            return [dict(timer.action) for timer in self.timers(state)]
+        if not 0 <= seat < state.players:
+            return []
+        actions: list[dict[str, Any]] = [
+            {"type": "play", "cards": cards} for cards in rules.legal_plays(state, seat)]
+        if state.phase == "tapping" and seat == state.tapper:
+            actions.append({"type": "tap"})
+        if rules.last_card_counts(state, seat):
+            actions.append({"type": "last_card"})
+        return actions

@@ -289,21 +289,40 @@ def give_penalty(state: PanikaState, receiver: int, rng: SeededRng) -> list[Even
 
 # --- "Last card!" ----------------------------------------------------------------------------
 
+def last_card_counts(state: PanikaState, seat: int) -> bool:
+    """Whether a "Last card!" call by ``seat`` counts now (docs/games/panika.md, decision 10;
+    GAMES.md "Last card": "during the turn or within 3 s after it").
+
+    It counts while ``seat``'s window is open, or during ``seat``'s own turn (choosing a card,
+    or tapping for its own play) when that turn can still end with exactly one card in hand and
+    an empty pile, whatever the pile holds at the press: the draw at the end of the turn may take
+    the pile's last card into the hand. Since the draw keeps hand + pile, that end is possible
+    when a play the seat may make leaves exactly one card in all (or, tapping for its play, when
+    one card is left). A second call in the same turn, or any other call, is false.
+    """
+    if state.phase == "over":
+        return False
+    if state.window == seat:
+        return True
+    if state.last_card_called[seat]:
+        return False
+    left = state.cards_left(seat)
+    if state.phase == "play" and state.turn == seat:
+        return any(left - len(p) == 1 for p in legal_plays(state, seat))
+    own_taps = (state.phase == "tapping" and state.after_taps is not None
+                and state.after_taps.kind == "own" and state.after_taps.seat == seat)
+    return own_taps and left == 1
+
+
 def call_last_card(state: PanikaState, seat: int) -> list[Event]:
-    """Rulebook, "End of the Game"; GAMES.md "Last card". A call counts while ``seat``'s window is
-    open, or during ``seat``'s own turn (playing or tapping for its play) with an empty pile;
-    any other call is false and does nothing."""
+    """Rulebook, "End of the Game"; GAMES.md "Last card". ``seat``'s call, which counts
+    (``last_card_counts``; the engine refuses a false call, so it is never logged): in the
+    window it settles the duty; during the turn it is remembered for the end of the turn, where
+    it is dropped if it turned out not to be needed (``draw_step``)."""
     if state.window == seat:
         state.window = None
-        state.last_card_called[seat] = True
-        return [Event("{seat:%d} calls Last card!" % seat, seat, "last_card")]
-    own_turn = (state.phase == "play" and state.turn == seat) or (
-        state.phase == "tapping" and state.after_taps is not None
-        and state.after_taps.kind == "own" and state.after_taps.seat == seat)
-    if own_turn and not state.piles[seat] and not state.last_card_called[seat]:
-        state.last_card_called[seat] = True
-        return [Event("{seat:%d} calls Last card!" % seat, seat, "last_card")]
-    return []
+    state.last_card_called[seat] = True
+    return [Event("{seat:%d} calls Last card!" % seat, seat, "last_card")]
 
 
 def close_window(state: PanikaState, rng: SeededRng) -> list[Event]:

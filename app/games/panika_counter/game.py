@@ -2,9 +2,12 @@
 
 Several phones share one counter: tap +1, red ``back`` -1 (not below 0), green ``reset`` to 0,
 and a burst at a secret number drawn uniformly from 21..30 (rulebook, "The Panika App"). Bursting
-cannot be undone: until the next round only ``new_round`` is accepted. The next round starts
-3 s after the burst (a system timer), or earlier when anyone sends ``new_round``. The match never
-ends. See docs/games/panika.md.
+cannot be undone: until the next round only ``new_round`` (and ``new_counter``) is accepted. The
+next round starts 3 s after the burst (a system timer), or earlier when anyone sends
+``new_round``. The match ends only with ``new_counter``, sent by a player (a fresh counter) or by
+the system when the room closes (``closing_action``): the room then records the match and reveals
+its seed, so every burst number can be audited; after a player's ``new_counter`` the room starts
+a new counter match with a new seed. See docs/games/panika-counter.md.
 """
 
 from __future__ import annotations
@@ -32,6 +35,11 @@ class CounterState:
     """``{"seat", "number", "round"}`` of the latest burst."""
     taps: list[int] = field(default_factory=list)
     """Taps each seat made this round."""
+    bursts: list[int] = field(default_factory=list)
+    """The burst number of every round that burst, in order (the record's summary lists them)."""
+    taps_total: list[int] = field(default_factory=list)
+    """Taps each seat made in the whole match."""
+    ended: bool = False
 
 
 class _Action(BaseModel):
@@ -54,8 +62,16 @@ class NewRoundAction(_Action):
     type: Literal["new_round"]
 
 
+class NewCounterAction(_Action):
+    """End this counter (its seed is revealed and the match recorded); the room starts a new one.
+    Sent by a player, or by the system when the room closes."""
+
+    type: Literal["new_counter"]
+
+
 class CounterAction(RootModel[Annotated[
-    Union[TapAction, BackAction, ResetAction, NewRoundAction], Field(discriminator="type")
+    Union[TapAction, BackAction, ResetAction, NewRoundAction, NewCounterAction],
+    Field(discriminator="type"),
 ]]):
     pass
 
@@ -82,16 +98,24 @@ class PanikaCounterGame(Game[CounterState]):
     open_table = True
     Options = CounterOptions
     Action = CounterAction
+    closing_action = {"type": "new_counter"}
+    """The system move that ends a match still running when its room closes (read by the room:
+    the seed of a counter that never reached a "new counter" is revealed and recorded too)."""
 
     def setup(self, players: int, options: BaseModel, rng: SeededRng) -> CounterState:
-        state = CounterState(players=players)
+        state = CounterState(players=players, taps_total=[0] * players)
         start_round(state, rng)
         return state
 
     def validate(self, state: CounterState, move: Move) -> None:
         kind = move.action.type
-        if kind != "new_round" and (move.seat is None or not 0 <= move.seat < state.players):
+        if state.ended:
+            raise IllegalAction("this counter has ended")
+        if kind not in ("new_round", "new_counter") and (
+                move.seat is None or not 0 <= move.seat < state.players):
             raise IllegalAction(f"only a player may send {kind}")
+        if kind == "new_counter":
+            return
         if kind == "new_round":
             if state.phase != "burst":
                 raise IllegalAction("the counter has not burst")
@@ -100,11 +124,16 @@ class PanikaCounterGame(Game[CounterState]):
 
     def apply(self, state: CounterState, move: Move, rng: SeededRng) -> list[Event]:
         kind, seat = move.action.type, move.seat
+        if kind == "new_counter":
+            state.ended = True
+            return [Event("A new counter: this one's seed is revealed", seat, "new_counter")]
         if kind == "tap":
             state.counter += 1
             state.taps[seat] += 1
+            state.taps_total[seat] += 1
             if state.counter >= state.burst_at:
                 state.phase = "burst"
+                state.bursts.append(state.burst_at)
                 state.last_burst = {"seat": seat, "number": state.burst_at, "round": state.round}
                 return [Event("{seat:%d} bursts the counter at %d!" % (seat, state.burst_at),
                               seat, "burst", {"number": state.burst_at})]
@@ -129,22 +158,33 @@ class PanikaCounterGame(Game[CounterState]):
         }
 
     def outcome(self, state: CounterState) -> Outcome | None:
-        return None
+        """Only once ``new_counter`` ended the match: no winners (a counter has none); a seat's
+        score is its taps over the match; the summary lists the burst numbers to audit."""
+        if not state.ended:
+            return None
+        bursts = ", ".join(map(str, state.bursts)) or "none"
+        plural = "round" if state.round == 1 else "rounds"
+        return Outcome(scores=list(state.taps_total), ranks=[1] * state.players, winners=[],
+                       summary=f"Counter of {state.round} {plural}; bursts at: {bursts}")
 
     def timers(self, state: CounterState) -> list[Timer]:
-        if state.phase != "burst":
+        if state.ended or state.phase != "burst":
             return []
         return [Timer(f"newround:{state.round}", NEW_ROUND_SECONDS, {"type": "new_round"},
                       "Next round")]
 
     def active_seats(self, state: CounterState) -> list[int]:
-        return list(range(state.players))
+        return [] if state.ended else list(range(state.players))
 
     def legal_actions(self, state: CounterState, seat: int | None) -> list[dict[str, Any]]:
         """Any seat may tap, go back one or reset while the counter counts; after a burst only
         the system's next round (docs/games/panika-counter.md)."""
+        if state.ended:
+            return []
         if seat is None:
             return [{"type": "new_round"}] if state.phase == "burst" else []
-        if not 0 <= seat < state.players or state.phase == "burst":
+        if not 0 <= seat < state.players:
             return []
-        return [{"type": "tap"}, {"type": "back"}, {"type": "reset"}]
+        if state.phase == "burst":
+            return [{"type": "new_counter"}]
+        return [{"type": "tap"}, {"type": "back"}, {"type": "reset"}, {"type": "new_counter"}]

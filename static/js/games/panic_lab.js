@@ -26,6 +26,9 @@ function svgText(str, attrs) {
   return t;
 }
 
+// The room gives this game the whole screen during a match (static/js/room.js, setPlaying).
+export const layout = "fill";
+
 export function mount(container, ctx) {
   const root = html("div", `pl-root${ctx.table ? " table" : ""}`);
   const banner = html("p", "pl-banner");
@@ -49,12 +52,40 @@ export function mount(container, ctx) {
     countdownEnd: 0, lastCount: null, animTimer: 0, wasLocked: false, diceKey: null,
   };
 
-  // --- building (once per match) -------------------------------------------------------------
+  // --- building (once per match, and when the board changes shape) -----------------------------
+  // A board about as wide as tall (a laptop, a TV) gets a round ring with the dice in a row; a
+  // tall one (a phone held upright) gets a ring as tall as the board, with the dice in a square.
+  // The drawing is 1000 wide; this is its height.
+  function drawingHeight() {
+    const w = board.clientWidth;
+    const h = board.clientHeight;
+    if (!w || !h) return ctx.table || window.innerWidth > window.innerHeight ? 1000 : 1300;
+    const n = st.frame ? st.frame.view.ring.length : 25;
+    const tallH = Math.round(Math.min(1800, Math.max(1150, (1000 * h) / w)) / 50) * 50;
+    // the shape whose tiles come out bigger on this board
+    const round = ringLayout(n, 1000, 1000).spacing * Math.min(w, h) / 1000;
+    const tall = ringLayout(n, 1000, tallH).spacing * Math.min(w / 1000, h / tallH);
+    return round >= tall ? 1000 : tallH;
+  }
+
+  const resize = new ResizeObserver(() => {
+    if (!ui.svg || !st.frame) return;
+    if (st.frame.view.ring.length === 0) return;
+    if (Math.abs(drawingHeight() - ui.layout.height) < 100) return;
+    const frame = st.frame;
+    build(frame.view);
+    st.frame = null;
+    st.phase = null;
+    update(frame);
+  });
+  resize.observe(board);
+
   function build(view) {
     clearInterval(st.animTimer);
     const n = view.ring.length;
     const W = 1000;
-    const H = ctx.table ? 1000 : 1300;
+    const H = drawingHeight();
+    const round = H === 1000;
     const L = ringLayout(n, W, H);
     const svg = el("svg", {
       class: "pl-ring", viewBox: `0 0 ${W} ${H}`, role: "group",
@@ -71,8 +102,9 @@ export function mount(container, ctx) {
         tabindex: ctx.table ? null : 0, role: ctx.table ? "img" : "button",
         "aria-label": `Tile ${i + 1}: ${describeTile(tile)}`,
       });
-      g.append(el("circle", { class: "pl-hit", r: 50, fill: "transparent" }));
-      g.append(...tileArt(tile));
+      // The tap target reaches halfway to the neighbours (44 px and more on a 360 px phone).
+      g.append(el("circle", { class: "pl-hit", r: (50 * L.spacing * 0.5) / L.tileR, fill: "transparent" }));
+      g.append(el("g", { class: "pl-art", "aria-hidden": "true" }, ...tileArt(tile))); // named by aria-label
       g.append(el("circle", { class: "pl-hl", r: 53, fill: "none" }));
       const title = el("title");
       title.textContent = describeTile(tile);
@@ -84,7 +116,7 @@ export function mount(container, ctx) {
     // The centre: the dice (or the countdown), what to look for, and a line of text.
     // Phone (a tall ellipse): the dice in a 2 x 2 grid; table (a circle): in a row.
     const centre = el("g", { class: "pl-centre" });
-    const C = ctx.table
+    const C = round
       ? { die: 150, gap: 18, cols: 4, top: L.cy - 225, caption: L.cy - 30, seekTitle: L.cy + 25,
           seek: L.cy + 115, seekScale: 1.35, seekLabel: L.cy + 225 }
       : { die: 190, gap: 22, cols: 2, top: L.cy - 375, caption: L.cy + 82, seekTitle: L.cy + 145,
@@ -116,6 +148,7 @@ export function mount(container, ctx) {
       if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); onTap(ev); }
     });
     board.replaceChildren(svg);
+    L.height = H;
     Object.assign(ui, { svg, layout: L, ring: view.ring, ringKey: JSON.stringify(view.ring) });
     st.shownRound = 0;
     st.diceKey = null;
@@ -300,8 +333,10 @@ export function mount(container, ctx) {
       if (row.pips !== `${p.tokens}/${view.target_tokens}`) {
         row.pips = `${p.tokens}/${view.target_tokens}`;
         row.tokens.dataset.tokens = p.tokens;
-        row.tokens.setAttribute("aria-label", `${p.tokens} of ${view.target_tokens} tokens`);
-        row.tokens.replaceChildren(...Array.from({ length: view.target_tokens }, (_, k) => html("i", `pl-pip${k < p.tokens ? " on" : ""}`)));
+        const said = html("span", "visually-hidden", `${p.tokens} of ${view.target_tokens} ${view.target_tokens === 1 ? "token" : "tokens"}`);
+        const pips = Array.from({ length: view.target_tokens }, (_, k) => html("i", `pl-pip${k < p.tokens ? " on" : ""}`));
+        pips.forEach((i) => i.setAttribute("aria-hidden", "true"));
+        row.tokens.replaceChildren(said, ...pips);
       }
       const winner = ended && last.winner === p.seat;
       row.li.classList.toggle("me", p.seat === view.seat);
@@ -361,8 +396,8 @@ export function mount(container, ctx) {
     ui.cursor.setAttribute("cx", -100);
     ui.cursor.setAttribute("cy", -100);
     ui.tiles.forEach((g) => g.classList.remove("answer", "visited", "passed", "vent-in", "vent-out"));
-    ui.tiles.forEach((g) => { const b = g.querySelector(".pl-pass"); if (b) b.remove(); });
     delete root.dataset.answer;
+    delete root.dataset.path;
     caption.textContent = "";
   }
 
@@ -380,17 +415,24 @@ export function mount(container, ctx) {
 
   function drawClaims(view, last) {
     const L = ui.layout;
-    const perTile = new Map();
+    const placed = []; // the label boxes drawn so far: a new one moves inwards until it is free
+    const overlaps = (b) => placed.some((o) => Math.abs(o.x - b.x) * 2 < o.w + b.w + 8 && Math.abs(o.y - b.y) < 44);
     for (const c of last.claims) {
-      const k = perTile.get(c.tile) || 0;
-      perTile.set(c.tile, k + 1);
       const p = L.points[c.tile];
-      const dist = L.tileR + 26 + k * 40;
-      const x = p.x - p.nx * dist;
-      const y = p.y - p.ny * dist;
       const ms = typeof c.reaction_ms === "number" ? ` ${c.reaction_ms} ms` : "";
       const label = `${c.correct ? "✓" : "✗"} ${ctx.name(c.seat)}${ms}`;
       const w = label.length * 17 + 20;
+      let dist = L.tileR + 26;
+      let box;
+      for (let tries = 0; tries < 12; tries++) {
+        box = { x: p.x - p.nx * dist, y: p.y - p.ny * dist, w };
+        // keep the label inside the drawing
+        box.x = Math.min(Math.max(box.x, w / 2 + 4), 1000 - w / 2 - 4);
+        if (!overlaps(box)) break;
+        dist += 42;
+      }
+      placed.push(box);
+      const { x, y } = box;
       const g = el("g", {
         class: `pl-claim ${c.correct ? "ok" : "bad"}${c.seat === last.winner ? " win" : ""}${c.seat === view.seat ? " me" : ""}`,
         "data-seat": c.seat, "data-tile": c.tile, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
@@ -434,10 +476,15 @@ export function mount(container, ctx) {
     const dice = last.dice;
     let at = null;
     let k = 0;
-    const stepMs = live ? Math.max(70, Math.min(260, 4200 / path.length)) : 0;
+    // The whole path plays within the result pause (the frame's timer), so it always finishes
+    // before the next round's countdown.
+    const pause = st.frame && st.frame.timers.find((t) => t.key.startsWith("result:"));
+    const budget = Math.min(4200, pause ? pause.remaining_ms - 800 : 4200);
+    const stepMs = live && budget > 300 ? Math.max(16, Math.min(260, budget / path.length)) : 0;
     showSought(dice, "LOOKING FOR");
+    root.dataset.path = "playing";
     const step = () => {
-      if (k >= path.length) { clearInterval(st.animTimer); return; }
+      if (k >= path.length) { clearInterval(st.animTimer); root.dataset.path = "done"; return; }
       const s = path[k++];
       const g = ui.tiles[s.index];
       if (at !== null) ui.trail.append(segment(at, s.index, "pl-step"));
@@ -454,14 +501,14 @@ export function mount(container, ctx) {
         moveCursor(s.to);
       } else if (s.kind === "mutation") {
         g.classList.add("passed");
-        g.append(passBadge(s.passes, g));
+        passBadge(s.passes, s.index);
         showSought(s.sought, `MUTATED · PASS ${s.passes}`);
         caption.textContent = `The ${s.attribute} room mutates it: now ${describeKind(s.sought)}.`;
         at = s.index;
       } else if (s.kind === "answer") {
         g.classList.add("answer");
         if (s.reason === "fourth_pass") {
-          g.append(passBadge(4, g));
+          passBadge(4, s.index);
           caption.textContent = `4th pass, in the ${s.attribute} room: the amoeba is gone. The room is the answer.`;
         } else {
           showSought(s.sought, "FOUND");
@@ -474,16 +521,22 @@ export function mount(container, ctx) {
       }
     };
     clearInterval(st.animTimer);
-    if (!stepMs) { while (k < path.length) step(); return; }
+    if (!stepMs) { while (k <= path.length) step(); return; }
     step();
     st.animTimer = setInterval(step, stepMs);
   }
 
-  function passBadge(n, g) {
-    const old = g && g.querySelector(".pl-pass");
+  // The pass count on a mutation room, drawn over the ring (outside the tile's button, whose name
+  // is its aria-label).
+  function passBadge(n, index) {
+    const old = ui.claimsG.querySelector(`.pl-pass[data-tile="${index}"]`);
     if (old) old.remove();
-    return el("g", { class: "pl-pass", transform: "translate(34 -34)" },
-      el("circle", { r: 17 }), svgText(String(n), { y: 8, "text-anchor": "middle" }));
+    const p = ui.layout.points[index];
+    const k = ui.layout.tileR / 50;
+    ui.claimsG.prepend(el("g", {
+      class: "pl-pass", "data-tile": index,
+      transform: `translate(${(p.x + 34 * k).toFixed(1)} ${(p.y - 34 * k).toFixed(1)}) scale(${k.toFixed(3)})`,
+    }, el("circle", { r: 22 }), svgText(String(n), { y: 11, "text-anchor": "middle" })));
   }
 
   return {
@@ -491,6 +544,7 @@ export function mount(container, ctx) {
     onEvent() {},
     destroy() {
       clearInterval(countdownTimer);
+      resize.disconnect();
       clearInterval(st.animTimer);
       clearTimeout(st.pendingTimer);
     },

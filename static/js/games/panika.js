@@ -14,6 +14,12 @@ const FLASH_KINDS = new Set([
   "reverse", "play_two", "tap_card", "last_card", "last_card_forgotten", "void", "timeout",
   "auto_tap", "penalty", "round",
 ]);
+// Moments that cost a player something: shown as an alert, with a sound and a buzz on their phone.
+const ALERT_KINDS = new Set(["penalty", "void", "last_card_forgotten", "timeout"]);
+const LAST_CARD_MS = 3000; // the window to call "Last card!" (docs/games/panika.md)
+
+// The room gives this game the whole screen during a match (static/js/room.js, setPlaying).
+export const layout = "fill";
 
 export function mount(container, ctx) {
   const table = !!ctx.table;
@@ -48,9 +54,8 @@ export function mount(container, ctx) {
   const counterBox = table
     ? el("div", { class: "pk-counter" }, counterEl, tapHint)
     : el("button", {
-      type: "button", class: "pk-counter", id: "panika-tap", disabled: true,
-      "aria-label": "Tap the counter", onclick: onTap,
-    }, counterEl, tapHint, pendingEl);
+      type: "button", class: "pk-counter", id: "panika-tap", disabled: true, onclick: onTap,
+    }, el("span", { class: "visually-hidden", text: "Counter:" }), counterEl, tapHint, pendingEl);
   const lastPlayEl = el("div", { class: "pk-last-play", id: "panika-last-play" });
   const middle = el("div", { class: "pk-middle" }, lastPlayEl, counterBox);
   const owedEl = el("p", { class: "pk-owed", id: "panika-owed", "aria-live": "polite" });
@@ -66,9 +71,11 @@ export function mount(container, ctx) {
   if (!table) {
     lastCardBtn = el("button", {
       type: "button", class: "pk-last-card", id: "panika-last-card", hidden: true, disabled: true,
-      text: "Last card!", onclick: onLastCard,
-    });
-    handEl = el("div", { class: "pk-hand", id: "panika-hand", "aria-label": "Your hand" });
+      onclick: onLastCard,
+    }, el("span", { class: "pk-last-card-text", text: "Last card!" }),
+    el("span", { class: "pk-last-card-left", id: "panika-last-card-left" }),
+    el("span", { class: "pk-last-card-bar", "aria-hidden": "true" }));
+    handEl = el("div", { class: "pk-hand", id: "panika-hand", role: "group", "aria-label": "Your hand", tabindex: "-1" });
     hintEl = el("p", { class: "pk-hint", id: "panika-hint" });
     playBtn = el("button", {
       type: "button", class: "btn big pk-play", id: "panika-play", disabled: true, text: "Play",
@@ -297,9 +304,28 @@ export function mount(container, ctx) {
   function drawLastCard() {
     if (!lastCardBtn) return;
     const show = lastCardApplies();
+    const due = !!(show && view.legal && view.legal.last_card_due);
     lastCardBtn.hidden = !show;
     lastCardBtn.disabled = !show;
-    lastCardBtn.classList.toggle("due", !!(view && view.legal && view.legal.last_card_due));
+    lastCardBtn.classList.toggle("due", due);
+    // The window is short: count it down on the button while it is open.
+    if (due && !lastCardDeadline) {
+      lastCardDeadline = performance.now() + LAST_CARD_MS;
+      tickLastCard();
+    } else if (!due) {
+      lastCardDeadline = 0;
+      lastCardBtn.style.removeProperty("--left");
+      lastCardBtn.querySelector(".pk-last-card-left").textContent = "";
+    }
+  }
+
+  let lastCardDeadline = 0;
+  function tickLastCard() {
+    if (!lastCardDeadline || !lastCardBtn) return;
+    const left = Math.max(0, lastCardDeadline - performance.now());
+    lastCardBtn.style.setProperty("--left", String(left / LAST_CARD_MS));
+    lastCardBtn.querySelector(".pk-last-card-left").textContent = `${(left / 1000).toFixed(1)} s`;
+    if (left > 0) requestAnimationFrame(tickLastCard);
   }
 
   function drawHand(force = false) {
@@ -315,12 +341,15 @@ export function mount(container, ctx) {
     const two = legal.cards === 2;
     const cards = hand();
     handEl.classList.toggle("play-two", two && canPlay);
+    // Keyboard players keep their place: the focused card (or the hand) keeps focus.
+    const focused = document.activeElement;
+    const focusedCard = focused && focused !== handEl && handEl.contains(focused) ? focused.dataset.cardId : null;
     handEl.replaceChildren(...cards.map((card) => {
       const face = cardFace(card);
       const order = selected.indexOf(card.id);
       const b = el("button", {
         type: "button", class: `card pk-card ${face.cls}${order >= 0 ? " selected" : ""}`,
-        "data-card-id": card.id, "aria-pressed": String(order >= 0), "aria-label": face.label,
+        "data-card-id": card.id, "aria-pressed": String(order >= 0),
         html: face.html, onclick: () => onCard(card.id),
       });
       let disabled = !canPlay;
@@ -329,9 +358,17 @@ export function mount(container, ctx) {
       if (two && order >= 0) b.append(el("span", { class: "pk-order", text: String(order + 1) }));
       return b;
     }));
-    // The play button and the hint.
+    if (focusedCard !== null) {
+      const again = handEl.querySelector(`[data-card-id="${focusedCard}"]:not([disabled])`)
+        || handEl.querySelector("button.card:not([disabled])");
+      (again || handEl).focus();
+    }
+    // The play button and the hint. A focused Play button that becomes disabled (it was just
+    // pressed) hands the keyboard focus to the hand instead of dropping it.
     const valid = canPlay && selectionValid();
+    const playFocused = document.activeElement === playBtn;
     playBtn.disabled = !valid;
+    if (playFocused && !valid) handEl.focus();
     if (valid) {
       const chosen = selected.map(cardById);
       const { taps, special } = playEffect(chosen);
@@ -366,8 +403,9 @@ export function mount(container, ctx) {
   }
 
   // --- events and animations -------------------------------------------------------------------
-  function flash(text) {
+  function flash(text, alert = false) {
     flashEl.textContent = text;
+    flashEl.classList.toggle("alert", alert);
     replay(flashEl, "show");
     clearTimeout(flashTimer);
     flashTimer = setTimeout(() => flashEl.classList.remove("show"), FLASH_MS);
@@ -419,7 +457,12 @@ export function mount(container, ctx) {
       || (myTaps() > 0 && !(prev.legal && prev.legal.taps > 0));
     if (becameMine && seat !== null && !burst) { fx.sound("reveal"); fx.vibrate(40); }
     const notable = events.filter((e) => !e.transient && FLASH_KINDS.has(e.kind));
-    if (notable.length && !burst) flash(notable.map((e) => e.text).join(" · "));
+    const say = (e) => (ctx.text ? ctx.text(e.text) : e.text);
+    if (notable.length && !burst) {
+      const mineHurts = notable.some((e) => ALERT_KINDS.has(e.kind) && e.seat === seat && seat !== null);
+      flash(notable.map(say).join(" · "), notable.some((e) => ALERT_KINDS.has(e.kind)));
+      if (mineHurts) { fx.sound("wrong"); fx.vibrate([90, 50, 90]); }
+    }
   }
 
   // --- the shell's interface ------------------------------------------------------------------

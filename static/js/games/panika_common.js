@@ -96,6 +96,10 @@ export const ICONS = {
 };
 
 const SPECIAL_NAME = { reverse: "Reverse", play_two: "Play Two", tap: "Tap!" };
+const SPECIAL_HELP = {
+  reverse: "the direction reverses", play_two: "the next player plays two cards",
+  tap: "everyone else taps once",
+};
 
 export function cardName(card) {
   if (card.kind === "number") return String(card.value);
@@ -131,7 +135,7 @@ export function cardFace(card) {
   if (card.kind === "number") {
     return {
       cls: `card-number value-${card.value}`,
-      html: `<span class="corner">${card.value}</span><span class="big">${card.value}</span>`
+      html: `<span class="corner" aria-hidden="true">${card.value}</span><span class="big">${card.value}</span>`
         + `<span class="label">${card.value === 1 ? "1 tap" : `${card.value} taps`}</span>`,
       label: `Number ${card.value}`,
     };
@@ -139,13 +143,15 @@ export function cardFace(card) {
   if (card.kind === "vegetable") {
     return {
       cls: `card-veg veg-${card.vegetable}`,
-      html: `<span class="corner">5</span>${VEG[card.vegetable] || ""}<span class="label">${esc(name)}</span>`,
+      html: `<span class="corner" aria-hidden="true">5</span>${VEG[card.vegetable] || ""}<span class="label">${esc(name)}</span>`
+        + '<span class="visually-hidden">, 5 taps</span>',
       label: `${name} (5 taps)`,
     };
   }
   return {
     cls: `card-special special-${card.special}`,
-    html: `${SPECIAL[card.special] || ""}<span class="label">${esc(name)}</span>`,
+    html: `${SPECIAL[card.special] || ""}<span class="label">${esc(name)}</span>`
+      + `<span class="visually-hidden">, ${esc(SPECIAL_HELP[card.special] || "special card")}</span>`,
     label: name,
   };
 }

@@ -5,6 +5,9 @@ import { SAFE_MAX, el, esc, feedback, replay, scrollGameIntoView } from "./panik
 
 const PENDING_RESET_MS = 2500;
 
+// The room gives this game the whole screen during a match (static/js/room.js, setPlaying).
+export const layout = "fill";
+
 export function mount(container, ctx) {
   const table = !!ctx.table;
   const fx = feedback(ctx);
@@ -17,27 +20,39 @@ export function mount(container, ctx) {
   const roundEl = el("span", { class: "pc-round", id: "counter-round" });
   const lastEl = el("span", { class: "pc-last" });
   const info = el("div", { class: "pc-info" }, roundEl, lastEl);
+  // "New counter": ends this counter for everyone, which reveals its seed (the burst numbers can
+  // then be checked on the match page), and starts a fresh one (docs/games/panika-counter.md).
+  if (!table) {
+    info.append(el("button", {
+      type: "button", class: "btn ghost pc-new", id: "counter-new", text: "New counter",
+      onclick: () => {
+        if (view && seated() && confirm("Start a new counter for everyone? This counter's secret numbers are revealed.")) {
+          ctx.send({ type: "new_counter" });
+        }
+      },
+    }));
+  }
   const valueEl = el("span", { class: "pc-value", id: "counter-value", text: "0" });
   const hintEl = el("span", { class: "pc-hint", text: table ? "" : "tap" });
   const floatEl = el("span", { class: "pc-float", "aria-hidden": "true" });
   const tapBtn = table
     ? el("div", { class: "pc-tap", id: "counter-tap" }, valueEl, hintEl)
     : el("button", {
-      type: "button", class: "pc-tap", id: "counter-tap", "aria-label": "Tap: plus one",
-      onclick: onTap,
-    }, valueEl, hintEl, floatEl);
+      type: "button", class: "pc-tap", id: "counter-tap", onclick: onTap,
+    }, el("span", { class: "visually-hidden", text: "Counter:" }), valueEl, hintEl,
+    el("span", { class: "visually-hidden", text: "(plus one)" }), floatEl);
   root.append(info, tapBtn);
 
   let backBtn = null;
   let resetBtn = null;
   if (!table) {
     backBtn = el("button", {
-      type: "button", class: "pc-btn pc-back", id: "counter-back", "aria-label": "Back one",
-      html: '<span class="pc-sym">−1</span><span class="pc-lbl">back</span>', onclick: () => send("back"),
+      type: "button", class: "pc-btn pc-back", id: "counter-back",
+      html: '<span class="pc-sym" aria-hidden="true">−1</span><span class="pc-lbl">back</span><span class="visually-hidden"> one</span>', onclick: () => send("back"),
     });
     resetBtn = el("button", {
-      type: "button", class: "pc-btn pc-reset", id: "counter-reset", "aria-label": "Reset to zero",
-      html: '<span class="pc-sym">0</span><span class="pc-lbl">reset</span>', onclick: () => send("reset"),
+      type: "button", class: "pc-btn pc-reset", id: "counter-reset",
+      html: '<span class="pc-sym" aria-hidden="true">0</span><span class="pc-lbl">reset</span><span class="visually-hidden"> to zero</span>', onclick: () => send("reset"),
     });
     root.append(el("div", { class: "pc-buttons" }, backBtn, resetBtn));
   }

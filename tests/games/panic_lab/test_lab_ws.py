@@ -301,7 +301,7 @@ def test_a_wrong_claim_costs_a_token_and_locks_the_player_out(
     assert view["phase"] == "search"
     assert view["players"][0] == {"seat": 0, "tokens": 0, "claimed": True, "locked": True}
     assert view["my_claim"] == {"tile": wrong}
-    assert hit["events"][0]["text"] == "Ann claimed wrong and loses a token"
+    assert hit["events"][0]["text"] == "{seat:0} claimed wrong and loses a token"
     assert 0 not in hit["active"] and {1, 2} <= set(hit["active"])
     # Locked out: a second claim, even the right one, is refused and changes nothing.
     version = lab.room.match.version
@@ -314,7 +314,7 @@ def test_a_wrong_claim_costs_a_token_and_locks_the_player_out(
     mark = len(bob.frames)
     bob.action({"type": "claim", "tile": wrong}, ref=3)
     hit = wait(bob, wrong_claim, since=mark)
-    assert hit["events"][0]["text"] == "Bob claimed wrong (no token to lose)"
+    assert hit["events"][0]["text"] == "{seat:1} claimed wrong (no token to lose)"
     assert hit["view"]["players"][1] == {"seat": 1, "tokens": 0, "claimed": True, "locked": True}
     bob.action({"type": "claim", "tile": answer}, ref=4)
     assert wait(bob, error_with(4))["code"] == "illegal_action"
@@ -405,7 +405,7 @@ def test_behind_a_slow_line_the_first_claim_in_real_time_wins_only_when_latency_
             # Bob's claim came in inside the window Ann's claim opened (300 ms less her rtt).
             assert bob_log.at_ms - ann_log.at_ms < 300 - ann_log.rtt_ms
             found = next(e for e in wait(ann, decided(1))["events"] if e["kind"] == "found")
-            assert found["text"] == f"Bob found it in {by_seat[1]} ms!"
+            assert found["text"] == f"{{seat:1}} found it in {by_seat[1]} ms!"
         else:
             assert end["winner"] == 0, end
             assert end["claims"] == [{"seat": 0, "tile": answer, "correct": True}]

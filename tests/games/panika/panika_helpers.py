@@ -109,7 +109,9 @@ def random_moves(state: PanikaState, chooser: random.Random) -> list[tuple[int |
     else:
         out += [(state.tapper, {"type": "tap"})] * 3
     out += [(None, t.action) for t in GAME.timers(state)]
-    out.append((chooser.randrange(state.players), {"type": "last_card"}))
+    calls = [(chooser.randrange(state.players), {"type": "last_card"})]
     if state.window is not None:
-        out.append((state.window, {"type": "last_card"}))
+        calls.append((state.window, {"type": "last_card"}))
+    # Only calls that count: a false call is refused (docs/games/panika.md, decision 10).
+    out += [(s, a) for s, a in calls if rules.last_card_counts(state, s)]
     return out

@@ -3,7 +3,8 @@ check")."""
 
 import pytest
 
-from app.engine import SeededRng
+from app.engine import IllegalAction, SeededRng
+from app.games.panika.cards import CARDS
 from app.games.panika import GAME
 
 from .panika_helpers import act, build, play, tap, total_cards
@@ -70,27 +71,62 @@ def test_last_card_window_closes_when_next_player_acts_penalty_before_the_play()
     assert len(state.piles[1]) == 5 - 1 and state.tap_queue == [[1, 1]]
 
 
-def test_last_card_late_call_after_window_closed_does_nothing():
+def test_last_card_late_call_after_window_closed_is_refused():
     state, _ = last_card_state()
     play(state, 0, state.hands[0][0])
     act(state, None, {"type": "close_last_card"})
-    assert act(state, 0, {"type": "last_card"}) == []
+    with pytest.raises(IllegalAction):
+        act(state, 0, {"type": "last_card"})
     assert len(state.piles[0]) == 2
 
 
-def test_last_card_false_call_does_nothing():
+def test_last_card_false_call_is_refused_and_changes_nothing():
+    """docs/games/panika.md, decision 10: a false call changes nothing and is refused (so it is
+    never logged as a move)."""
     state, _ = build([["1"] * 4, ["1"] * 4], [5, 5])
     before = repr(state)
-    assert act(state, 1, {"type": "last_card"}) == []  # not its turn
-    assert act(state, 0, {"type": "last_card"}) == []  # its pile is not empty
+    with pytest.raises(IllegalAction):
+        act(state, 1, {"type": "last_card"})  # not its turn
+    with pytest.raises(IllegalAction):
+        act(state, 0, {"type": "last_card"})  # its turn cannot end with one card
+    assert repr(state) == before
+
+
+def test_last_card_second_call_in_the_turn_is_false():
+    state, _ = last_card_state()
+    act(state, 0, {"type": "last_card"})
+    before = repr(state)
+    with pytest.raises(IllegalAction):
+        act(state, 0, {"type": "last_card"})
     assert repr(state) == before
 
 
 def test_last_card_call_with_more_cards_left_is_dropped_at_end_of_turn():
-    state, _ = build([["0", "1", "1", "1"], ["1"] * 4], [0, 5])
+    # Two carrots and a 1 with an empty pile: playing the carrots would leave one card, so the
+    # call counts; playing the 1 leaves two, and the call is dropped at the end of the turn.
+    state, _ = build([["carrot", "carrot", "1"], ["1"] * 4], [0, 5])
     act(state, 0, {"type": "last_card"})
-    play(state, 0, state.hands[0][0])
+    assert state.last_card_called[0]
+    one = next(c for c in state.hands[0] if CARDS[c].kind == "number")
+    play(state, 0, one)
+    tap(state, 0)  # seat 0 taps for its own play, and its turn ends
+    assert state.turn == 1
     assert not state.last_card_called[0] and state.window is None
+
+
+def test_last_card_pressed_while_the_pile_held_the_last_card_counts():
+    """Issue 7, item 15; GAMES.md "Last card": "during the turn or within 3 s after it". One card
+    in hand and one in the pile: the call is made before the play; the draw at the end of the
+    turn takes the pile's card, leaving one card in hand and an empty pile: no window, no penalty.
+    """
+    state, _ = build([["0"], ["1"] * 4], [1, 5])
+    assert len(state.piles[0]) == 1
+    events = act(state, 0, {"type": "last_card"})
+    assert [e.kind for e in events] == ["last_card"]
+    play(state, 0, state.hands[0][0])
+    assert len(state.hands[0]) == 1 and not state.piles[0]
+    assert state.window is None and state.last_card_called[0]
+    assert state.penalty_cards[0] == 0
 
 
 def test_no_last_card_duty_while_the_pile_has_cards():
@@ -206,5 +242,6 @@ def test_nothing_is_accepted_after_the_match_is_over():
 def test_last_card_call_by_another_seat_does_not_close_the_window():
     state, _ = last_card_state()
     play(state, 0, state.hands[0][0])
-    assert act(state, 2, {"type": "last_card"}) == []
+    with pytest.raises(IllegalAction):
+        act(state, 2, {"type": "last_card"})
     assert state.window == 0 and len(state.piles[0]) == 0

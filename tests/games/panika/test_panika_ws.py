@@ -14,7 +14,7 @@ import orjson
 
 from app.engine import get_game
 from tests.live import Client
-from tests.realtime.helpers import PanikaTable, start_panika
+from tests.realtime.helpers import PanikaTable, room_of, start_panika, wait_frame
 
 
 def _as_sent(value: object) -> object:
@@ -76,3 +76,15 @@ def test_burst_number_is_in_no_frame_before_the_burst_for_any_seat_or_spectator(
     bursts = [e for f in table.frames if f["type"] == "state" for e in f["events"]
               if e["kind"] == "burst"]
     assert bursts and all(21 <= e["data"]["number"] <= 30 for e in bursts)
+
+
+def test_a_false_last_card_call_is_refused_and_not_logged(server, open_client):
+    """docs/games/panika.md, decision 10: a false call changes nothing and is not a move."""
+    code, clients = room_of(server, open_client, "panika", 2)
+    states = start_panika(clients)
+    other = clients[1 - states[0]["view"]["turn"]]
+    room = server.registry.get(code)
+    other.action({"type": "last_card"}, ref=3)
+    err = wait_frame(other, lambda f: f["type"] == "error" and f.get("ref") == 3)
+    assert err["code"] == "illegal_action"
+    assert room.match.version == 0 and room.match.log == []

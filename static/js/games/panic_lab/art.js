@@ -129,7 +129,7 @@ function mutationArt(attribute) {
     g.append(el("path", { d: "M 0 -30 A 20 20 0 0 1 0 10 Z", fill: "url(#pl-dots)" }));
     g.append(el("circle", { cy: -10, r: 20, fill: "none", stroke: INK, "stroke-width": 2.5 }));
   }
-  g.append(text(attribute[0].toUpperCase(), { y: 33, "text-anchor": "middle", "font-size": 20, "font-weight": 900, fill: INK }));
+  g.append(text(attribute[0].toUpperCase(), { y: 45, "text-anchor": "middle", "font-size": 34, "font-weight": 900, fill: INK }));
   return g;
 }
 
@@ -243,7 +243,7 @@ export function ringLayout(n, width, height, margin = 6) {
       const len = Math.hypot(nx, ny);
       points.push({ x: width / 2 + x, y: height / 2 + y, nx: nx / len, ny: ny / len });
     }
-    layout = { cx: width / 2, cy: height / 2, rx, ry, tileR, points };
+    layout = { cx: width / 2, cy: height / 2, rx, ry, tileR, spacing, points };
   }
   return layout;
 }

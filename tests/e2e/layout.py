@@ -1,0 +1,130 @@
+"""Does the game fit the screen? A reusable check for every game's browser test.
+
+``assert_fits(page)`` checks the page as it is now: nothing overflows horizontally
+(``document.scrollingElement.scrollWidth <= innerWidth``), the game screen does not scroll
+vertically, and every interactive element of the game and of the room header lies inside the
+viewport. ``assert_fits_everywhere(page)`` resizes the page through the five screen sizes of
+issue 8 (phones, laptops, a TV) and checks each. ``assert_touch_targets`` and
+``assert_readable`` check the 44 x 44 px targets and the 12 px text floor.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+VIEWPORTS: dict[str, tuple[int, int]] = {
+    "phone-360x640": (360, 640),
+    "phone-390x844": (390, 844),
+    "laptop-1280x720": (1280, 720),
+    "laptop-1366x768": (1366, 768),
+    "tv-1920x1080": (1920, 1080),
+}
+
+# The parts of the room page whose controls must be on screen during play.
+GAME_SCOPE = "#game, .room-header, #timers"
+INTERACTIVE = "button, a[href], input, select, textarea, summary, [tabindex], [role=button]"
+
+_PROBLEMS = """([scope, interactive, vertical]) => {
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const doc = document.scrollingElement;
+  const problems = [];
+  if (doc.scrollWidth > vw) problems.push(`horizontal overflow: scrollWidth ${doc.scrollWidth} > ${vw}`);
+  if (vertical && doc.scrollHeight > vh + 1) problems.push(`vertical scroll: scrollHeight ${doc.scrollHeight} > ${vh}`);
+  const seen = new Set();
+  for (const box of document.querySelectorAll(scope)) {
+    for (const el of [box, ...box.querySelectorAll(interactive)]) {
+      if (seen.has(el) || !el.matches(interactive)) continue;
+      seen.add(el);
+      const r = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      if ((r.width === 0 && r.height === 0) || style.visibility === "hidden") continue;
+      if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1) {
+        const name = el.id || el.dataset.index || el.dataset.cardId || el.className.baseVal || el.className || el.tagName;
+        problems.push(`${el.tagName.toLowerCase()} ${name} outside the viewport: ` +
+          `${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)} in ${vw}x${vh}`);
+      }
+    }
+  }
+  return problems;
+}"""
+
+_SMALL_TARGETS = """([scope, interactive, min]) => {
+  const small = [];
+  for (const box of document.querySelectorAll(scope)) {
+    for (const el of box.querySelectorAll(interactive)) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (getComputedStyle(el).visibility === "hidden") continue;
+      if (el.matches("ol[tabindex], ul[tabindex], [tabindex='-1']")) continue; // scroll areas
+      if (r.width < min - 0.5 || r.height < min - 0.5) {
+        const name = el.id || el.dataset.index || el.getAttribute("aria-label") || el.textContent.trim().slice(0, 30) || el.tagName;
+        small.push(`${el.tagName.toLowerCase()} "${name}": ${r.width.toFixed(1)}x${r.height.toFixed(1)}`);
+      }
+    }
+  }
+  return small;
+}"""
+
+_SMALL_TEXT = """([scope, min]) => {
+  const small = new Set();
+  for (const box of document.querySelectorAll(scope)) {
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode;
+      const el = node.parentElement;
+      if (!node.textContent.trim() || !el) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (el.closest("[aria-hidden=true], .visually-hidden")) continue;
+      const size = parseFloat(getComputedStyle(el).fontSize);
+      // SVG text scales with its drawing: measure its rendered height instead.
+      const rendered = el instanceof SVGElement ? r.height : size;
+      if (rendered < min - 0.05) small.add(`"${node.textContent.trim().slice(0, 30)}" at ${rendered.toFixed(1)}px`);
+    }
+  }
+  return [...small];
+}"""
+
+
+def fit_problems(page, scope: str = GAME_SCOPE, vertical: bool = True) -> list[str]:  # type: ignore[no-untyped-def]
+    return page.evaluate(_PROBLEMS, [scope, INTERACTIVE, vertical])
+
+
+def assert_fits(page, scope: str = GAME_SCOPE, vertical: bool = True) -> None:  # type: ignore[no-untyped-def]
+    """The page as it is: no horizontal overflow, no vertical scroll (``vertical``), and every
+    interactive element under ``scope`` inside the viewport."""
+    problems = fit_problems(page, scope, vertical)
+    size = page.viewport_size
+    assert not problems, f"does not fit {size['width']}x{size['height']} at {page.url}:\n" + "\n".join(problems)
+
+
+def assert_fits_everywhere(page, scope: str = GAME_SCOPE, screenshots: Path | None = None,  # type: ignore[no-untyped-def]
+                           name: str = "") -> None:
+    """``assert_fits`` at each of the five sizes of issue 8; the page's own size is restored.
+    With ``screenshots``, a failing size is saved there as ``<name>-<size>-misfit.png``."""
+    original = page.viewport_size
+    failures = []
+    try:
+        for label, (width, height) in VIEWPORTS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)  # a layout pass and the game's resize handling
+            problems = fit_problems(page, scope)
+            if problems:
+                failures.append(f"{label}: " + "; ".join(problems))
+                if screenshots is not None:
+                    page.screenshot(path=str(screenshots / f"{name}-{label}-misfit.png"))
+    finally:
+        page.set_viewport_size(original)
+    assert not failures, f"{name or page.url} does not fit:\n" + "\n".join(failures)
+
+
+def assert_touch_targets(page, scope: str = GAME_SCOPE, minimum: int = 44) -> None:  # type: ignore[no-untyped-def]
+    """Every visible interactive element under ``scope`` is at least ``minimum`` px square."""
+    small = page.evaluate(_SMALL_TARGETS, [scope, INTERACTIVE, minimum])
+    assert not small, f"touch targets under {minimum}px:\n" + "\n".join(small)
+
+
+def assert_readable(page, scope: str = "body", minimum: float = 12) -> None:  # type: ignore[no-untyped-def]
+    """No visible text under ``minimum`` px."""
+    small = page.evaluate(_SMALL_TEXT, [scope, minimum])
+    assert not small, f"text under {minimum}px:\n" + "\n".join(small)

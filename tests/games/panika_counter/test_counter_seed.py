@@ -1,0 +1,124 @@
+"""The stand-alone counter reveals its seed when its room closes or on a "new counter", so its
+burst numbers can be audited (issue 7, item 16; docs/games/panika-counter.md, "Seed reveal")."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from app.engine import IllegalAction, Move, SeededRng
+from app.games.panika_counter import GAME
+from tests.realtime.helpers import wait_frame, wait_type
+
+
+
+def _step(state, seat, action, rng):
+    return GAME.step(state, Move(seat, GAME.parse_action(action)), rng)
+
+
+def test_new_counter_ends_the_match_and_the_seed_rederives_every_burst():
+    seed = b"counter seed"
+    rng = SeededRng(seed)
+    state = GAME.setup(3, GAME.parse_options({}), rng)
+    for _ in range(3):
+        while state.phase == "counting":
+            _step(state, 0, {"type": "tap"}, rng)
+        _step(state, None, {"type": "new_round"}, rng)
+    assert GAME.outcome(state) is None
+    events = _step(state, 1, {"type": "new_counter"}, rng)
+    assert [e.kind for e in events] == ["new_counter"]
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == []
+    assert outcome.scores == [sum(state.bursts), 0, 0]
+    listed = [int(n) for n in re.findall(r"\d+", outcome.summary.split(":")[1])]
+    assert listed == state.bursts and len(listed) == 3
+    # An auditor draws the same numbers from the seed: one draw from 21..30 per round.
+    audit = SeededRng(seed)
+    assert [audit.randint(21, 30) for _ in range(3)] == state.bursts
+    assert GAME.timers(state) == [] and GAME.active_seats(state) == []
+    with pytest.raises(IllegalAction):
+        _step(state, 0, {"type": "tap"}, rng)
+
+
+def _counter(server, open_client, phones=2):
+    created = server.create_room("panika_counter", "Ann")
+    code = created["code"]
+    clients = [open_client(code)]
+    clients[0].join(token=created["token"])
+    for i in range(1, phones):
+        clients.append(open_client(code))
+        clients[-1].join(nickname=f"Phone{i}")
+    return code, clients
+
+
+def _saved_matches(server, game="panika_counter", count=1, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    with server.http() as http:
+        while True:
+            listed = http.get("/api/matches", params={"game": game}).json()
+            if len(listed) >= count or time.monotonic() > deadline:
+                return [http.get(f"/api/matches/{m['id']}").json() for m in listed]
+            time.sleep(0.1)
+
+
+def test_a_new_counter_reveals_the_seed_and_starts_a_fresh_counter(server, open_client):
+    code, (ann, bob) = _counter(server, open_client)
+    first = wait_type(ann, "room")
+    assert first["status"] == "playing" and first["match_number"] == 1
+    seed_hash = first["seed_hash"]
+    for _ in range(5):
+        bob.action({"type": "tap"})
+    wait_frame(ann, lambda f: f["type"] == "state" and f["view"]["counter"] == 5)
+    mark = len(ann.frames)
+    bob.action({"type": "new_counter"})
+    done = wait_frame(ann, lambda f: f["type"] == "room" and f["status"] == "finished", mark)
+    seed = done["result"]["seed"]
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == seed_hash
+    fresh = wait_frame(ann, lambda f: f["type"] == "room" and f["status"] == "playing", mark)
+    assert fresh["match_number"] == 2 and fresh["seed_hash"] != seed_hash
+    state = wait_frame(ann, lambda f: f["type"] == "state" and f["match"] == 2, mark)
+    assert state["version"] == 0 and state["view"]["counter"] == 0
+    # The next counter works, and the ended one is stored with its seed and replays.
+    bob.action({"type": "tap"})
+    wait_frame(ann, lambda f: f["type"] == "state" and f["match"] == 2 and f["version"] == 1)
+    (stored,) = _saved_matches(server)
+    assert stored["seed"] == seed and stored["seed_hash"] == seed_hash
+    log = [Move(a["seat"], a["action"], a["at_ms"], a.get("rtt_ms", 0))
+           for a in stored["actions"]]
+    replayed = GAME.replay(GAME.max_players, {}, bytes.fromhex(seed), log)
+    assert replayed.ended and replayed.taps_total[1] == 5
+
+
+def test_closing_the_room_reveals_the_seed_of_a_used_counter(server, open_client):
+    code, (ann,) = _counter(server, open_client, phones=1)
+    seed_hash = wait_type(ann, "room")["seed_hash"]
+    ann.action({"type": "tap"})
+    wait_frame(ann, lambda f: f["type"] == "state" and f["view"]["counter"] == 1)
+    room = server.registry.get(code)
+    mark = len(ann.frames)
+    room.task.get_loop().call_soon_threadsafe(room.post, "close")
+    done = wait_frame(ann, lambda f: f["type"] == "room" and f["status"] == "finished", mark)
+    assert hashlib.sha256(bytes.fromhex(done["result"]["seed"])).hexdigest() == seed_hash
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(20):
+            ann.recv(timeout=5)
+    assert closed.value.rcvd.code == 4003
+    (stored,) = _saved_matches(server)
+    assert stored["seed"] == done["result"]["seed"]
+    assert stored["actions"][-1]["seat"] is None
+    assert stored["actions"][-1]["action"] == {"type": "new_counter"}
+
+
+def test_an_unused_counter_closes_without_a_record(server, open_client):
+    code, (ann,) = _counter(server, open_client, phones=1)
+    room = server.registry.get(code)
+    room.task.get_loop().call_soon_threadsafe(room.post, "close")
+    with pytest.raises(ConnectionClosed):
+        for _ in range(20):
+            ann.recv(timeout=5)
+    time.sleep(0.3)
+    assert _saved_matches(server, timeout=0) == []

@@ -1,0 +1,62 @@
+"""Events refer to seats structurally: the server never pastes a nickname into event text, and
+the stored summary is rendered in one pass (issue 7, item 3; docs/protocol.md, "Events")."""
+
+from __future__ import annotations
+
+from tests.realtime.helpers import (
+    PanikaTable, room_of, start_panika, wait_frame, wait_type,
+)
+
+
+def test_marker_nicknames_swap_nothing(fast_server, open_fast):
+    # Seat 0 is called "{seat:1}" and seat 1 is called "{seat:0}".
+    code, clients = room_of(fast_server, open_fast, "panika", 2, names=("{seat:1}", "{seat:0}"))
+    states = start_panika(clients)
+    assert [c.seat for c in clients] == [0, 1]
+    begins = next(e for e in states[0]["events"] if e["kind"] == "start")
+    assert "{seat:" not in begins["text"]
+    PanikaTable(clients).play_to_end()
+    end = wait_frame(clients[0], lambda f: f["type"] == "room" and f["status"] == "finished")
+    result = end["result"]
+    winners = [p for p in result["players"] if p["winner"]]
+    by_seat = {p["seat"]: p["nickname"] for p in result["players"]}
+    assert by_seat == {0: "{seat:1}", 1: "{seat:0}"}
+    # The summary names the real winners: with one winner it is exactly "<their name> wins".
+    if len(winners) == 1:
+        assert result["summary"] == f"{winners[0]['nickname']} wins"
+    # Every event on the wire keeps the engine's markers; the win event's marker is its seat.
+    events = [e for f in clients[0].frames if f["type"] == "state" for e in f["events"]]
+    wins = [e for e in events if e["kind"] == "win"]
+    assert wins and all(e["text"] == "{seat:%d} wins!" % e["seat"] for e in wins)
+    assert {e["seat"] for e in wins} == {p["seat"] for p in winners}
+
+
+def test_history_keeps_markers_for_a_late_joiner(server, open_client):
+    code, clients = room_of(server, open_client, "panika", 2, names=("{seat:1}", "Bob"))
+    start_panika(clients)
+    table = PanikaTable(clients)
+    for _ in range(3):
+        table.step()
+    late = open_client(code)
+    late.join(nickname="Late")
+    history = wait_type(late, "history")
+    texts = [e["text"] for e in history["events"]]
+    assert any("{seat:" in t for t in texts), texts
+    assert not any("Bob" in t for t in texts), texts
+
+
+def test_summary_is_rendered_in_one_pass(server, open_client):
+    code, clients = room_of(server, open_client, "panika", 3, names=("{seat:2}", "{seat:0}", "Cy"))
+    start_panika(clients)
+    room = server.registry.get(code)
+    assert room._names("{seat:0} and {seat:1} win") == "{seat:2} and {seat:0} win"
+    assert room._names("{seat:2} wins, {seat:5} not here") == "Cy wins, Seat 6 not here"
+
+
+def test_state_and_room_frames_carry_the_match_number(server, open_client):
+    code, clients = room_of(server, open_client, "panika", 2)
+    first_room = wait_type(clients[0], "room")
+    assert first_room["match_number"] == 0
+    states = start_panika(clients)
+    assert {s["match"] for s in states} == {1}
+    assert wait_type(clients[0], "room", status="playing")["match_number"] == 1

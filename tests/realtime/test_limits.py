@@ -1,0 +1,281 @@
+"""The server's limits (issue 7, items 6, 8, 9, 10; docs/protocol.md, "Limits" and "Close codes"):
+the join deadline, sockets closed with their room and with the server, table views per room,
+sockets per address, room probes per address (and a forged X-Forwarded-For), frames per room, and
+a client that falls behind."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from app.realtime.connection import BACKLOG_LIMIT, Connection
+from tests.live import ClientPool, LiveServer, run_async
+from tests.realtime.helpers import room_of, wait_frame, wait_type
+
+
+@contextlib.contextmanager
+def live(tmp_path, forwarded_allow_ips=None, **settings):
+    server = LiveServer(tmp_path / "var", ping_interval_seconds=0.5, **settings)
+    if forwarded_allow_ips is not None:
+        server.server.config.forwarded_allow_ips = forwarded_allow_ips
+    with server, ClientPool() as pool:
+        yield server, lambda code: pool(server, code)
+
+
+def closed_with(client, timeout=5.0):
+    """Read until the server closes; the close code it sent."""
+    with pytest.raises(ConnectionClosed) as info:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            client.recv(timeout=timeout)
+    return info.value.rcvd.code
+
+
+def errors(client):
+    return [f["code"] for f in client.frames if f["type"] == "error"]
+
+
+def on_room_loop(room, fn, *args):
+    room.task.get_loop().call_soon_threadsafe(fn, *args)
+
+
+# --- item 8: the join deadline, a closed room, a stopping server ----------------------------------
+
+def test_a_socket_that_never_joins_is_closed_with_4002(tmp_path):
+    with live(tmp_path, join_deadline_seconds=0.4) as (server, open_client):
+        created = server.create_room("panika", "Ann")
+        idle = open_client(created["code"])
+        started = time.monotonic()
+        assert closed_with(idle) == 4002
+        assert time.monotonic() - started < 3
+        assert errors(idle) == ["join_timeout"]
+        # A socket that joins in time stays.
+        ann = open_client(created["code"])
+        ann.join(token=created["token"])
+        time.sleep(0.6)
+        ann.send({"type": "resync"})
+        assert wait_type(ann, "room", len(ann.frames))["code"] == created["code"]
+
+
+def test_every_socket_of_a_closing_room_is_closed_with_4003(server, open_client):
+    code, clients = room_of(server, open_client, "panika", 2)
+    table = open_client(code)
+    table.join(watch=True)
+    room = server.registry.get(code)
+    on_room_loop(room, room.post, "close")
+    for c in [*clients, table]:
+        assert closed_with(c) == 4003
+        assert errors(c)[-1] == "room_closed"
+
+
+def test_a_stopping_server_closes_every_socket_with_1012(tmp_path):
+    with live(tmp_path) as (server, open_client):
+        code, clients = room_of(server, open_client, "panika", 2)
+        server.server.should_exit = True
+        for c in clients:
+            assert closed_with(c) == 1012
+
+
+# --- item 9: table views per room, sockets per address, a flood costs its own room --------------
+
+def test_table_views_are_capped_per_room(tmp_path):
+    with live(tmp_path, max_watchers_per_room=2) as (server, open_client):
+        created = server.create_room("panika", "Ann")
+        code = created["code"]
+        for _ in range(2):
+            open_client(code).join(watch=True)
+        third = open_client(code)
+        third.send({"type": "join", "watch": True})
+        assert closed_with(third) == 1008
+        assert errors(third) == ["watchers_full"]
+        assert len(server.registry.get(code).watchers) == 2
+
+
+def test_sockets_are_capped_per_address(tmp_path):
+    with live(tmp_path, max_sockets_per_address=3) as (server, open_client):
+        created = server.create_room("panika", "Ann")
+        code = created["code"]
+        first = [open_client(code) for _ in range(3)]
+        fourth = open_client(code)
+        assert closed_with(fourth) == 4004
+        assert errors(fourth) == ["too_many_connections"]
+        first[0].close()
+        time.sleep(0.3)
+        again = open_client(code)
+        assert again.join(token=created["token"])["member"] == created["member"]
+
+
+def test_a_flooded_room_sheds_its_own_frames_not_the_others(tmp_path):
+    with live(tmp_path, room_frames_per_second=20, ws_messages_per_second=1000) as (
+            server, open_client):
+        code, flooders = room_of(server, open_client, "panika", 3)
+        other, (calm,) = room_of(server, open_client, "panika", 1)
+        for i in range(60):
+            flooders[i % 3].send({"type": "chat", "text": f"spam {i}"})
+        mark = len(calm.frames)
+        calm.send({"type": "chat", "text": "hello"})
+        assert wait_type(calm, "chat", mark, timeout=2)["text"] == "hello"
+        for c in flooders:
+            c.drain(0.3)
+        refused = sum(errors(c).count("rate_limited") for c in flooders)
+        delivered = len([f for f in flooders[0].frames if f["type"] == "chat"])
+        # (the clients' pongs to the server's pings count against the room too)
+        assert refused >= 30 and delivered <= 25 and refused + delivered >= 60
+
+
+# --- item 10: room probes per address ------------------------------------------------------------
+
+def test_unknown_codes_and_failed_joins_are_throttled_per_address(tmp_path):
+    with live(tmp_path, room_probes_per_minute=4) as (server, open_client):
+        created = server.create_room("panika", "Ann")
+        code = created["code"]
+        with server.http() as http:
+            assert http.get("/api/rooms/ZZZZ").status_code == 404
+            assert http.get("/api/rooms/ZZZY/qr.svg").status_code == 404
+            assert http.get("/r/ZZZX").status_code == 404
+        # A bad seat token spends the last probe.
+        bad = open_client(code)
+        bad.send({"type": "join", "token": "forged"})
+        assert wait_type(bad, "error")["code"] == "bad_token"
+        time.sleep(0.2)
+        with server.http() as http:
+            limited = http.get(f"/api/rooms/{code}")
+            assert limited.status_code == 429
+            assert http.get(f"/r/{code}").status_code == 429
+        late = open_client(code)
+        assert closed_with(late) == 4429 and errors(late) == ["throttled"]
+        # A join on an open socket is refused too.
+        bad.send({"type": "join", "nickname": "Eve"})
+        assert closed_with(bad) == 4429
+
+
+def test_a_forged_forwarded_header_from_a_non_proxy_changes_nothing(tmp_path):
+    # Only 10.9.9.9 is a trusted proxy: the tests' own address is not.
+    with live(tmp_path, forwarded_allow_ips="10.9.9.9", room_probes_per_minute=2) as (
+            server, _):
+        with server.http() as http:
+            for n in range(2):
+                forged = {"X-Forwarded-For": f"203.0.113.{n}"}
+                assert http.get(f"/api/rooms/ZZZ{'XY'[n]}", headers=forged).status_code == 404
+            fresh = {"X-Forwarded-For": "198.51.100.7"}
+            assert http.get("/api/rooms/ZZZZ", headers=fresh).status_code == 429
+        ws = connect(server.ws_url("ZZZZ"), additional_headers={"X-Forwarded-For": "192.0.2.1"})
+        with ws:
+            assert json.loads(ws.recv(timeout=5))["code"] == "throttled"
+    # From a trusted proxy (uvicorn trusts 127.0.0.1 by default) the header is the address.
+    with live(tmp_path / "b", room_probes_per_minute=2) as (server, _), server.http() as http:
+        for n in range(3):
+            assert http.get("/api/rooms/ZZZZ",
+                            headers={"X-Forwarded-For": f"203.0.113.{n}"}).status_code == 404
+
+
+# --- item 6: a client that falls behind -----------------------------------------------------------
+
+class StuckSocket:
+    """An ASGI ``send`` that blocks (flow control) until released."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+        self.writable = asyncio.Event()
+
+    async def send(self, message: dict) -> None:
+        await self.writable.wait()
+        self.sent.append(message)
+
+
+def test_a_client_that_falls_behind_is_told_closed_with_4001_and_the_room_is_told():
+    async def scenario():
+        sock = StuckSocket()
+        conn = Connection(sock.send)
+        gone = []
+        conn.on_gone = gone.append
+        for i in range(BACKLOG_LIMIT + 10):
+            conn.send_text(f"f{i}")
+        assert conn.closed and gone == [conn]
+        conn.send_text("after")  # nothing more is queued
+        sock.writable.set()
+        await asyncio.sleep(0.05)
+        return sock.sent, gone
+
+    sent, gone = run_async(scenario())
+    assert len(gone) == 1
+    assert sent[0] == {"type": "websocket.send", "text": "f0"}
+    assert json.loads(sent[1]["text"])["code"] == "too_slow"
+    assert sent[2] == {"type": "websocket.close", "code": 4001}
+    assert len(sent) == 3
+
+
+def test_the_room_shows_a_fallen_behind_member_disconnected(server, open_client):
+    code, clients = room_of(server, open_client, "panika", 2)
+    room = server.registry.get(code)
+    bob = room.members[clients[1].member]
+    conn = next(iter(bob.conns))
+    mark = len(clients[0].frames)
+    on_room_loop(room, conn._gone)
+    frame = wait_type(clients[0], "room", mark)
+    assert [m["connected"] for m in frame["members"] if m["id"] == bob.id] == [False]
+
+
+def _silent_socket(server, code):
+    """A WebSocket client that joins and then never reads (a tiny receive buffer)."""
+    import base64
+    import os
+    import socket
+
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", server.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET /ws/{code} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                  "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    response = b""
+    while b"\r\n\r\n" not in response:
+        response += sock.recv(1)
+    assert b" 101 " in response
+    payload = json.dumps({"type": "join", "nickname": "Slow"}).encode()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+    return sock
+
+
+def test_a_real_client_that_stops_reading_is_shown_disconnected(tmp_path):
+    with live(tmp_path, ws_messages_per_second=100_000, room_frames_per_second=100_000) as (
+            server, open_client):
+        code, (ann,) = room_of(server, open_client, "panika", 1)
+        slow = _silent_socket(server, code)
+        try:
+            joined = wait_frame(ann, lambda f: f["type"] == "room" and len(f["members"]) == 2)
+            slow_id = next(m["id"] for m in joined["members"] if m["nickname"] == "Slow")
+            # Chat lines of 300 characters until the silent client's backlog overflows.
+            room = server.registry.get(code)
+            member = room.members[slow_id]
+            deadline = time.monotonic() + 20
+            while member.connected and time.monotonic() < deadline:
+                for _ in range(50):
+                    ann.send({"type": "chat", "text": "x" * 300})
+                ann.drain(0.05)
+            assert not member.connected, "the silent client was never dropped"
+            frame = wait_frame(ann, lambda f: f["type"] == "room" and any(
+                m["id"] == slow_id and m["connected"] is False for m in f["members"]))
+            assert frame["status"] == "waiting"
+        finally:
+            slow.close()
+
+
+def test_token_bucket_allows_its_rate_with_a_second_of_burst():
+    from app.realtime.guard import TokenBucket
+
+    bucket = TokenBucket(10)
+    now = time.monotonic()
+    assert sum(bucket.allow(now) for _ in range(25)) == 10
+    assert not bucket.allow(now + 0.05)
+    assert bucket.allow(now + 0.11)
+    assert sum(bucket.allow(now + 5) for _ in range(25)) == 10  # never more than a second's worth
