@@ -25,34 +25,8 @@ FrameHook = Callable[[int, Frame], None]
 
 
 def legal_actions(game: Game, state: Any, seat: int) -> list[dict[str, Any]]:
-    """The seat's legal actions, from the engine (``legal_actions``, docs/protocol.md)."""
-    listing = getattr(game, "legal_actions", None)
-    if listing is None and game.id == "panika":
-        return panika_legal_actions(state, seat)
-    if listing is None:
-        raise ValueError(f"{game.id} lists no legal actions")
-    return list(listing(state, seat))
-
-
-def panika_legal_actions(state: Any, seat: int) -> list[dict[str, Any]]:
-    """Panika's legal actions while its engine does not list them: every play
-    (``rules.legal_plays``), a tap while the seat owes taps, and "Last card!" while a call would
-    count (the seat's window is open, or its own turn with an empty pile before it has called;
-    docs/games/panika.md, decision 10)."""
-    from app.games.panika import rules
-
-    out: list[dict[str, Any]] = [{"type": "play", "cards": cards}
-                                 for cards in rules.legal_plays(state, seat)]
-    if state.phase == "tapping" and state.tapper == seat:
-        out.append({"type": "tap"})
-    after = state.after_taps
-    own_turn = (state.phase == "play" and state.turn == seat) or (
-        state.phase == "tapping" and after is not None and after.kind == "own"
-        and after.seat == seat)
-    if state.phase != "over" and (state.window == seat or (
-            own_turn and not state.piles[seat] and not state.last_card_called[seat])):
-        out.append({"type": "last_card"})
-    return out
+    """The seat's legal actions, from the engine (``Game.legal_actions``)."""
+    return list(game.legal_actions(state, seat))
 
 
 def event_frame(event: Event) -> dict[str, Any]:

@@ -11,7 +11,7 @@ What a careful player does, from the seat's view only:
   counter is dangerous ("keep Tap! and Reverse for danger"), plus the pressure left on the next
   player (another player's burst gives away one of our cards). A Tap! also counts the others'
   taps and our extra turn.
-- **"Last card!"**: called before the play that leaves one card with an empty pile; easy
+- **"Last card!"**: called before the play that leaves one card in all (hand and pile); easy
   sometimes forgets (and then sometimes calls late, in the 3 s window).
 - Taps are sent one by one, as the rules require.
 
@@ -127,7 +127,9 @@ class PanikaBot(Bot):
             self._forgot = None
         cards = self._plan[1]
         me = view["players"][self.seat]
-        leaves_one = len(view["hand"]) - len(cards) == 1 and me["pile"] == 0
+        # The draw keeps hand + pile, so the turn ends with one card (and an empty pile) exactly
+        # when the play leaves one card in all (docs/games/panika.md, decision 10).
+        leaves_one = len(view["hand"]) + me["pile"] - len(cards) == 1
         if leaves_one and not me["last_card"] and LAST_CARD in legal:
             if self._forgot != key:
                 if self.random.random() < self.style.forget_last_card:

@@ -112,3 +112,9 @@ def test_over_whole_matches_normal_never_forgets_last_card_and_easy_does():
     assert count_events("last_card", "normal", 20) > 0
     assert count_events("last_card_forgotten", "normal", 20) == 0
     assert count_events("last_card_forgotten", "easy", 40) > 0
+
+
+def test_it_calls_last_card_when_the_draw_will_leave_it_one_card():
+    # One card in hand, one in the pile: after the play it draws its last card.
+    state, _ = build([["3"], ["1"] * 4], [1, 10], counter=2)
+    assert decide(state, difficulty="normal").action == {"type": "last_card"}
