@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from tests.e2e.layout import fit_problems
 from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
 
 pytestmark = pytest.mark.browser
@@ -147,33 +148,6 @@ def test_host_and_two_phones_play_a_match_to_its_end_then_play_again(live, new_p
         assert page.errors == [], page.errors
 
 
-FIT = """(size) => {
-  const [w, h] = size;
-  const doc = document.scrollingElement;
-  const problems = [];
-  if (doc.scrollHeight > h + 1) problems.push(`scrolls: ${doc.scrollHeight} > ${h}`);
-  if (doc.scrollWidth > w + 1) problems.push(`overflows: ${doc.scrollWidth} > ${w}`);
-  const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0
-    && getComputedStyle(e).visibility !== 'hidden' && !e.closest('[hidden], details:not([open]) > :not(summary)'); };
-  for (const e of document.querySelectorAll('button, a[href], input, select, summary, [tabindex]')) {
-    if (!visible(e) || e.closest('.members')) continue;
-    const r = e.getBoundingClientRect();
-    if (r.left < -1 || r.top < -1 || r.right > w + 1 || r.bottom > h + 1)
-      problems.push(`outside: ${e.id || e.className || e.tagName} ${Math.round(r.right)},${Math.round(r.bottom)}`);
-  }
-  for (const e of document.querySelectorAll('#game button:not([disabled])')) {
-    const r = e.getBoundingClientRect();
-    if (visible(e) && (r.width < 44 || r.height < 44)) problems.push(`small target: ${e.className} ${r.width}x${r.height}`);
-  }
-  const walker = document.createTreeWalker(document.getElementById('game'), NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    if (!node.textContent.trim() || !node.parentElement || !visible(node.parentElement)) continue;
-    const size = parseFloat(getComputedStyle(node.parentElement).fontSize);
-    if (size < 12) problems.push(`small text: "${node.textContent.trim()}" ${size}px`);
-  }
-  return problems;
-}"""
 
 NAMES_AND_SHAPES = """() => {
   const out = [];
@@ -208,7 +182,7 @@ def test_the_game_screen_fits_one_screen_at_five_sizes(live, new_page, browser) 
         for w, h in SIZES:
             mover.set_viewport_size({"width": w, "height": h})
             mover.wait_for_timeout(300)
-            assert mover.evaluate(FIT, [w, h]) == [], (w, h)
+            assert fit_problems(mover) == [], (w, h)
             # Every mushroom is named by its visible label and drawn with its own silhouette.
             seen = mover.evaluate(NAMES_AND_SHAPES)
             assert seen and all(name.lower() == t and hidden == "true" and drawn
@@ -218,8 +192,8 @@ def test_the_game_screen_fits_one_screen_at_five_sizes(live, new_page, browser) 
         for w, h in SIZES[2:]:
             host.set_viewport_size({"width": w, "height": h})
             host.wait_for_timeout(300)
-            assert host.evaluate(FIT, [w, h]) == [], ("host", w, h)
-        assert table.evaluate(FIT, [1920, 1080]) == []
+            assert fit_problems(host) == [], ("host", w, h)
+        assert fit_problems(table) == []
         # Five silhouettes, all different.
         shapes = mover.evaluate("""() => ['schlaubi','chef','knuddel','panik','gifti'].map((m) =>
           document.querySelector(`#pilze-board .pp-type[data-mushroom=${m}] svg`).innerHTML)""")
@@ -232,11 +206,11 @@ def test_the_game_screen_fits_one_screen_at_five_sizes(live, new_page, browser) 
         for i in range(cards.count()):
             cards.nth(i).click()
             mover.wait_for_timeout(200)
-            assert mover.evaluate(FIT, [360, 640]) == [], cards.nth(i).inner_text()
+            assert fit_problems(mover) == [], cards.nth(i).inner_text()
             if cards.nth(i).get_attribute("aria-pressed") == "true":
                 cards.nth(i).click()
         mover.click("#pilze-swap")
-        assert mover.evaluate(FIT, [360, 640]) == []
+        assert fit_problems(mover) == []
         mover.click("#pilze-swap")
         # A keyboard user sees where the focus is.
         mover.focus("#pilze-hand button.pp-action")
@@ -273,7 +247,7 @@ def test_five_players_fit_a_phone_in_every_choosing_mode(live, new_page) -> None
             if card.get_attribute("aria-pressed") != "true":
                 continue  # a Steal with nothing to steal
             mode = "turn" if "Turn" in card.inner_text() else kind
-            assert mover.evaluate(FIT, [360, 640]) == [], mode
+            assert fit_problems(mover) == [], mode
             modes.add(mode)
             card.click()
         version = room.match.version

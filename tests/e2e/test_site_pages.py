@@ -93,10 +93,10 @@ _ALL_FINDINGS = """async () => (await axe.run(document, {resultTypes: ["violatio
 def _store_matches(live) -> int:  # type: ignore[no-untyped-def]
     """Two finished matches, one with long nicknames; returns the id of the last."""
     now = datetime.now(UTC)
-    seed = bytes(range(32))
     last = 0
     for i, names in enumerate((["Ann", "Bob", "Cleo"],
                                ["Maximiliane-Sophie", "Bartholomew_the_3rd", "Wolfgangxxxxxxxx"])):
+        seed = bytes(range(1 - i, 33 - i))  # one seed per match (a seed hash is stored once)
         record = MatchRecord(
             game="panic_lab", room_code="ABCD", options={"target_tokens": 1}, seed=seed.hex(),
             seed_hash=hashlib.sha256(seed).hexdigest(), started_at=now - timedelta(seconds=90),
