@@ -158,3 +158,24 @@ def test_health_is_503_on_a_database_never_migrated(tmp_path):
         assert response.status_code == 503
         assert response.json()["database"] is True and response.json()["schema"] is False
         assert response.json()["schema_revision"] is None
+
+
+@pytest.mark.postgres
+def test_a_server_started_while_the_database_was_down_becomes_healthy_once_migrated(
+        postgres_url, tmp_path):
+    """The start-up migration failed (the database refused): /healthz stays 503 while the schema
+    is missing, and turns 200 once the database is back and the writer has migrated it, without
+    any match to save."""
+    from tests.db.proxy import DatabaseProxy
+
+    with DatabaseProxy(postgres_url) as proxy:
+        proxy.set_mode("refuse")
+        with LiveServer(tmp_path / "var", database_url=proxy.url, database_timeout_seconds=1.0,
+                        outbox_retry_max_seconds=0.5) as live, live.http() as http:
+            assert http.get("/healthz").json()["database"] is False
+            proxy.set_mode("forward")
+            deadline = time.monotonic() + 20
+            while (response := http.get("/healthz")).status_code != 200:
+                assert time.monotonic() < deadline, response.json()
+                time.sleep(0.2)
+            assert response.json()["schema"] is True
