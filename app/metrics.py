@@ -4,10 +4,12 @@
 Two kinds, kept apart so the hot path does as little as possible:
 
 - **Counted as it happens** (process-wide, in ``EVENTS``): accepted moves by game and by who
-  made them, the move-to-broadcast latency by game, ``error`` frames sent by code, and the
-  collector's pauses by generation. Each is one counter increment or one histogram observation
-  on a child looked up once per label value and kept (``prometheus_client`` takes a lock per
-  update; no label parsing on the hot path).
+  made them, the move-to-broadcast latency by game, ``error`` frames sent by code: plain
+  integers in dictionaries and a bucket count found by bisection, updated on the event loop
+  and turned into Prometheus metrics only when ``/metrics`` is read (``prometheus_client``'s
+  own counters take a lock per update: twice the cost on the hot path, docs/performance.md).
+  The collector's pauses, which may happen on any thread, use a ``prometheus_client``
+  histogram.
 - **Read at scrape time** (``SiteCollector``, one per application): rooms by game and status,
   open WebSockets, matches waiting in the outbox, read from the registry, the socket guard and
   the match writer when ``/metrics`` is asked, so nothing is kept up to date between scrapes.
@@ -24,12 +26,16 @@ import gc
 import hmac
 import ipaddress
 import time
+from bisect import bisect_left
 from collections import Counter as Tally
 from collections.abc import Iterator
+from itertools import accumulate
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client import CollectorRegistry, Histogram, ProcessCollector
+from prometheus_client.core import (
+    CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric,
+)
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
 __all__ = ["CONTENT_TYPE_LATEST", "EVENTS", "SiteCollector", "error_sent", "exposition",
@@ -40,29 +46,35 @@ EVENTS = CollectorRegistry()
 
 ProcessCollector(registry=EVENTS)  # memory, CPU time, open files of the process
 
-_MOVES = Counter(
-    "panic_party_moves", "Moves accepted by a room, by game and by who made them (a player, or "
-    "the system: the game's timers)", ["game", "by"], registry=EVENTS,
-)
-_LATENCY = Histogram(
-    "panic_party_move_broadcast_seconds", "From a player's action frame arriving (parsed, "
-    "before the room's queue) to the last frame of its broadcast handed to the sockets",
-    ["game"], registry=EVENTS,
-    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
-)
-_ERRORS = Counter(
-    "panic_party_error_frames", "error frames sent to clients, by their code", ["code"],
-    registry=EVENTS,
-)
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+"""Upper bounds (seconds) of the move-to-broadcast latency histogram's buckets."""
+
 _GC_PAUSES = Histogram(
     "panic_party_gc_pause_seconds", "Pauses of the cyclic garbage collector, by the oldest "
     "generation collected (app/collector.py schedules them)", ["generation"], registry=EVENTS,
-    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    buckets=LATENCY_BUCKETS,
 )
 
-_player_children: dict[str, tuple[Any, Any]] = {}
-_system_children: dict[str, Any] = {}
-_error_children: dict[str, Any] = {}
+
+class _Latency:
+    """One game's latency histogram as plain numbers: a count per bucket (the last one for
+    "over every bound") and the sum. Updated and read on the event loop only."""
+
+    __slots__ = ("counts", "total")
+
+    def __init__(self) -> None:
+        self.counts = [0] * (len(LATENCY_BUCKETS) + 1)
+        self.total = 0.0
+
+    def observe(self, seconds: float) -> None:
+        self.counts[bisect_left(LATENCY_BUCKETS, seconds)] += 1
+        self.total += seconds
+
+
+_player_moves: dict[str, int] = {}
+_system_moves: dict[str, int] = {}
+_latency: dict[str, _Latency] = {}
+_errors: dict[str, int] = {}
 
 
 # --- counted as it happens ------------------------------------------------------------------
@@ -70,31 +82,56 @@ def player_move(game: str, frame: Any) -> None:
     """A player's move was applied and its broadcast handed to the sockets: one move counted,
     its latency observed from the frame's arrival (``Action.arrived``, app/realtime/protocol.py).
     """
-    children = _player_children.get(game)
-    if children is None:
-        children = _player_children[game] = (_MOVES.labels(game, "player"),
-                                              _LATENCY.labels(game))
-    children[0].inc()
-    arrived = getattr(frame, "arrived", None)
-    if arrived is not None:
-        children[1].observe(time.perf_counter() - arrived)
+    _player_moves[game] = _player_moves.get(game, 0) + 1
+    latency = _latency.get(game)
+    if latency is None:
+        latency = _latency[game] = _Latency()
+    latency.observe(time.perf_counter() - frame.arrived)
 
 
 def system_move(game: str) -> None:
     """A move of the game's timers was applied and broadcast."""
-    child = _system_children.get(game)
-    if child is None:
-        child = _system_children[game] = _MOVES.labels(game, "system")
-    child.inc()
+    _system_moves[game] = _system_moves.get(game, 0) + 1
 
 
 def error_sent(code: str) -> None:
     """One ``error`` frame with ``code`` is on its way to a client."""
-    child = _error_children.get(code)
-    if child is None:
-        child = _error_children[code] = _ERRORS.labels(code)
-    child.inc()
+    _errors[code] = _errors.get(code, 0) + 1
 
+
+class _EventCollector:
+    """The moves, latencies and error frames counted on the event loop, as Prometheus metrics
+    (read when ``/metrics`` is served, on the same loop)."""
+
+    def describe(self) -> list[Metric]:
+        return []
+
+    def collect(self) -> Iterator[Metric]:
+        moves = CounterMetricFamily(
+            "panic_party_moves", "Moves accepted by a room, by game and by who made them (a "
+            "player, or the system: the game's timers)", labels=["game", "by"])
+        for by, counts in (("player", _player_moves), ("system", _system_moves)):
+            for game, count in sorted(counts.items()):
+                moves.add_metric([game, by], count)
+        yield moves
+        latency = HistogramMetricFamily(
+            "panic_party_move_broadcast_seconds", "From a player's action frame arriving "
+            "(parsed, before the room's queue) to the last frame of its broadcast handed to the "
+            "sockets", labels=["game"])
+        for game, histogram in sorted(_latency.items()):
+            cumulative = list(accumulate(histogram.counts))
+            buckets = [(repr(bound), cumulative[i]) for i, bound in enumerate(LATENCY_BUCKETS)]
+            latency.add_metric([game], [*buckets, ("+Inf", cumulative[-1])],
+                               sum_value=histogram.total)
+        yield latency
+        errors = CounterMetricFamily("panic_party_error_frames", "error frames sent to "
+                                     "clients, by their code", labels=["code"])
+        for code, count in sorted(_errors.items()):
+            errors.add_metric([code], count)
+        yield errors
+
+
+EVENTS.register(_EventCollector())
 
 _gc_started: list[float] = []
 _gc_children = {generation: _GC_PAUSES.labels(str(generation)) for generation in (0, 1, 2)}
