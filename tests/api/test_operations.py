@@ -179,3 +179,42 @@ def test_a_server_started_while_the_database_was_down_becomes_healthy_once_migra
                 assert time.monotonic() < deadline, response.json()
                 time.sleep(0.2)
             assert response.json()["schema"] is True
+
+
+def test_event_counts_become_prometheus_counters_and_a_cumulative_histogram():
+    """The plain numbers kept on the hot path come out as Prometheus metrics: system moves
+    counted apart from players', latencies in cumulative buckets with their count and sum."""
+    from types import SimpleNamespace
+
+    def scraped() -> dict[str, dict[tuple[tuple[str, str], ...], float]]:
+        text = metrics.exposition(metrics.site_registry(SimpleNamespace())).decode()
+        samples: dict[str, dict[tuple[tuple[str, str], ...], float]] = {}
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                samples.setdefault(sample.name, {})[tuple(sorted(sample.labels.items()))] = \
+                    sample.value
+        return samples
+
+    game = "metrics_test_game"
+    before = scraped()
+    now = time.perf_counter()
+    for delay in (0.0002, 0.003, 0.003, 7.0):
+        metrics.player_move(game, SimpleNamespace(arrived=now - delay))
+    metrics.system_move(game)
+    metrics.error_sent("metrics_test_code")
+    after = scraped()
+
+    def grew(name: str, **labels: str) -> float:
+        return _value(after, name, **labels) - _value(before, name, **labels)
+
+    assert grew("panic_party_moves_total", game=game, by="player") == 4
+    assert grew("panic_party_moves_total", game=game, by="system") == 1
+    assert grew("panic_party_error_frames_total", code="metrics_test_code") == 1
+    bucket = "panic_party_move_broadcast_seconds_bucket"
+    assert grew(bucket, game=game, le="0.0005") == 1
+    assert grew(bucket, game=game, le="0.0025") == 1
+    assert grew(bucket, game=game, le="0.005") == 3
+    assert grew(bucket, game=game, le="2.5") == 3
+    assert grew(bucket, game=game, le="+Inf") == 4
+    assert grew("panic_party_move_broadcast_seconds_count", game=game) == 4
+    assert 7.0 < grew("panic_party_move_broadcast_seconds_sum", game=game) < 7.1
