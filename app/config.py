@@ -6,6 +6,7 @@ import re
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -89,6 +90,15 @@ class Settings(BaseSettings):
     room_probes_per_minute: int = Field(
         60, description="Unknown room codes and failed joins one address may try per minute "
         "(HTTP 429 / close 4429 beyond)."
+    )
+
+    # --- Operations (docs/architecture.md, "Operations") ------------------------------------
+    log_format: Literal["text", "json"] = Field(
+        "text", description="Log lines as plain text, or one JSON object per line (json)."
+    )
+    metrics_token: str = Field(
+        "", description="Bearer token /metrics asks for; unset: /metrics answers only clients "
+        "on the loopback or a private network."
     )
 
     def resolved_database_url(self) -> str:

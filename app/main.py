@@ -13,13 +13,14 @@ from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 from fastapi.staticfiles import StaticFiles
 
-from app.api import games, health, matches, pages, rooms
+from app.api import games, health, matches, operations, pages, rooms
 from app.api.site import error_page, install_site
 from app.collector import run_collector_schedule
 from app.config import PROJECT_ROOT, Settings, get_settings
 from app.db.database import UNAVAILABLE_ERRORS, Database, migrate
 from app.db.outbox import MatchWriter, Outbox
 from app.games import load_all
+from app.logs import configure as configure_logging
 from app.realtime.cluster import Cluster
 from app.realtime.endpoint import serve_room_socket
 from app.realtime.guard import SocketGuard, SocketPolicy
@@ -32,9 +33,7 @@ log = logging.getLogger(__name__)
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     load_all()
-    logging.basicConfig(level=settings.log_level.upper())
-    for noisy in ("alembic", "httpx"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    configure_logging(settings.log_level, settings.log_format)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -91,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for error in UNAVAILABLE_ERRORS:
         app.add_exception_handler(error, database_unavailable)
     app.add_middleware(RoomSocketShortcut)
+    operations.install(app)
     return app
 
 

@@ -14,6 +14,7 @@ import uvicorn
 
 from app.api.urls import lan_host
 from app.config import Settings, get_settings
+from app.logs import configure as configure_logging
 
 WS_MAX_FRAME = 64 * 1024
 """Frames over 16 KB are refused with an error; frames over this close the connection."""
@@ -39,6 +40,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "ws_per_message_deflate": False,
         "proxy_headers": True,
         "forwarded_allow_ips": trusted_proxies(settings),
+        "log_config": None,  # uvicorn's loggers go through the app's handler (app/logs.py)
     }
 
 
@@ -62,6 +64,7 @@ def start_message(settings: Settings) -> str:
 
 def main() -> None:
     settings = get_settings()
+    configure_logging(settings.log_level, settings.log_format)
     print(start_message(settings), flush=True)
     uvicorn.run("app.main:create_app", factory=True, **uvicorn_options(settings))
 

@@ -449,8 +449,11 @@ async def probe(ws_url: str, code: str, seconds: float, period: float = 0.010) -
     from websockets.asyncio.client import connect
 
     rtts: list[float] = []
+    # It joins as a table view (a socket that never joins is closed after the join deadline);
+    # the frames it is sent are kept unread, unbounded, so its pongs are never held up.
     async with connect(f"{ws_url}/ws/{code}", compression=None, ping_interval=None,
-                       open_timeout=60, close_timeout=1) as ws:
+                       open_timeout=60, close_timeout=1, max_queue=None) as ws:
+        await ws.send('{"type": "join", "watch": true}')
         loop = asyncio.get_running_loop()
         end = loop.time() + seconds
         nxt = loop.time()

@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -110,6 +111,14 @@ def alembic_config(  # type: ignore[no-untyped-def]
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     config.attributes["timeout"] = timeout
     return config
+
+
+@lru_cache
+def latest_revisions() -> tuple[str, ...]:
+    """The head revisions of ``migrations/`` (the schema this code expects)."""
+    from alembic.script import ScriptDirectory
+
+    return tuple(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads())
 
 
 def migrate(url: str, revision: str = "head", timeout: float = DEFAULT_TIMEOUT_SECONDS) -> None:
@@ -272,6 +281,14 @@ class Database:
             return await self.run(self.ping, deadline=seconds)
         except DatabaseUnavailable:
             return False
+
+    def schema_revisions(self) -> tuple[str, ...]:
+        """The Alembic revisions the database says its schema is at (its ``alembic_version``;
+        empty before the first migration). Blocking; raises when the database does not answer."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            return tuple(MigrationContext.configure(connection).get_current_heads())
 
     def dispose(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)

@@ -200,7 +200,7 @@ class MatchWriter:
     async def _write_forever(self) -> None:
         failures = 0
         while True:
-            if not self._waiting:
+            if not self._waiting and not self.schema_pending:  # a pending schema: retried too
                 self._wake.clear()
                 await self._wake.wait()
                 continue

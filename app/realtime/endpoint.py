@@ -15,6 +15,8 @@ from collections.abc import AsyncIterator, Callable
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from app import logs
+
 from .connection import Connection
 from .guard import (
     CLOSE_JOIN_TIMEOUT, CLOSE_NO_SUCH_ROOM, CLOSE_POLICY, CLOSE_THROTTLED,
@@ -101,6 +103,8 @@ async def _serve(
         await _refuse(ws, "no_such_room", f"there is no room {code!r}", CLOSE_NO_SUCH_ROOM)
         return
     conn = Connection(ws.send)
+    logs.bind_room(room)  # this task's log lines name the room and the member
+    logs.handling(conn)
     conn.on_bad_join = lambda: guard.probes.miss(address)
     relay_key = None
     if owner is not None:

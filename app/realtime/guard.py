@@ -147,6 +147,10 @@ class SocketGuard:
     def open_sockets(self, address: str) -> int:
         return self._open[address]
 
+    def open_total(self) -> int:
+        """Open sockets from every address (the ``panic_party_connections`` gauge)."""
+        return sum(self._open.values())
+
 
 def client_address(scope_client: tuple[str, int] | None) -> str:
     """The client's address from the ASGI scope (already rewritten by a trusted proxy's header)."""

@@ -7,10 +7,15 @@ and changes nothing.
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError,
+)
+
+from app import metrics
 
 from .text import normaliser
 
@@ -48,6 +53,14 @@ class Action(_Message):
     type: Literal["action"]
     action: dict[str, Any]
     ref: int | None = Field(None, description="Echoed in an error about this action.")
+    _arrived: float = PrivateAttr(default_factory=time.perf_counter)
+
+    @property
+    def arrived(self) -> float:
+        """When the frame was parsed on its way to the room (``time.perf_counter``): where the
+        move-to-broadcast latency starts (app/metrics.py). Read from pydantic's private-attribute
+        slot: a plain ``self._arrived`` goes through ``__getattr__``, several times slower."""
+        return self.__pydantic_private__["_arrived"]  # type: ignore[index]
 
 
 class Chat(_Message):
@@ -145,6 +158,9 @@ def encode(frame: dict[str, Any]) -> str:
 
 
 def error_frame(code: str, message: str, ref: int | None = None) -> dict[str, Any]:
+    """An ``error`` frame for one client (counted by code in the metrics: every error frame sent
+    is built here)."""
+    metrics.error_sent(code)
     frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if ref is not None:
         frame["ref"] = ref

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from app import logs, metrics
 from app.db.matches import LoggedMove, MatchRecord, PlayerResult
 from app.engine import EngineError, Event, Game
 
@@ -121,6 +122,7 @@ class Room(Membership):
             self._queue.put_nowait(message)
 
     async def _run(self) -> None:
+        logs.bind_room(self)
         tick = asyncio.get_running_loop().create_task(self._ticker())
         try:
             while not self.closed:
@@ -140,6 +142,7 @@ class Room(Membership):
             self.post("tick")
 
     def _handle(self, kind: str, *args: Any) -> None:
+        logs.handling(args[0] if kind == "frame" else None)
         if kind == "frame":
             conn, message = args
             self.last_activity = time.monotonic()
@@ -276,6 +279,7 @@ class Room(Membership):
             conn.error("internal", "the server could not apply this action", message.ref)
             raise  # the room recovers (``_recover``): the state as its log says, sent again
         self._after_move(events)
+        metrics.player_move(self.game.id, message)
 
     def _on_chat(self, member: Member, text: str) -> None:
         line = {"member": member.id, "nickname": member.nickname, "text": text,
@@ -429,6 +433,7 @@ class Room(Membership):
             self._sync_timers()
             return
         self._after_move(events)
+        metrics.system_move(self.game.id)
 
     def _finish(self, outcome: Any) -> None:
         assert self.match is not None
