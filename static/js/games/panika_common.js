@@ -3,24 +3,9 @@
 
 export const SAFE_MAX = 20; // up to 20 the counter is safe; it bursts somewhere from 21 to 30
 
-export function esc(text) {
-  return String(text).replace(/[&<>"']/g, (c) => (
-    { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-}
+import { el, esc } from "../dom.js";
 
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key === "html") node.innerHTML = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
+export { el, esc };
 
 // The shell's sound and vibration, used only once the page has had a user gesture: browsers
 // refuse audio and vibration before that (a table view that nobody touched stays silent).
