@@ -12,34 +12,7 @@ import pytest
 from app.db.matches import LoggedMove, MatchRecord, PlayerResult, save_match
 from tests.e2e.lobby import create_room_in_lobby
 
-try:  # the shared helper of the room pages' tests, when present
-    from tests.e2e.axe import serious_violations
-except ImportError:  # the same check, reading axe-core from the same npm cache
-    import shutil
-    import subprocess
-    from functools import cache
-    from pathlib import Path
-
-    _PREFIX = Path(__file__).resolve().parents[2] / ".cache" / "npm"
-    _AXE = _PREFIX / "node_modules" / "axe-core" / "axe.min.js"
-
-    @cache
-    def _axe_source() -> str:
-        if not _AXE.exists():
-            npm = shutil.which("npm")
-            if npm is None:
-                pytest.fail("axe-core is missing and npm is not installed")
-            subprocess.run([npm, "install", "--prefix", str(_PREFIX), "--no-audit", "--no-fund",
-                            "axe-core@4"], check=True, capture_output=True)
-        return _AXE.read_text(encoding="utf-8")
-
-    def serious_violations(page, exclude=()):  # type: ignore[no-untyped-def]
-        if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-            page.add_script_tag(content=_axe_source())
-        return page.evaluate("""async () => (await axe.run(document, {resultTypes: ["violations"]}))
-          .violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => `${v.impact}: ${v.id} at ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join("; ")}`)""")
-
+from tests.e2e.axe import serious_violations
 
 pytestmark = pytest.mark.browser
 
