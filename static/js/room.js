@@ -9,7 +9,8 @@ import {
   RoomSocket, forgetToken, saveNickname, saveToken, savedNickname, savedToken,
 } from "./protocol.js";
 import { Sounds } from "./sounds.js";
-import { T, eventText, plural } from "./texts.js";
+import { T, eventLine, eventText, plural } from "./texts.js";
+import { t } from "./i18n.js";
 
 const root = document.getElementById("room");
 const code = root.dataset.code;
@@ -232,6 +233,7 @@ async function ensureGame() {
       send: (action) => socket.send({ type: "action", action }),
       name: seatName,
       text: expandMarkers,
+      event: describeEvent,
       members: () => (state.room ? state.room.members : []),
       sound: (name) => sounds.play(name),
       vibrate: (pattern) => { if (sounds.vibration && navigator.vibrate) navigator.vibrate(pattern); },
@@ -250,6 +252,11 @@ function seatName(seat) {
 // On a player's own page their marker reads "You" (texts.js, eventText).
 function expandMarkers(text) {
   return eventText(text, seatName, tableMode ? null : state.seat);
+}
+
+// A game event in the page's language, from the catalogs (texts.js, eventLine).
+function describeEvent(e) {
+  return eventLine(e, gameId, seatName, tableMode ? null : state.seat);
 }
 
 // --- members ---------------------------------------------------------------------------------
@@ -409,10 +416,10 @@ function hostName() {
   return h ? h.nickname : T.theHost;
 }
 
-function optionChoiceText(value) {
+function optionChoiceText(value, key) {
   if (value === true) return T.yes;
   if (value === false) return T.no;
-  return String(value).replaceAll("_", " ");
+  return t(`option.${key}.${value}`, {}, String(value).replaceAll("_", " "));
 }
 
 function renderOptionsText(values) {
@@ -421,9 +428,9 @@ function renderOptionsText(values) {
   list.replaceChildren();
   for (const [key, prop] of Object.entries(props)) {
     const dt = document.createElement("dt");
-    dt.textContent = prop.title || key;
+    dt.textContent = t(`option.${key}`, {}, prop.title || key);
     const dd = document.createElement("dd");
-    dd.textContent = optionChoiceText(values[key]);
+    dd.textContent = optionChoiceText(values[key], key);
     list.append(dt, dd);
   }
 }
@@ -437,7 +444,7 @@ function renderOptions(values) {
     const label = document.createElement("label");
     label.className = "option";
     const title = document.createElement("span");
-    title.textContent = prop.title || key;
+    title.textContent = t(`option.${key}`, {}, prop.title || key);
     let input;
     const choices = prop.enum || null;
     if (prop.type === "boolean") {
@@ -447,7 +454,7 @@ function renderOptions(values) {
       label.classList.add("check");
     } else if (choices) {
       input = document.createElement("select");
-      for (const c of choices) input.append(new Option(optionChoiceText(c), c, false, values[key] === c));
+      for (const c of choices) input.append(new Option(optionChoiceText(c, key), c, false, values[key] === c));
     } else {
       input = document.createElement("input");
       input.type = "number";
@@ -462,7 +469,7 @@ function renderOptions(values) {
     });
     if (prop.description) {
       const hint = document.createElement("small");
-      hint.textContent = prop.description;
+      hint.textContent = t(`game.${gameId}.option.${key}.hint`, {}, prop.description);
       label.append(title, input, hint);
     } else label.append(title, input);
     form.append(label);
@@ -481,6 +488,11 @@ function renderTimers(timers) {
   drawTimers();
 }
 
+// A timer's label in the page's language: `timer.<game>.<the key's prefix>` ("turn:12" -> turn).
+function timerLabel(timer) {
+  return t(`timer.${gameId}.${String(timer.key).split(":")[0]}`, {}, timer.label);
+}
+
 function drawTimers() {
   const box = $("timers");
   const now = performance.now();
@@ -492,7 +504,7 @@ function drawTimers() {
     el.className = "timer";
     el.dataset.key = t.key;
     const who = t.seats.length ? ` · ${t.seats.map(seatName).join(", ")}` : "";
-    el.textContent = `${t.label}${who}: ${Math.ceil(left / 1000)} s`;
+    el.textContent = `${timerLabel(t)}${who}: ${Math.ceil(left / 1000)} s`;
     const bar = document.createElement("span");
     bar.className = "bar";
     bar.style.width = `${t.total ? (100 * left) / t.total : 0}%`;
@@ -556,7 +568,7 @@ function addEvent(e, live = true) {
   }
   const li = document.createElement("li");
   li.className = `ev ev-${e.kind}`;
-  li.textContent = expandMarkers(e.text);
+  li.textContent = describeEvent(e);
   const log = $("event-log");
   log.prepend(li);
   while (log.children.length > 100) log.lastChild.remove();

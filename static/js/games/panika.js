@@ -457,7 +457,7 @@ export function mount(container, ctx) {
       || (myTaps() > 0 && !(prev.legal && prev.legal.taps > 0));
     if (becameMine && seat !== null && !burst) { fx.sound("reveal"); fx.vibrate(40); }
     const notable = events.filter((e) => !e.transient && FLASH_KINDS.has(e.kind));
-    const say = (e) => (ctx.text ? ctx.text(e.text) : e.text);
+    const say = (e) => (ctx.event ? ctx.event(e) : ctx.text ? ctx.text(e.text) : e.text);
     if (notable.length && !burst) {
       const mineHurts = notable.some((e) => ALERT_KINDS.has(e.kind) && e.seat === seat && seat !== null);
       flash(notable.map(say).join(" · "), notable.some((e) => ALERT_KINDS.has(e.kind)));
