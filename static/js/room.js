@@ -256,7 +256,7 @@ function expandMarkers(text) {
 
 // A game event in the page's language, from the catalogs (texts.js, eventLine).
 function describeEvent(e) {
-  return eventLine(e, gameId, seatName, tableMode ? null : state.seat);
+  return eventLine(e, gameId, seatName, tableMode ? null : state.seat, root.dataset.title);
 }
 
 // --- members ---------------------------------------------------------------------------------

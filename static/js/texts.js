@@ -133,13 +133,15 @@ function fill(game, text, params) {
   });
 }
 
-export function eventLine(event, game, nameOf, mySeat) {
+// The room's own events (a new match begins) are `event.room.<kind>`, with the game's title.
+export function eventLine(event, game, nameOf, mySeat, title = game) {
   const data = event.data || {};
-  const key = `event.${game}.${data.msg || event.kind}`;
+  let key = `event.${game}.${data.msg || event.kind}`;
+  if (wording(key) === undefined && wording(`event.room.${event.kind}`) !== undefined) key = `event.room.${event.kind}`;
   const mine = mySeat !== null && mySeat !== undefined && event.seat === mySeat;
   let text = (mine && wording(`${key}.you`)) || wording(key);
   if (text === undefined) return eventText(event.text, nameOf, mySeat);
-  const params = { seat: event.seat, ...data };
+  const params = { seat: event.seat, game: title, ...data };
   if (typeof text === "object") text = text[plurals.select(Number(params.n ?? 0))] ?? text.other;
   const filled = fill(game, String(text), params);
   // English turns the reader's remaining markers into "you"; other languages name them.

@@ -458,7 +458,7 @@ export function mount(container, ctx) {
     if (!e || !e.text) return;
     if (e.kind === "start") { news = ""; newsEl.textContent = ""; return; }
     if (["space", "life", "move", "lost_turn", "skip", "out", "roller", "sunrise", "win", "rest", "panique", "vampire", "choice"].includes(e.kind)) {
-      news = marked(e.text);
+      news = ctx.event ? ctx.event(e) : marked(e.text);
       newsEl.textContent = news;
     }
   }
