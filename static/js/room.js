@@ -10,7 +10,7 @@ import {
 } from "./protocol.js";
 import { Sounds } from "./sounds.js";
 import { T, eventLine, eventText, plural } from "./texts.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 const root = document.getElementById("room");
 const code = root.dataset.code;
@@ -516,13 +516,21 @@ function drawTimers() {
 setInterval(drawTimers, 250);
 
 // --- result ----------------------------------------------------------------------------------
+// The engine's summary is English ("{seat:0} wins with 5 tokens."); another language names the
+// winners from the result's rows (the counter, with no winners, keeps the engine's words).
+function resultSummary(r) {
+  const winners = r.players.filter((p) => p.winner).map((p) => p.nickname);
+  if (lang === "en" || !winners.length) return expandMarkers(r.summary);
+  return T.winners(winners);
+}
+
 function renderResult() {
   const room = state.room;
   const r = room.result;
   $("result").hidden = !r;
   if (!r) return;
   if (room.status === "finished") timerDeadlines = [];
-  $("result-summary").textContent = expandMarkers(r.summary);
+  $("result-summary").textContent = resultSummary(r);
   $("result-rows").replaceChildren(...[...r.players].sort((a, b) => a.rank - b.rank).map((p) => {
     const tr = document.createElement("tr");
     if (p.winner) tr.className = "winner";

@@ -61,6 +61,9 @@ export const T = {
   retryingSave: t("room.retrying_save"),
   savedAs: (id) => t("room.saved_as", { id }),
   winner: t("room.winner"),
+  winners: (names) => t(names.length === 1 ? "room.wins" : "room.win", {
+    names: names.reduce((a, b) => t("event.and", { a, b })),
+  }),
   seatName: (seat) => t("room.seat_name", { n: seat + 1 }),
 
   // chat and log
