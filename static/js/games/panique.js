@@ -367,7 +367,7 @@ export function mount(container, ctx) {
     const heir = p.heir !== null && p.heir !== undefined ? p.heir : null;
     const yours = heir === me() ? "_your" : "";
     const roller = p.seats.length === 1 ? you(p.seats[0]) : "";
-    const params = { roller, name: heir === null ? "" : name(heir), table: p.table_title };
+    const params = { roller, name: heir === null ? "" : name(heir), table: p.table ? t(`event.panique.table_title.${p.table}`, {}, p.table_title) : p.table_title };
     switch (p.purpose) {
       case "encounter": return T(mine ? `prompt.encounter${yours}` : `prompt.encounter_other${yours}`, params);
       case "table": return T(mine ? `prompt.table${yours}` : "prompt.table_other", params);
