@@ -80,8 +80,11 @@ def test_german_browsers_see_the_room_and_the_events_in_german(live, browser) ->
         assert re.search(r"(Nicole|Ryan|Brendon) spielt|Du spielst", log), log
         assert "Eine neue Partie Panika beginnt." in log, log
         assert " plays " not in log and "A new match" not in log, log
+        # A player's own moves read in the second person ("Du spielst ..."), never by nickname.
+        assert "Nicole spielt" not in log and "Nicole bekommt" not in log, log
         phone_log = _log(phone)
-        assert "{" not in phone_log and re.search(r"(Nicole|Brendon|Ryan) spielt", phone_log)
+        assert "{" not in phone_log and re.search(r"(Nicole|Brendon) spielt|Du spielst", phone_log)
+        assert "Ryan spielt" not in phone_log, phone_log
         english_log = _log(english)
         assert "{" not in english_log and "A new match of Panika begins." in english_log
         assert " spielt " not in english_log
