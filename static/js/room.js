@@ -137,7 +137,9 @@ function onError(frame) {
   }
   // removed, room_closed, no_such_room, ...: the close that follows sets the connection state.
   if (["removed", "room_closed", "no_such_room", "too_slow", "join_timeout", "too_many_connections", "throttled"].includes(frame.code)) return;
-  toast(frame.message);
+  // English pages show the server's own words; other languages the catalog's, where it has the
+  // code (errors with details, an illegal move say, keep the server's words).
+  toast(lang === "en" ? frame.message : t(`room.error.${frame.code}`, {}, frame.message));
 }
 
 function onRoom(room) {
