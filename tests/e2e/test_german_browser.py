@@ -92,6 +92,26 @@ def test_german_browsers_see_the_room_and_the_events_in_german(live, browser) ->
         assert "spielen" in host.inner_text("#panika-play").lower()
         assert host.locator("#panika-hand").get_attribute("aria-label") == "Deine Hand"
         assert english.locator("#panika-hand").get_attribute("aria-label") == "Your hand"
+        # The renderer itself (static/js/texts.js, eventLine), on the German phone (seat 1 reads).
+        lines = phone.evaluate("""async () => {
+          const { eventLine } = await import('/static/js/texts.js');
+          const names = (s) => ['Nicole', 'Ryan', 'Brendon'][s];
+          const penalty = (seat, n) => ({ kind: 'penalty', seat, data: { cards: n, n }, text: 'x' });
+          return [
+            eventLine(penalty(0, 2), 'panika', names, 1),
+            eventLine(penalty(1, 1), 'panika', names, 1),
+            eventLine({ kind: 'steal', seat: 2, data: { mushroom: 'chef', victim: 0 }, text: 'x' },
+                      'panik_pilze', names, 1),
+            eventLine({ kind: 'order', seat: null, data: { msg: 'tie', tied: [0, 1, 2], top: 5 }, text: 'x' },
+                      'panique', names, 1),
+            eventLine({ kind: 'no_such_kind', seat: 0, text: '{seat:0} did something' }, 'panika', names, 1),
+          ];
+        }""")
+        assert lines == [
+            "Nicole bekommt 2 Strafkarten", "Du bekommst 1 Strafkarte",
+            "Brendon stiehlt Nicole einen Chef", "Gleichstand mit 5 zwischen Nicole, Ryan und Brendon: sie würfeln erneut",
+            "Nicole did something",
+        ], lines
         no_errors(players)
     finally:
         for context in contexts:
