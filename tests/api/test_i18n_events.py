@@ -34,7 +34,7 @@ def test_a_wording_takes_counts_seats_lists_and_words_from_the_data():
         "(weißer Pfeil).")
     assert event_text("de", "panika", "play", 0, {"msg": "play_mixed_taps", "card": "3",
                                                   "card2": "tap", "n": 3}, "") == (
-        "{seat:0} spielt 3 und Tipp! (3 Tipps)")
+        "{seat:0} spielt: 3 und Tipp! (3 Tipps)")
 
 
 def test_an_unknown_message_falls_back_to_the_engines_text():
