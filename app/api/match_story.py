@@ -16,6 +16,7 @@ from typing import Any
 
 from app.engine import EngineError, Move, SeededRng, get_game
 from app.i18n import catalog, translate
+from app.i18n.events import event_text
 
 log = logging.getLogger(__name__)
 _MARKER = re.compile(r"\{seat:(\d+)\}")
@@ -47,9 +48,10 @@ def describe_action(lang: str, action: dict[str, Any]) -> str:
     return kind.replace("_", " ") + (f" ({extra})" if extra else "")
 
 
-def _replayed_events(match: dict[str, Any]) -> list[list[str]] | None:
-    """The public event texts of each logged move, or ``None`` when the match cannot be
-    replayed here (its game is gone, or the record does not replay)."""
+def _replayed_events(match: dict[str, Any], lang: str) -> list[list[str]] | None:
+    """The public event texts of each logged move in ``lang`` (the catalogs' wordings, else the
+    engine's English text; app/i18n/events.py), or ``None`` when the match cannot be replayed
+    here (its game is gone, or the record does not replay)."""
     game = get_game(match["game"])
     if game is None:
         return None
@@ -60,7 +62,10 @@ def _replayed_events(match: dict[str, Any]) -> list[list[str]] | None:
         for entry in match["actions"]:
             action = game.parse_action(entry["action"])
             move = Move(entry["seat"], action, entry["at_ms"], entry.get("rtt_ms", 0))
-            told.append([e.text for e in game.step(state, move, rng)])
+            told.append([
+                event_text(lang, game.id, e.kind, e.seat, e.data, e.text)
+                for e in game.step(state, move, rng) if e.text
+            ])
         return told
     except (EngineError, ValueError, KeyError, TypeError):
         log.warning("match %s does not replay; telling it from its actions", match.get("id"))
@@ -70,7 +75,7 @@ def _replayed_events(match: dict[str, Any]) -> list[list[str]] | None:
 def match_story(match: dict[str, Any], lang: str) -> list[StoryLine]:
     """One line per logged move, in order."""
     names = {p["seat"]: p["nickname"] for p in match["players"]}
-    events = _replayed_events(match)
+    events = _replayed_events(match, lang)
     lines = []
     for i, entry in enumerate(match["actions"]):
         seat = entry["seat"]

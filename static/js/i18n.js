@@ -35,3 +35,8 @@ export function t(key, params = {}, fallback = key) {
   if (value && typeof value === "object") value = value[plurals.select(Number(params.n ?? 0))] ?? value.other;
   return String(value).replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
+
+/** The catalog's raw entry for `key` (a text, or `{one, other}`), or undefined. */
+export function wording(key) {
+  return catalog[key];
+}

@@ -9,7 +9,8 @@ import {
   RoomSocket, forgetToken, saveNickname, saveToken, savedNickname, savedToken,
 } from "./protocol.js";
 import { Sounds } from "./sounds.js";
-import { T, eventText, plural } from "./texts.js";
+import { T, eventLine, eventText, plural } from "./texts.js";
+import { lang, t } from "./i18n.js";
 
 const root = document.getElementById("room");
 const code = root.dataset.code;
@@ -136,7 +137,9 @@ function onError(frame) {
   }
   // removed, room_closed, no_such_room, ...: the close that follows sets the connection state.
   if (["removed", "room_closed", "no_such_room", "too_slow", "join_timeout", "too_many_connections", "throttled"].includes(frame.code)) return;
-  toast(frame.message);
+  // English pages show the server's own words; other languages the catalog's, where it has the
+  // code (errors with details, an illegal move say, keep the server's words).
+  toast(lang === "en" ? frame.message : t(`room.error.${frame.code}`, {}, frame.message));
 }
 
 function onRoom(room) {
@@ -232,6 +235,7 @@ async function ensureGame() {
       send: (action) => socket.send({ type: "action", action }),
       name: seatName,
       text: expandMarkers,
+      event: describeEvent,
       members: () => (state.room ? state.room.members : []),
       sound: (name) => sounds.play(name),
       vibrate: (pattern) => { if (sounds.vibration && navigator.vibrate) navigator.vibrate(pattern); },
@@ -250,6 +254,11 @@ function seatName(seat) {
 // On a player's own page their marker reads "You" (texts.js, eventText).
 function expandMarkers(text) {
   return eventText(text, seatName, tableMode ? null : state.seat);
+}
+
+// A game event in the page's language, from the catalogs (texts.js, eventLine).
+function describeEvent(e) {
+  return eventLine(e, gameId, seatName, tableMode ? null : state.seat, root.dataset.title);
 }
 
 // --- members ---------------------------------------------------------------------------------
@@ -409,10 +418,10 @@ function hostName() {
   return h ? h.nickname : T.theHost;
 }
 
-function optionChoiceText(value) {
+function optionChoiceText(value, key) {
   if (value === true) return T.yes;
   if (value === false) return T.no;
-  return String(value).replaceAll("_", " ");
+  return t(`option.${key}.${value}`, {}, String(value).replaceAll("_", " "));
 }
 
 function renderOptionsText(values) {
@@ -421,9 +430,9 @@ function renderOptionsText(values) {
   list.replaceChildren();
   for (const [key, prop] of Object.entries(props)) {
     const dt = document.createElement("dt");
-    dt.textContent = prop.title || key;
+    dt.textContent = t(`option.${key}`, {}, prop.title || key);
     const dd = document.createElement("dd");
-    dd.textContent = optionChoiceText(values[key]);
+    dd.textContent = optionChoiceText(values[key], key);
     list.append(dt, dd);
   }
 }
@@ -437,7 +446,7 @@ function renderOptions(values) {
     const label = document.createElement("label");
     label.className = "option";
     const title = document.createElement("span");
-    title.textContent = prop.title || key;
+    title.textContent = t(`option.${key}`, {}, prop.title || key);
     let input;
     const choices = prop.enum || null;
     if (prop.type === "boolean") {
@@ -447,7 +456,7 @@ function renderOptions(values) {
       label.classList.add("check");
     } else if (choices) {
       input = document.createElement("select");
-      for (const c of choices) input.append(new Option(optionChoiceText(c), c, false, values[key] === c));
+      for (const c of choices) input.append(new Option(optionChoiceText(c, key), c, false, values[key] === c));
     } else {
       input = document.createElement("input");
       input.type = "number";
@@ -462,7 +471,7 @@ function renderOptions(values) {
     });
     if (prop.description) {
       const hint = document.createElement("small");
-      hint.textContent = prop.description;
+      hint.textContent = t(`game.${gameId}.option.${key}.hint`, {}, prop.description);
       label.append(title, input, hint);
     } else label.append(title, input);
     form.append(label);
@@ -481,6 +490,11 @@ function renderTimers(timers) {
   drawTimers();
 }
 
+// A timer's label in the page's language: `timer.<game>.<the key's prefix>` ("turn:12" -> turn).
+function timerLabel(timer) {
+  return t(`timer.${gameId}.${String(timer.key).split(":")[0]}`, {}, timer.label);
+}
+
 function drawTimers() {
   const box = $("timers");
   const now = performance.now();
@@ -492,7 +506,7 @@ function drawTimers() {
     el.className = "timer";
     el.dataset.key = t.key;
     const who = t.seats.length ? ` · ${t.seats.map(seatName).join(", ")}` : "";
-    el.textContent = `${t.label}${who}: ${Math.ceil(left / 1000)} s`;
+    el.textContent = `${timerLabel(t)}${who}: ${Math.ceil(left / 1000)} s`;
     const bar = document.createElement("span");
     bar.className = "bar";
     bar.style.width = `${t.total ? (100 * left) / t.total : 0}%`;
@@ -504,13 +518,21 @@ function drawTimers() {
 setInterval(drawTimers, 250);
 
 // --- result ----------------------------------------------------------------------------------
+// The engine's summary is English ("{seat:0} wins with 5 tokens."); another language names the
+// winners from the result's rows (the counter, with no winners, keeps the engine's words).
+function resultSummary(r) {
+  const winners = r.players.filter((p) => p.winner).map((p) => p.nickname);
+  if (lang === "en" || !winners.length) return expandMarkers(r.summary);
+  return T.winners(winners);
+}
+
 function renderResult() {
   const room = state.room;
   const r = room.result;
   $("result").hidden = !r;
   if (!r) return;
   if (room.status === "finished") timerDeadlines = [];
-  $("result-summary").textContent = expandMarkers(r.summary);
+  $("result-summary").textContent = resultSummary(r);
   $("result-rows").replaceChildren(...[...r.players].sort((a, b) => a.rank - b.rank).map((p) => {
     const tr = document.createElement("tr");
     if (p.winner) tr.className = "winner";
@@ -556,7 +578,7 @@ function addEvent(e, live = true) {
   }
   const li = document.createElement("li");
   li.className = `ev ev-${e.kind}`;
-  li.textContent = expandMarkers(e.text);
+  li.textContent = describeEvent(e);
   const log = $("event-log");
   log.prepend(li);
   while (log.children.length > 100) log.lastChild.remove();

@@ -1,78 +1,83 @@
-// Every text of the room page in one place (English). A language switch can replace this table
-// as a whole; functions take what varies (names, numbers) so plurals and word order stay here.
+// Every text of the room page, from the page language's catalog (app/i18n/<lang>.json, keys
+// `room.*`, loaded by i18n.js). Functions take what varies (names, numbers) so plurals and word
+// order stay in the catalogs. Game events: `eventLine` below.
+import { lang, t, wording } from "./i18n.js";
 
-export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+export const plural = (n, key) => t(key, { n });
 
 export const T = {
   // connection state (the pill in the room header)
-  connecting: "Connecting…",
-  connected: "Connected",
-  watchingTable: "Table view",
-  lost: "Connection lost, reconnecting…",
-  retryIn: (s) => `Connection lost; reconnecting in ${s} s…`,
-  restarting: "Server restarting, back in a moment",
-  removed: "The host removed you from this room",
-  roomClosed: "This room has closed",
-  noRoom: "This room does not exist any more",
-  tooManyConnections: "Too many connections from your network",
-  throttled: "Too many attempts; wait a moment",
-  disconnected: "Disconnected",
-  chooseNickname: "Choose a nickname to join.",
+  connecting: t("room.connecting"),
+  connected: t("room.connected"),
+  watchingTable: t("room.watching_table"),
+  lost: t("room.lost"),
+  retryIn: (s) => t("room.retry_in", { s }),
+  restarting: t("room.restarting"),
+  removed: t("room.removed"),
+  roomClosed: t("room.room_closed"),
+  noRoom: t("room.no_room"),
+  tooManyConnections: t("room.too_many_connections"),
+  throttled: t("room.throttled"),
+  disconnected: t("room.disconnected"),
+  chooseNickname: t("room.choose_nickname"),
 
   // watching
-  watchingStarted: "You are watching: the match had already started when you joined. You can play in the next match if the host starts one with you.",
-  watchingFull: "You are watching: every seat was taken when you joined.",
-  watchingOther: "You are watching this match.",
+  watchingStarted: t("room.watching_started"),
+  watchingFull: t("room.watching_full"),
+  watchingOther: t("room.watching_other"),
 
   // members
-  connectedDot: "connected",
-  disconnectedDot: "disconnected",
-  host: "host",
-  watching: "watching",
-  left: "left",
-  you: "you",
-  tableViews: (n) => plural(n, "table view", "table views"),
-  hostTools: (name) => `Host tools for ${name}`,
-  makeHost: "Make host",
-  remove: "Remove",
-  confirmRemove: (name) => `Remove ${name} from this room?`,
+  connectedDot: t("room.connected_dot"),
+  disconnectedDot: t("room.disconnected_dot"),
+  host: t("room.host"),
+  watching: t("room.watching"),
+  left: t("room.left"),
+  you: t("room.you"),
+  tableViews: (n) => t("room.table_views", { n }),
+  hostTools: (name) => t("room.host_tools", { name }),
+  makeHost: t("room.make_host"),
+  remove: t("room.remove"),
+  confirmRemove: (name) => t("room.confirm_remove", { name }),
 
   // waiting room and invite
-  invitePrompt: "Invite your friends",
-  inviteHow: (code) => `Scan the code, open the link, or type ${code} in the lobby.`,
-  copy: "Copy",
-  copied: "Link copied",
-  share: "Share",
-  shareTitle: (game) => `Play ${game} with me`,
-  joinLink: "Join link",
-  tableLink: "Table view for a shared screen (TV)",
-  waitingForHost: (host) => `Waiting for ${host} to start the match…`,
-  waitingForHostAgain: (host) => `Waiting for ${host} to start another match…`,
-  readyToStart: (n) => `${plural(n, "player", "players")} in the room. Start when everyone is here.`,
-  needPlayers: (n, min, max) => `${plural(n, "player", "players")} in the room: this game needs ${min} to ${max}. Share the link!`,
-  theHost: "the host",
-  yes: "yes",
-  no: "no",
+  invitePrompt: t("room.invite_prompt"),
+  inviteHow: (code) => t("room.invite_how", { code }),
+  copy: t("room.copy"),
+  copied: t("room.copied"),
+  share: t("room.share"),
+  shareTitle: (game) => t("room.share_title", { game }),
+  joinLink: t("room.join_link"),
+  tableLink: t("room.table_link"),
+  waitingForHost: (host) => t("room.waiting_for_host", { host }),
+  waitingForHostAgain: (host) => t("room.waiting_for_host_again", { host }),
+  readyToStart: (n) => t("room.ready_to_start", { n }),
+  needPlayers: (n, min, max) => t("room.need_players", { n, min, max }),
+  theHost: t("room.the_host"),
+  yes: t("room.yes"),
+  no: t("room.no"),
 
   // results
-  savingMatch: "Saving the match…",
-  retryingSave: "The database is busy; the match is kept and will be saved shortly…",
-  savedAs: (id) => `Saved as match ${id}`,
-  winner: "winner",
-  seatName: (seat) => `Seat ${seat + 1}`,
+  savingMatch: t("room.saving_match"),
+  retryingSave: t("room.retrying_save"),
+  savedAs: (id) => t("room.saved_as", { id }),
+  winner: t("room.winner"),
+  winners: (names) => t(names.length === 1 ? "room.wins" : "room.win", {
+    names: names.reduce((a, b) => t("event.and", { a, b })),
+  }),
+  seatName: (seat) => t("room.seat_name", { n: seat + 1 }),
 
   // chat and log
-  linkCopyFailed: "Select the link and copy it",
-  mute: "Mute sounds",
-  soundOn: "Sound is on",
-  soundOff: "Sound is off",
-  vibrationOn: "Vibration is on",
-  vibrationOff: "Vibration is off",
+  linkCopyFailed: t("room.link_copy_failed"),
+  mute: t("room.mute"),
+  soundOn: t("room.sound_on"),
+  soundOff: t("room.sound_off"),
+  vibrationOn: t("room.vibration_on"),
+  vibrationOff: t("room.vibration_off"),
 };
 
 // Event texts name seats as `{seat:N}` markers (the engines never paste nicknames). On a player's
-// own page, their marker reads in the second person ("You take 2 penalty cards", "Your play is
-// void"); other markers become nicknames. Returns plain text, to be set as text only.
+// own English page, their marker reads in the second person ("You take 2 penalty cards", "Your
+// play is void"); other markers become nicknames. Returns plain text, to be set as text only.
 const THIRD_TO_SECOND = {
   has: "have", is: "are", was: "were", takes: "take", calls: "call", taps: "tap", bursts: "burst",
   wins: "win", begins: "begin", plays: "play", draws: "draw", claims: "claim", finds: "find",
@@ -95,4 +100,53 @@ export function eventText(text, nameOf, mySeat) {
     if (/^You\b|^Your\b/.test(out)) out = out.replace(/ for them\b/, " for you");
   }
   return out.replace(/\{seat:(\d+)\}/g, (_, n) => nameOf(Number(n)));
+}
+
+// A game event in the page's language (docs/architecture.md, "Languages"; the same rules as
+// app/i18n/events.py): the wording `event.<game>.<data.msg or kind>` (its `.you` form when the
+// event is about the reader's own seat), placeholders filled from the event's data (`{n}`,
+// `{seat:name}`, `{seats:name}`, `{term:name}`, `{term:ns:name}`; the event's seat is `seat`),
+// else the engine's English text.
+const PLACEHOLDER = /\{(?:(seat|seats|term):)?(?:(\w+):)?([\w.]+)\}/g;
+const plurals = new Intl.PluralRules(lang);
+
+function lookup(params, path) {
+  let value = params;
+  for (const part of path.split(".")) {
+    if (value === null || typeof value !== "object" || !(part in value)) return undefined;
+    value = value[part];
+  }
+  return value;
+}
+
+function joinSeats(seats) {
+  const markers = seats.map((s) => `{seat:${Number(s)}}`);
+  if (markers.length < 2) return markers.join("");
+  return t("event.and", { a: markers.slice(0, -1).join(", "), b: markers[markers.length - 1] });
+}
+
+function fill(game, text, params) {
+  return text.replace(PLACEHOLDER, (whole, form, ns, path) => {
+    const value = lookup(params, path);
+    if (value === undefined || value === null) return whole;
+    if (form === "seat") return `{seat:${Number(value)}}`;
+    if (form === "seats") return joinSeats(Array.isArray(value) ? value : []);
+    if (form === "term") return t(`event.${game}.${ns || path.split(".").pop()}.${value}`, {}, String(value));
+    return String(value);
+  });
+}
+
+// The room's own events (a new match begins) are `event.room.<kind>`, with the game's title.
+export function eventLine(event, game, nameOf, mySeat, title = game) {
+  const data = event.data || {};
+  let key = `event.${game}.${data.msg || event.kind}`;
+  if (wording(key) === undefined && wording(`event.room.${event.kind}`) !== undefined) key = `event.room.${event.kind}`;
+  const mine = mySeat !== null && mySeat !== undefined && event.seat === mySeat;
+  let text = (mine && wording(`${key}.you`)) || wording(key);
+  if (text === undefined) return eventText(event.text, nameOf, mySeat);
+  const params = { seat: event.seat, game: title, ...data };
+  if (typeof text === "object") text = text[plurals.select(Number(params.n ?? 0))] ?? text.other;
+  const filled = fill(game, String(text), params);
+  // English turns the reader's remaining markers into "you"; other languages name them.
+  return eventText(filled, nameOf, lang === "en" ? mySeat : null);
 }

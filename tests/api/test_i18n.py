@@ -3,18 +3,17 @@ header's switch (app/i18n)."""
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
 from app.i18n import LANGUAGES, catalog, flat_keys, negotiate, translate
-
-PARAM = re.compile(r"\{(\w+)\}")
+from app.i18n.events import PLACEHOLDER
 
 
 def _params(value: object) -> set[str]:
+    """Every placeholder, with its form: ``{n}``, ``{seat:victim}``, ``{term:ns:card}``."""
     texts = value.values() if isinstance(value, dict) else [value]
-    return {p for text in texts for p in PARAM.findall(str(text))}
+    return {m.group(0) for text in texts for m in PLACEHOLDER.finditer(str(text))}
 
 
 def test_every_catalog_has_exactly_the_same_keys_and_parameters():

@@ -177,12 +177,14 @@ class PanicLabGame(Game[PanicLabState]):
         everyone = len(state.claimed) == state.players
         if not claim.correct:
             state.locked.add(seat)
-            if state.tokens[seat] > 0:
+            lost = state.tokens[seat] > 0
+            if lost:
                 state.tokens[seat] -= 1
                 text = f"{{seat:{seat}}} claimed wrong and loses a token"
             else:
                 text = f"{{seat:{seat}}} claimed wrong (no token to lose)"
-            events = [Event(text, seat=seat, kind="wrong", data={"tokens": state.tokens[seat]})]
+            events = [Event(text, seat=seat, kind="wrong", data={
+                "tokens": state.tokens[seat], "msg": "wrong_lost" if lost else "wrong"})]
             if everyone:
                 if state.phase == "settling":
                     events += self._settle(state)
@@ -218,10 +220,11 @@ class PanicLabGame(Game[PanicLabState]):
         if winner is not None:
             state.tokens[winner.seat] += 1
             text = f"{{seat:{winner.seat}}} found it!"
+            data = {"answer": answer, "tokens": state.tokens[winner.seat]}
             if state.options.latency_fair:
                 text = f"{{seat:{winner.seat}}} found it in {winner.reaction_ms} ms!"
-            events.append(Event(text, seat=winner.seat, kind="found",
-                                data={"answer": answer, "tokens": state.tokens[winner.seat]}))
+                data.update(msg="found_timed", ms=winner.reaction_ms)
+            events.append(Event(text, seat=winner.seat, kind="found", data=data))
         elif ended_by == "timeout":
             events.append(Event("Time is up: nobody found it.", kind="timeout",
                                 data={"answer": answer}))
@@ -243,7 +246,7 @@ class PanicLabGame(Game[PanicLabState]):
             state.winner = winner.seat
             events.append(Event(
                 f"{{seat:{winner.seat}}} wins the match with {state.tokens[winner.seat]} tokens!",
-                seat=winner.seat, kind="match_over",
+                seat=winner.seat, kind="match_over", data={"n": state.tokens[winner.seat]},
             ))
         else:
             state.phase = "result"
@@ -260,7 +263,7 @@ class PanicLabGame(Game[PanicLabState]):
         state.locked = set()
         state.settle_deadline_ms = None
         state.settle_seconds = 0.0
-        return [Event(f"Round {state.round}: get ready.", kind="round")]
+        return [Event(f"Round {state.round}: get ready.", kind="round", data={"round": state.round})]
 
     # --- what each seat sees -------------------------------------------------------------------
     def view(self, state: PanicLabState, seat: int | None) -> dict[str, Any]:

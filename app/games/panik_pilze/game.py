@@ -153,7 +153,10 @@ class PanikPilzeGame(Game[PilzeState]):
         if state.phase == "over":
             outcome = self.outcome(state)
             assert outcome is not None
-            events.append(Event(outcome.summary, None, "win", {"winners": outcome.winners}))
+            best = outcome.scores[outcome.winners[0]]
+            events.append(Event(outcome.summary, None, "win", {
+                "winners": outcome.winners, "n": best,
+                "msg": "win" if len(outcome.winners) == 1 else "win_shared"}))
         return events
 
     # --- what a seat may do --------------------------------------------------------------------

@@ -172,7 +172,8 @@ def play_collect(
     taken = take_from_display(state, seat, mushroom)
     events.append(Event(
         "{seat:%d} plays %s and takes %d %s" % (seat, spec.name, taken, MUSHROOM_NAMES[mushroom]),
-        seat, "collect", {"card": card, "mushroom": mushroom, "taken": taken},
+        seat, "collect", {"card": card, "mushroom": mushroom, "taken": taken, "n": taken,
+                          "action": spec.action, "count": spec.count},
     ))
     state.last_turn = {"seat": seat, "kind": "collect", "card": card, "mushroom": mushroom,
                        "taken": taken, "flipped": list(flips), "laid": laid}
@@ -189,7 +190,7 @@ def play_party(state: PilzeState, seat: int, card: int, mushroom: str,
     events = [Event(
         "{seat:%d} throws a Mushroom Party for %s and takes %d"
         % (seat, MUSHROOM_NAMES[mushroom], taken),
-        seat, "party", {"card": card, "mushroom": mushroom, "taken": taken},
+        seat, "party", {"card": card, "mushroom": mushroom, "taken": taken, "n": taken},
     )]
     state.last_turn = {"seat": seat, "kind": "party", "card": card, "mushroom": mushroom,
                        "taken": taken, "flipped": [], "laid": []}
@@ -218,7 +219,7 @@ def play_swap(state: PilzeState, seat: int, cards: list[int], rng: SeededRng) ->
         discard_from_hand(state, seat, card)
     n = len(cards)
     events = [Event("{seat:%d} swaps %d action card%s" % (seat, n, "" if n == 1 else "s"),
-                    seat, "swap", {"count": n})]
+                    seat, "swap", {"count": n, "n": n})]
     state.last_turn = {"seat": seat, "kind": "swap", "count": n, "flipped": [], "laid": []}
     return events + finish_turn(state, seat, n, rng)
 
@@ -250,4 +251,4 @@ def end_game(state: PilzeState, cause: str) -> list[Event]:
     state.turns_played += 1
     when = "by a draw action" if cause == "draw" else "in the refill"
     return [Event(f"The last mushroom card left the pile {when}: the game ends", None, "end",
-                  {"cause": cause})]
+                  {"cause": cause, "msg": "end_draw" if cause == "draw" else "end_refill"})]

@@ -48,6 +48,14 @@ class Card:
         return SPECIAL_NAMES[str(self.special)]
 
     @property
+    def term(self) -> str:
+        """The card's id in the catalogs (``event.panika.card.<term>``; a number card's term is
+        its value, which needs no translation)."""
+        if self.kind == "number":
+            return str(self.value)
+        return str(self.vegetable if self.kind == "vegetable" else self.special)
+
+    @property
     def taps(self) -> int:
         """Taps for this card played alone: its value, 5 for a vegetable, 0 for a special."""
         if self.kind == "number":

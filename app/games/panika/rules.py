@@ -73,7 +73,8 @@ def begin_turn(state: PanikaState, seat: int, rng: SeededRng) -> list[Event]:
     state.turn_serial += 1
     if state.play_two == seat and len(state.hands[seat]) < 2:
         state.play_two = None
-        events = [Event("{seat:%d} has one card and cannot play two" % seat, seat, "play_two")]
+        events = [Event("{seat:%d} has one card and cannot play two" % seat, seat, "play_two",
+                    {"msg": "cannot_play_two"})]
         events += give_penalty(state, seat, rng)
         if check_win(state, events):
             return events
@@ -135,7 +136,7 @@ def play(state: PanikaState, seat: int, cards: list[int], rng: SeededRng) -> lis
         state.play_two = None
     state.last_play = {"seat": seat, "cards": list(cards), "taps": taps}
     events = [Event(_play_text(seat, cards, taps), seat, "play",
-                    {"cards": list(cards), "taps": taps})]
+                    {"cards": list(cards), "taps": taps, **_play_words(cards, taps)})]
     if taps > 0:
         state.phase = "tapping"
         state.tap_queue = [[seat, taps]]
@@ -155,7 +156,23 @@ def _play_text(seat: int, cards: list[int], taps: int) -> str:
         what = f"{names[0]} and {names[1]}"
     article = "a " if len(cards) == 1 and CARDS[cards[0]].kind != "special" else ""
     text = "{seat:%d} plays %s%s" % (seat, article, what)
-    return text + (f" ({taps} taps)" if taps else "")
+    return text + (f" ({taps} tap{'' if taps == 1 else 's'})" if taps else "")
+
+
+def _play_words(cards: list[int], taps: int) -> dict[str, object]:
+    """The play event's message id and parameters for the catalogs (``event.panika.<msg>``):
+    the wording of ``_play_text`` as data (docs/games/panika.md, "Events")."""
+    terms = [CARDS[c].term for c in cards]
+    if len(cards) == 1:
+        msg = "play_special" if CARDS[cards[0]].kind == "special" else "play_one"
+    else:
+        msg = "play_pair" if terms[0] == terms[1] else "play_mixed"
+    words: dict[str, object] = {"msg": msg + ("_taps" if taps else ""), "card": terms[0]}
+    if len(cards) == 2:
+        words["card2"] = terms[1]
+    if taps:
+        words["n"] = taps
+    return words
 
 
 def _finish_own(state: PanikaState, seat: int, special: int | None,
@@ -260,7 +277,8 @@ def burst(state: PanikaState, seat: int, rng: SeededRng) -> list[Event]:
         return events
     start_round(state, rng)
     first = (seat + 1) % state.players
-    events.append(Event("Round %d: {seat:%d} begins" % (state.round, first), first, "round"))
+    events.append(Event("Round %d: {seat:%d} begins" % (state.round, first), first, "round",
+                        {"round": state.round}))
     return events + begin_turn(state, first, rng)
 
 
@@ -284,7 +302,7 @@ def give_penalty(state: PanikaState, receiver: int, rng: SeededRng) -> list[Even
     state.last_card_called[receiver] = False
     plural = "card" if got == 1 else "cards"
     return [Event("{seat:%d} takes %d penalty %s" % (receiver, got, plural), receiver, "penalty",
-                  {"cards": got})]
+                  {"cards": got, "n": got})]
 
 
 # --- "Last card!" ----------------------------------------------------------------------------

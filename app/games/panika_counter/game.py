@@ -145,7 +145,7 @@ class PanikaCounterGame(Game[CounterState]):
             state.counter = 0
             return [Event("{seat:%d} resets the counter" % seat, seat, "reset")]
         start_round(state, rng)
-        return [Event("Round %d" % state.round, None, "round")]
+        return [Event("Round %d" % state.round, None, "round", {"round": state.round})]
 
     def view(self, state: CounterState, seat: int | None) -> dict[str, Any]:
         return {

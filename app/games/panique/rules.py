@@ -94,11 +94,13 @@ def roll(state: PaniqueState, seat: int | None, rng: SeededRng) -> list[Event]:
     who = pending.seats[0]
     value = d8(rng)
     auto = " (automatically)" if seat is None else ""
+    sfx = "_auto" if seat is None else ""
     if pending.purpose == "circle":
         state.circle = value
         _note_roll(state, who, "circle", value, "circle")
         events = [Event("{seat:%d} rolls the Circle of Life%s: %d" % (who, auto, value), who,
-                        "roll", {"die": "circle", "value": value, "purpose": "circle"})]
+                        "roll", {"die": "circle", "value": value, "purpose": "circle",
+                                 "msg": "roll_circle" + sfx})]
         return events + start_turn(state, state.first if state.first is not None else 0)
     heir = pending.heir
     assert heir is not None
@@ -110,13 +112,14 @@ def roll(state: PaniqueState, seat: int | None, rng: SeededRng) -> list[Event]:
         _note_roll(state, who, "circle", value, "encounter")
         events = [Event("{seat:%d} rolls the Circle of Life for {seat:%d}%s: %d"
                         % (who, heir, auto, value), who, "roll",
-                        {"die": "circle", "value": value, "purpose": "encounter", "heir": heir})]
+                        {"die": "circle", "value": value, "purpose": "encounter", "heir": heir,
+                         "msg": "roll_encounter" + sfx})]
         return events + resolve_entry(state, heir, ENCOUNTER.entry_for(value), value, who, rng)
     table = TABLES[pending.table or ""]
     _note_roll(state, who, "detail", value, "table")
     events = [Event("{seat:%d} rolls again for {seat:%d}%s: %d" % (who, heir, auto, value), who,
                     "roll", {"die": "detail", "value": value, "purpose": "table",
-                             "table": table.id, "heir": heir})]
+                             "table": table.id, "heir": heir, "msg": "roll_table" + sfx})]
     return events + resolve_entry(state, heir, table.entry_for(value), value, who, rng)
 
 
@@ -137,22 +140,24 @@ def _roll_order(state: PaniqueState, seat: int | None, rng: SeededRng) -> list[E
         _note_roll(state, s, "own", value, "order")
         auto = " (automatically)" if seat is None else ""
         events.append(Event("{seat:%d} rolls %d for the first turn%s" % (s, value, auto), s,
-                            "roll", {"die": "own", "value": value, "purpose": "order"}))
+                            "roll", {"die": "own", "value": value, "purpose": "order",
+                                     "msg": "roll_order" + ("_auto" if auto else "")}))
     if pending.seats:
         return events
     top = max(state.order_rolls.values())
     tied = sorted(s for s, v in state.order_rolls.items() if v == top)
     if len(tied) > 1:
-        names = ", ".join("{seat:%d}" % s for s in tied)
+        markers = ["{seat:%d}" % s for s in tied]
+        names = ", ".join(markers[:-1]) + " and " + markers[-1]
         events.append(Event(f"{names} tie with {top}: they roll again", None, "order",
-                            {"tied": tied}))
+                            {"tied": tied, "top": top, "msg": "tie"}))
         state.order_rolls = {}
         wait(state, "order", tied)
         return events
     first = tied[0]
     state.first = first
     state.phase = "play"
-    events.append(Event("{seat:%d} goes first" % first, first, "order", {"first": first}))
+    events.append(Event("{seat:%d} goes first" % first, first, "order", {"first": first, "msg": "first"}))
     wait(state, "circle", [roller(state, first)], heir=first)
     return events
 
@@ -164,7 +169,8 @@ def _move_roll(state: PaniqueState, heir: int, value: int, auto: str) -> list[Ev
     diff = abs(value - circle)
     events = [Event("{seat:%d} rolls %d against the Circle's %d%s" % (heir, value, circle, auto),
                     heir, "roll", {"die": "own", "value": value, "purpose": "move",
-                                   "circle": circle, "steps": diff})]
+                                   "circle": circle, "steps": diff,
+                                   "msg": "roll_move" + ("_auto" if auto else "")})]
     if diff == 0:
         events.append(Event("Panique! {seat:%d} stays put and meets an encounter" % heir, heir,
                             "panique"))
@@ -237,7 +243,8 @@ def resolve_entry(state: PaniqueState, heir: int, entry: Entry, value: int, roll
         card["lines"].append({"entry": entry.id, "table": table_id, "roll": value,
                               "roller": rolled_by, "text": entry.text})
     events = [Event(entry.text, heir, "encounter",
-                    {"entry": entry.id, "table": table_id, "title": table.title, "roll": value})]
+                    {"entry": entry.id, "table": table_id, "title": table.title, "roll": value,
+                     "quote": entry.text})]
     if entry.roll is not None:
         wait(state, "table", [roller(state, heir)], table=entry.roll, heir=heir)
         return events
@@ -257,21 +264,22 @@ def choose(state: PaniqueState, option: str, target: int | None, timed_out: bool
     assert pending is not None and pending.heir is not None
     heir = pending.heir
     how = " (time ran out)" if timed_out else ""
+    late = "_late" if timed_out else ""
     events: list[Event] = []
     if pending.purpose == "butler":
         if option == "accept":
             events.append(Event("{seat:%d} accepts the Butler's offer%s" % (heir, how), heir,
-                                "choice", {"option": option}))
+                                "choice", {"option": option, "msg": "butler_accept" + late}))
             wait(state, "table", [roller(state, heir)], table="butler.1-4", heir=heir)
             return events
         events.append(Event("{seat:%d} refuses the Butler's offer%s" % (heir, how), heir,
-                            "choice", {"option": option}))
+                            "choice", {"option": option, "msg": "butler_refuse" + late}))
         events += apply_ops(state, heir, (("lose_turn", 1),))
         return events + finish_turn(state)
     if pending.purpose == "ally":
-        data: dict = {"option": option}
+        data: dict = {"option": option, "msg": "ally" + late}
         if target is not None:
-            data["target"] = target
+            data.update(target=target, msg="ally_target" + late)
         who = " on {seat:%d}" % target if target is not None else ""
         events.append(Event("{seat:%d} chooses %s%s%s" % (heir, option, who, how), heir, "choice",
                             data))
@@ -289,11 +297,11 @@ def choose(state: PaniqueState, option: str, target: int | None, timed_out: bool
     # The shared-space rest (rulebook, "Playing the game"; GAMES.md).
     if option == "rest":
         events.append(Event("{seat:%d} rests%s: forgoes the next turn and gains 1 Life Point"
-                            % (heir, how), heir, "rest"))
+                            % (heir, how), heir, "rest", {"msg": "rest" + late}))
         events += apply_ops(state, heir, (("life", 1), ("lose_turn", 1)))
     else:
         events.append(Event("{seat:%d} does not rest%s" % (heir, how), heir, "choice",
-                            {"option": option}))
+                            {"option": option, "msg": "no_rest" + late}))
     return events + _next_rest_or_turn(state)
 
 
@@ -318,13 +326,13 @@ def apply_ops(state: PaniqueState, heir: int, ops: tuple[Op, ...]) -> list[Event
         elif kind == "go_to":
             h.space = n
             events.append(Event("{seat:%d} goes back to %s" % (heir, SPACES[n].name), heir,
-                                "move", {"space": n}))
+                                "move", {"space": n, "msg": "go_to"}))
         elif kind == "slime":
             h.space = SLIME_PIT
             h.lost_turns += 1
             events.append(Event("{seat:%d} is sent to the Slime Pit: no Life Point lost, the next "
                                 "turn is lost" % heir, heir, "move",
-                                {"space": SLIME_PIT, "lost_turns": h.lost_turns}))
+                                {"space": SLIME_PIT, "lost_turns": h.lost_turns, "msg": "slime"}))
         elif kind == "vampire":
             h.vampire = True
             h.life = MAX_LIFE
@@ -343,12 +351,12 @@ def change_life(state: PaniqueState, heir: int, n: int) -> list[Event]:
     before = h.life
     h.life = max(0, min(MAX_LIFE, h.life + n))
     if h.life > before:
-        text = "{seat:%d} gains 1 Life Point (%d)" % (heir, h.life)
+        text, msg = "{seat:%d} gains 1 Life Point (%d)" % (heir, h.life), "life_gain"
     elif h.life < before:
-        text = "{seat:%d} loses 1 Life Point (%d)" % (heir, h.life)
+        text, msg = "{seat:%d} loses 1 Life Point (%d)" % (heir, h.life), "life_lose"
     else:
-        text = "{seat:%d} already has 3 Life Points" % heir
-    events = [Event(text, heir, "life", {"life": h.life, "change": h.life - before})]
+        text, msg = "{seat:%d} already has 3 Life Points" % heir, "life_full"
+    events = [Event(text, heir, "life", {"life": h.life, "change": h.life - before, "msg": msg})]
     if h.life == 0:
         events += eliminate(state, heir)
     return events
@@ -361,7 +369,8 @@ def move(state: PaniqueState, heir: int, n: int) -> list[Event]:
     h.space = max(ENTER, min(LEAVE, h.space + n))
     word = "forward" if n > 0 else "back"
     events = [Event("{seat:%d} moves %s %d to %s" % (heir, word, abs(n), SPACES[h.space].name),
-                    heir, "move", {"from": start, "space": h.space, "steps": n})]
+                    heir, "move", {"from": start, "space": h.space, "steps": n, "n": abs(n),
+                                   "msg": "move_forward" if n > 0 else "move_back"})]
     if h.space == LEAVE:
         events += escape(state, heir)
     return events
@@ -380,7 +389,7 @@ def escape(state: PaniqueState, heir: int) -> list[Event]:
     state.winners = [heir]
     end(state, "solo_escape" if state.players == 1 else "escape")
     return [Event("{seat:%d} leaves the house and sees the sunrise: {seat:%d} wins!"
-                  % (heir, heir), heir, "win")]
+                  % (heir, heir), heir, "win", {"msg": "escape"})]
 
 
 def eliminate(state: PaniqueState, heir: int) -> list[Event]:
@@ -398,7 +407,7 @@ def eliminate(state: PaniqueState, heir: int) -> list[Event]:
         state.winners = living
         end(state, "last_alive")
         events.append(Event("{seat:%d} is the last heir alive and wins!" % living[0], living[0],
-                            "win"))
+                            "win", {"msg": "last_alive"}))
         return events
     if len(state.out_order) == 1:
         events.append(Event("{seat:%d} makes every encounter roll from now on" % heir, heir,

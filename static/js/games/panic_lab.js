@@ -7,9 +7,12 @@
 // `.pl-player[data-seat="0"] .pl-tokens[data-tokens]`, `.pl-tile.mine`, `.pl-tile.answer`,
 // `.pl-root[data-answer]` (after a round), `.pl-claim` (claim labels after a round).
 import {
-  amoeba, blankDie, colourDie, defs, describeKind, describeTile, el, labDie, patternDie,
-  ringLayout, shapeDie, tileArt,
+  amoeba, attributeName, blankDie, colourDie, defs, describeKind, describeTile, el, labDie, labName,
+  patternDie, ringLayout, shapeDie, tileArt,
 } from "./panic_lab/art.js";
+import { t } from "../i18n.js";
+
+const T = (key, params) => t(`game.panic_lab.${key}`, params);
 
 const LIVE = new Set(["search", "settling"]);
 
@@ -38,7 +41,7 @@ export function mount(container, ctx) {
   const caption = html("p", "pl-caption");
   caption.setAttribute("aria-live", "polite");
   const playersBox = html("ol", "pl-players");
-  playersBox.setAttribute("aria-label", "Tokens");
+  playersBox.setAttribute("aria-label", T("tokens"));
   root.append(banner, board, caption, playersBox);
   container.replaceChildren(root);
 
@@ -89,7 +92,7 @@ export function mount(container, ctx) {
     const L = ringLayout(n, W, H);
     const svg = el("svg", {
       class: "pl-ring", viewBox: `0 0 ${W} ${H}`, role: "group",
-      "aria-label": `The lab: ${n} tiles in a ring, the dice in the middle`,
+      "aria-label": T("ring", { n }),
     });
     svg.append(defs());
     const tilesG = el("g", { class: "pl-tiles" });
@@ -100,7 +103,7 @@ export function mount(container, ctx) {
         class: `pl-tile ${tile.type}`, "data-index": i, "data-type": tile.type,
         transform: `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)}) scale(${s.toFixed(3)})`,
         tabindex: ctx.table ? null : 0, role: ctx.table ? "img" : "button",
-        "aria-label": `Tile ${i + 1}: ${describeTile(tile)}`,
+        "aria-label": T("tile", { n: i + 1, tile: describeTile(tile) }),
       });
       // The tap target reaches halfway to the neighbours (44 px and more on a 360 px phone).
       g.append(el("circle", { class: "pl-hit", r: (50 * L.spacing * 0.5) / L.tileR, fill: "transparent" }));
@@ -169,7 +172,7 @@ export function mount(container, ctx) {
     const index = Number(g.dataset.index);
     const tile = ui.ring[index];
     if (tile.type === "lab" || tile.type === "vent") {
-      flash(`A ${tile.type} is never the answer: tap an amoeba or a mutation room.`);
+      flash(T(`never_answer.${tile.type}`));
       return;
     }
     st.pending = index;
@@ -264,7 +267,7 @@ export function mount(container, ctx) {
       const faces = [blankDie(), blankDie(), blankDie(), blankDie()];
       slots.forEach((s, k) => s.replaceChildren(faces[k]));
       ui.svg.classList.toggle("rolling", view.phase === "countdown");
-      ui.diceCaption.textContent = view.phase === "countdown" ? "Get ready…" : "";
+      ui.diceCaption.textContent = view.phase === "countdown" ? T("get_ready") : "";
       ui.seekG.replaceChildren();
       ui.seekTitle.textContent = "";
       ui.seekLabel.textContent = "";
@@ -279,9 +282,9 @@ export function mount(container, ctx) {
     slots[3].replaceChildren(patternDie(d.pattern));
     ui.svg.classList.add("revealed");
     setTimeout(() => ui.svg && ui.svg.classList.remove("revealed"), 500);
-    const turn = d.arrow === "white" ? "↻ clockwise" : "↺ counter-clockwise";
-    ui.diceCaption.textContent = `${d.lab} lab · ${turn}`;
-    if (!st.shownRound) showSought(d, "FIND");
+    const turn = T(d.arrow === "white" ? "clockwise" : "counter_clockwise");
+    ui.diceCaption.textContent = T("dice_caption", { lab: labName(d.lab), turn });
+    if (!st.shownRound) showSought(d, T("find"));
   }
 
   function showSought(kind, prefix) {
@@ -333,7 +336,7 @@ export function mount(container, ctx) {
       if (row.pips !== `${p.tokens}/${view.target_tokens}`) {
         row.pips = `${p.tokens}/${view.target_tokens}`;
         row.tokens.dataset.tokens = p.tokens;
-        const said = html("span", "visually-hidden", `${p.tokens} of ${view.target_tokens} ${view.target_tokens === 1 ? "token" : "tokens"}`);
+        const said = html("span", "visually-hidden", T("token_count", { n: p.tokens, max: view.target_tokens }));
         const pips = Array.from({ length: view.target_tokens }, (_, k) => html("i", `pl-pip${k < p.tokens ? " on" : ""}`));
         pips.forEach((i) => i.setAttribute("aria-hidden", "true"));
         row.tokens.replaceChildren(said, ...pips);
@@ -344,9 +347,9 @@ export function mount(container, ctx) {
       row.li.classList.toggle("locked", p.locked);
       row.li.classList.toggle("winner", winner || view.winner === p.seat);
       let s = "";
-      if (view.winner === p.seat) s = "★ wins the match";
-      else if (winner) s = "✓ found it";
-      else if (LIVE.has(view.phase)) s = p.locked ? "✗ wrong" : p.claimed ? "claimed" : "searching…";
+      if (view.winner === p.seat) s = T("state.wins");
+      else if (winner) s = T("state.found");
+      else if (LIVE.has(view.phase)) s = T(p.locked ? "state.wrong" : p.claimed ? "state.claimed" : "state.searching");
       if (row.state.textContent !== s) row.state.textContent = s;
     });
   }
@@ -356,22 +359,22 @@ export function mount(container, ctx) {
     const r = view.round;
     switch (view.phase) {
       case "countdown":
-        return `Round ${r}: the dice are coming…`;
+        return T("banner.countdown", { round: r });
       case "search":
       case "settling":
-        if (!me || ctx.table) return view.phase === "settling" ? "A claim is in: comparing reaction times…" : "Find the amoeba!";
-        if (me.locked) return "Wrong tile! You are out for this round.";
-        if (view.my_claim || st.pending !== null) return view.phase === "settling" ? "Claimed! Comparing reaction times…" : "Claimed! Waiting…";
-        return "Find the amoeba and tap it!";
+        if (!me || ctx.table) return T(view.phase === "settling" ? "banner.settling" : "banner.find");
+        if (me.locked) return T("banner.locked");
+        if (view.my_claim || st.pending !== null) return T(view.phase === "settling" ? "banner.claimed_settling" : "banner.claimed");
+        return T("banner.find_tap");
       case "result":
       case "over": {
         if (view.phase === "over" && view.winner !== null) {
-          return view.winner === view.seat ? "You win the match! ★" : `${ctx.name(view.winner)} wins the match! ★`;
+          return view.winner === view.seat ? T("banner.you_win") : T("banner.wins", { name: ctx.name(view.winner) });
         }
         if (!last) return "";
-        if (last.winner === null) return last.ended_by === "timeout" ? "Time is up: nobody found it." : "Everyone claimed wrong: nobody scores.";
-        if (last.winner === view.seat) return "You found it! +1 token";
-        return `${ctx.name(last.winner)} found it! +1 token`;
+        if (last.winner === null) return T(last.ended_by === "timeout" ? "banner.timeout" : "banner.all_wrong");
+        if (last.winner === view.seat) return T("banner.you_found");
+        return T("banner.found", { name: ctx.name(last.winner) });
       }
       default:
         return "";
@@ -490,29 +493,29 @@ export function mount(container, ctx) {
       if (at !== null) ui.trail.append(segment(at, s.index, "pl-step"));
       moveCursor(s.index);
       if (s.kind === "start") {
-        caption.textContent = `Start: the ${dice.lab} lab, ${dice.arrow === "white" ? "clockwise" : "counter-clockwise"}.`;
+        caption.textContent = T("path.start", { lab: labName(dice.lab), dir: T(dice.arrow === "white" ? "path.clockwise" : "path.counter_clockwise") });
         at = s.index;
       } else if (s.kind === "vent") {
         g.classList.add("vent-in");
         ui.tiles[s.to].classList.add("vent-out");
         ui.trail.append(jump(s.index, s.to));
-        caption.textContent = "Vent! It slips through to the next vent.";
+        caption.textContent = T("path.vent");
         at = s.to;
         moveCursor(s.to);
       } else if (s.kind === "mutation") {
         g.classList.add("passed");
         passBadge(s.passes, s.index);
-        showSought(s.sought, `MUTATED · PASS ${s.passes}`);
-        caption.textContent = `The ${s.attribute} room mutates it: now ${describeKind(s.sought)}.`;
+        showSought(s.sought, T("mutated_title", { n: s.passes }));
+        caption.textContent = T("path.mutation", { attribute: attributeName(s.attribute), kind: describeKind(s.sought) });
         at = s.index;
       } else if (s.kind === "answer") {
         g.classList.add("answer");
         if (s.reason === "fourth_pass") {
           passBadge(4, s.index);
-          caption.textContent = `4th pass, in the ${s.attribute} room: the amoeba is gone. The room is the answer.`;
+          caption.textContent = T("path.fourth_pass", { attribute: attributeName(s.attribute) });
         } else {
-          showSought(s.sought, "FOUND");
-          caption.textContent = `There it is: the ${describeKind(s.sought)} amoeba.`;
+          showSought(s.sought, T("found_title"));
+          caption.textContent = T("path.found", { kind: t("game.panic_lab.amoeba", { kind: describeKind(s.sought) }) });
         }
         at = s.index;
       } else {

@@ -6,6 +6,9 @@
 import {
   ICONS, MUSHROOMS, NAMES, actionFace, actionName, el, esc, face, mushroomSvg,
 } from "./panik_pilze_art.js";
+import { t } from "../i18n.js";
+
+const T = (key, params) => t(`game.panik_pilze.${key}`, params);
 
 const FLIP_MS = 1400; // a card leaving the pile: its pile side, then its display side
 const FLIP_STAGGER_MS = 350;
@@ -33,9 +36,9 @@ export function mount(container, shell) {
 
   // --- the skeleton (built once; parts update in place) --------------------------------------
   const root = el("div", { class: `pilze${table ? " pilze--table" : ""}`, "data-phase": "play" });
-  const board = el("div", { class: "pp-board", id: "pilze-board", role: "group", "aria-label": "Baskets and live score" });
+  const board = el("div", { class: "pp-board", id: "pilze-board", role: "group", "aria-label": T("board") });
   const pileEl = el("div", { class: "pp-pile", id: "pilze-pile", role: "group" });
-  const displayEl = el("div", { class: "pp-display", id: "pilze-display", "aria-label": "Display" });
+  const displayEl = el("div", { class: "pp-display", id: "pilze-display", "aria-label": T("display") });
   const middle = el("div", { class: "pp-middle" }, pileEl, displayEl);
   const statusEl = el("p", { class: "pp-status", id: "pilze-status", role: "status" });
   const padEl = el("div", { class: "pp-pad", id: "pilze-pad", hidden: true });
@@ -45,9 +48,9 @@ export function mount(container, shell) {
   let swapBtn = null;
   let playBtn = null;
   if (!table) {
-    handEl = el("div", { class: "pp-hand", id: "pilze-hand", "aria-label": "Your action cards" });
+    handEl = el("div", { class: "pp-hand", id: "pilze-hand", "aria-label": T("your_cards") });
     swapBtn = el("button", { type: "button", class: "btn ghost pp-swap", id: "pilze-swap", onclick: onSwapMode });
-    playBtn = el("button", { type: "button", class: "btn pp-play", id: "pilze-play", onclick: onPlay, text: "Play" });
+    playBtn = el("button", { type: "button", class: "btn pp-play", id: "pilze-play", onclick: onPlay, text: T("play") });
     root.append(handEl, el("div", { class: "pp-controls" }, swapBtn, playBtn));
   }
   root.append(padEl);
@@ -62,7 +65,7 @@ export function mount(container, shell) {
   const myTurn = () => !!(view && view.legal && view.legal.play) && !sent;
   const hand = () => (view && view.hand ? view.hand : []);
   const selectedCard = () => hand().find((c) => c.id === sel.card) || null;
-  const who = (seat) => (seat === me() ? "You" : ctx.name(seat));
+  const who = (seat) => (seat === me() ? T("you") : ctx.name(seat));
 
   function need() {
     // What the selected card still needs: "flip", "mushroom", "steal" or null (ready).
@@ -95,7 +98,7 @@ export function mount(container, shell) {
       if (card && card.kind === "steal" && !view.legal.steal) {
         sel = freshSelection();
         ctx.sound("wrong");
-        statusEl.textContent = "Nobody has a mushroom to steal: play another card or swap.";
+        statusEl.textContent = T("nothing_to_steal");
         drawAll(false);
         return;
       }
@@ -160,7 +163,7 @@ export function mount(container, shell) {
     board.classList.toggle("party-mode", !!partyMode);
     board.classList.toggle("steal-mode", !!stealMode);
     board.style.setProperty("--pp-players", players.length);
-    const cells = [el("span", { class: "pp-corner", text: "Baskets" })];
+    const cells = [el("span", { class: "pp-corner", text: T("baskets") })];
     for (const m of MUSHROOMS) {
       const attrs = { class: `pp-type pp-type-${m}`, "data-mushroom": m };
       if (partyMode) {
@@ -171,7 +174,7 @@ export function mount(container, shell) {
         }));
       } else cells.push(el("span", { ...attrs, html: face(m) }));
     }
-    cells.push(el("span", { class: "pp-total-head", text: "Score" }));
+    cells.push(el("span", { class: "pp-total-head", text: T("score") }));
     const leaders = {};
     for (const m of MUSHROOMS) {
       const most = Math.max(...players.map((p) => p.basket[m]));
@@ -197,14 +200,14 @@ export function mount(container, shell) {
           cells.push(el("button", {
             type: "button", class: `${cls} target${chosen ? " chosen" : ""}`,
             "aria-pressed": String(!!chosen), "data-seat": p.seat, "data-mushroom": m,
-            "aria-label": `${n} Steal ${NAMES[m]} from ${who(p.seat)}`,
-            html: `<span class="pp-n">${label}</span><span class="pp-steal-label">Steal</span>`,
+            "aria-label": T("steal_label", { n, mushroom: NAMES[m], name: who(p.seat) }),
+            html: `<span class="pp-n">${label}</span><span class="pp-steal-label">${esc(T("steal"))}</span>`,
             onclick: () => onStack(p.seat, m),
           }));
         } else {
           cells.push(el("span", {
             class: cls, "data-seat": p.seat, "data-mushroom": m,
-            title: `${NAMES[m]}: ${n}${lead ? " (most)" : ""}`, html: `<span class="pp-n">${label}</span>`,
+            title: T(lead ? "stack_most" : "stack", { mushroom: NAMES[m], n }), html: `<span class="pp-n">${label}</span>`,
           }));
         }
       }
@@ -217,9 +220,9 @@ export function mount(container, shell) {
     const pile = view.pile;
     const top = pile.top
       ? `<div class="pp-card pp-card-${pile.top} pp-pile-top">${face(pile.top)}</div>`
-      : '<div class="pp-card pp-card-empty">empty</div>';
-    pileEl.innerHTML = `${top}<span class="pp-pile-count" id="pilze-pile-count" title="mushroom cards left on the pile">${pile.count}</span>`;
-    pileEl.setAttribute("aria-label", `Draw pile: ${pile.count} cards, ${pile.top ? NAMES[pile.top] : "empty"} on top`);
+      : `<div class="pp-card pp-card-empty">${esc(T("empty"))}</div>`;
+    pileEl.innerHTML = `${top}<span class="pp-pile-count" id="pilze-pile-count" title="${esc(T("pile_left"))}">${pile.count}</span>`;
+    pileEl.setAttribute("aria-label", T("pile", { n: pile.count, top: pile.top ? NAMES[pile.top] : T("empty") }));
   }
 
   function drawDisplay() {
@@ -234,7 +237,7 @@ export function mount(container, shell) {
       const classes = ["pp-card", `pp-card-${d.up}`];
       if (chosen) classes.push("chosen");
       if (takeType && d.up === takeType && !chosen) classes.push("take");
-      const down = d.down ? `<span class="pp-down">${mushroomSvg(d.down, "pp-down-icon")}<span>under: ${NAMES[d.down]}</span></span>` : "";
+      const down = d.down ? `<span class="pp-down">${mushroomSvg(d.down, "pp-down-icon")}<span>${esc(T("under", { mushroom: NAMES[d.down] }))}</span></span>` : "";
       const inner = face(d.up, down);
       const attrs = { class: classes.join(" "), "data-id": d.id, "data-up": d.up, html: inner };
       let node;
@@ -252,7 +255,7 @@ export function mount(container, shell) {
       }
       return node;
     });
-    if (!nodes.length) nodes.push(el("p", { class: "pp-empty", text: "The display is empty." }));
+    if (!nodes.length) nodes.push(el("p", { class: "pp-empty", text: T("display_empty") }));
     displayEl.replaceChildren(...nodes);
     displayEl.classList.toggle("flip-mode", !!flipMode);
     lastUps = ups;
@@ -262,7 +265,7 @@ export function mount(container, shell) {
 
   function animateFlip(node, was, index, turned = false) {
     // Both sides, briefly: the side seen on the pile (or before the turn), then the new up side.
-    const back = el("div", { class: `pp-back pp-card-${was}`, "aria-hidden": "true", html: face(was, `<span class="pp-was">${turned ? "was" : "on the pile"}</span>`) });
+    const back = el("div", { class: `pp-back pp-card-${was}`, "aria-hidden": "true", html: face(was, `<span class="pp-was">${esc(T(turned ? "was" : "on_pile"))}</span>`) });
     node.append(back);
     node.classList.add("flipping");
     node.style.setProperty("--pp-delay", `${index * FLIP_STAGGER_MS}ms`);
@@ -294,13 +297,13 @@ export function mount(container, shell) {
       });
     }));
     handEl.classList.toggle("swap-mode", sel.swap);
-    swapBtn.innerHTML = sel.swap ? "Cancel swap" : `<span>${ICONS.swap} Swap</span><small>${view.action_pile} in action pile</small>`;
+    swapBtn.innerHTML = sel.swap ? esc(T("cancel_swap")) : `<span>${ICONS.swap} ${esc(T("swap"))}</span><small>${esc(T("in_action_pile", { n: view.action_pile }))}</small>`;
     swapBtn.disabled = !active;
     const action = active ? actionToSend() : null;
     playBtn.disabled = !action;
     playBtn.textContent = sel.swap
-      ? `Swap ${sel.swapCards.length || ""} card${sel.swapCards.length === 1 ? "" : "s"}`.replace("  ", " ")
-      : "Play";
+      ? (sel.swapCards.length ? T("swap_n", { n: sel.swapCards.length }) : T("swap_none"))
+      : T("play");
   }
 
   function drawStatus(force = true) {
@@ -310,30 +313,31 @@ export function mount(container, shell) {
     if (view.phase === "over") {
       const names = view.winners.map(who);
       const best = view.winners.length ? view.score.totals[view.winners[0]] : 0;
-      const verb = names.length === 1 && names[0] !== "You" ? "wins" : "win";
-      text = `${names.join(" and ")} ${verb} with ${best} point${best === 1 ? "" : "s"}!`;
+      const joined = names.length ? names.reduce((a, b) => T("and", { a, b })) : "";
+      const key = names.length === 1 && names[0] === T("you") ? "you_win" : names.length === 1 ? "wins" : "win";
+      text = T(key, { names: joined, n: best });
     } else if (view.turn === me()) {
       mine = true;
-      text = sent ? "Playing…" : hint();
+      text = sent ? T("playing") : hint();
     } else {
-      text = `${ctx.name(view.turn)}'s turn`;
+      text = T("turn_of", { name: ctx.name(view.turn) });
     }
     statusEl.textContent = text;
     statusEl.classList.toggle("mine", mine);
   }
 
   function hint() {
-    if (sel.swap) return "Choose 1 to 3 cards to swap";
+    if (sel.swap) return T("hint.swap");
     const card = selectedCard();
-    if (!card) return "Your turn: pick a card, or swap";
+    if (!card) return T("hint.pick");
     const n = need();
-    if (n === "flip") return `Tap ${card.count - sel.flip.length} display card${card.count - sel.flip.length === 1 ? "" : "s"} to turn over`;
-    if (n === "mushroom") return "Tap a mushroom type for the party";
-    if (n === "steal") return "Tap a stack to steal from";
-    if (card.kind === "collect" && card.action === "draw") return `Draw ${card.count}, then take every ${NAMES[card.mushroom]}`;
-    if (card.kind === "collect") return `Turn over, then take every ${NAMES[card.mushroom]}`;
-    if (card.kind === "party") return `Party: take every ${NAMES[sel.mushroom]}`;
-    return `Steal a ${NAMES[sel.steal.mushroom]} from ${ctx.name(sel.steal.victim)}`;
+    if (n === "flip") return T("hint.flip", { n: card.count - sel.flip.length });
+    if (n === "mushroom") return T("hint.party_type");
+    if (n === "steal") return T("hint.steal_from");
+    if (card.kind === "collect" && card.action === "draw") return T("hint.draw", { n: card.count, mushroom: NAMES[card.mushroom] });
+    if (card.kind === "collect") return T("hint.turn", { mushroom: NAMES[card.mushroom] });
+    if (card.kind === "party") return T("hint.party", { mushroom: NAMES[sel.mushroom] });
+    return T("hint.steal", { mushroom: NAMES[sel.steal.mushroom], name: ctx.name(sel.steal.victim) });
   }
 
   function drawPad() {
@@ -342,12 +346,12 @@ export function mount(container, shell) {
     root.dataset.phase = view.phase;
     if (!over) return;
     const seats = view.players.map((p) => p.seat);
-    const head = `<tr><th scope="col">Scoring pad</th>${seats.map((s) => `<th scope="col" class="${view.winners.includes(s) ? "winner" : ""}">${esc(who(s))}</th>`).join("")}</tr>`;
+    const head = `<tr><th scope="col">${esc(T("pad"))}</th>${seats.map((s) => `<th scope="col" class="${view.winners.includes(s) ? "winner" : ""}">${esc(who(s))}</th>`).join("")}</tr>`;
     const rows = MUSHROOMS.map((m) => `<tr><th scope="row" class="pp-pad-type">${mushroomSvg(m, "pp-pad-icon")} ${NAMES[m]}</th>${
       seats.map((s) => `<td><b>${view.score.by_type[m][s]}</b> <small>(${view.players[s].basket[m]})</small></td>`).join("")}</tr>`).join("");
-    const total = `<tr class="pp-pad-total"><th scope="row">Total</th>${seats.map((s) => `<td class="${view.winners.includes(s) ? "winner" : ""}">${view.score.totals[s]}</td>`).join("")}</tr>`;
-    const cause = view.end_cause === "draw" ? "The last card left the pile by a draw action." : "The last card left the pile in the refill.";
-    padEl.innerHTML = `<table class="pp-pad-table" id="pilze-pad-table">${head}${rows}${total}</table><p class="pp-pad-note">${cause} Points (mushrooms).</p>`;
+    const total = `<tr class="pp-pad-total"><th scope="row">${esc(T("total"))}</th>${seats.map((s) => `<td class="${view.winners.includes(s) ? "winner" : ""}">${view.score.totals[s]}</td>`).join("")}</tr>`;
+    const cause = esc(T(view.end_cause === "draw" ? "cause.draw" : "cause.refill"));
+    padEl.innerHTML = `<table class="pp-pad-table" id="pilze-pad-table">${head}${rows}${total}</table><p class="pp-pad-note">${cause} ${esc(T("pad_note"))}</p>`;
   }
 
   function drawAll(status = true) {

@@ -2,6 +2,8 @@
 // silhouette (never colour alone), and the two special cards' icons; plus small DOM helpers.
 // Names as the rulebook's game names them (docs/games/panik-pilze.md, "The mushrooms").
 
+import { t } from "../i18n.js";
+
 export const MUSHROOMS = ["schlaubi", "chef", "knuddel", "panik", "gifti"];
 
 export const NAMES = {
@@ -57,16 +59,18 @@ export function face(type, extra = "") {
 // An action card's visible content (its text is its accessible name).
 export function actionFace(card) {
   if (card.kind === "collect") {
-    const what = card.action === "draw" ? `Draw ${card.count}` : `Turn ${card.count}`;
+    const what = t(`game.panik_pilze.act.${card.action}`, { n: card.count });
     return `<span class="pp-act">${what}</span>${mushroomSvg(card.mushroom)}<span class="pp-name">${NAMES[card.mushroom]}</span>`;
   }
-  if (card.kind === "party") return `${ICONS.party}<span class="pp-name">Party</span>`;
-  return `${ICONS.steal}<span class="pp-name">Steal</span>`;
+  if (card.kind === "party") return `${ICONS.party}<span class="pp-name">${t("game.panik_pilze.party")}</span>`;
+  return `${ICONS.steal}<span class="pp-name">${t("game.panik_pilze.steal")}</span>`;
 }
 
 export function actionName(card) {
   if (card.kind === "collect") {
-    return `${NAMES[card.mushroom]}, ${card.action} ${card.count}`;
+    return t("game.panik_pilze.action_name.collect", {
+      mushroom: NAMES[card.mushroom], action: t(`event.panik_pilze.action.${card.action}`), n: card.count,
+    });
   }
-  return card.kind === "party" ? "Mushroom Party" : "Steal";
+  return t(card.kind === "party" ? "game.panik_pilze.mushroom_party" : "game.panik_pilze.steal");
 }

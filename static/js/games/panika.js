@@ -6,6 +6,9 @@ import {
   ICONS, SAFE_MAX, cardFace, cardName, el, esc, feedback, miniCard, playEffect, replay,
   sameVegetable, scrollGameIntoView,
 } from "./panika_common.js";
+import { t } from "../i18n.js";
+
+const T = (key, params) => t(`game.panika.${key}`, params);
 
 const BURST_SHOW_MS = 2600;
 const FLASH_MS = 3000;
@@ -44,7 +47,7 @@ export function mount(container, ctx) {
   const dirEl = el("span", { class: "pk-dir", id: "panika-direction" });
   const lastBurstEl = el("span", { class: "pk-last-burst" });
   info.append(roundEl, dirEl, lastBurstEl);
-  const playersEl = el("ol", { class: "pk-players", id: "panika-players", "aria-label": "Players" });
+  const playersEl = el("ol", { class: "pk-players", id: "panika-players", "aria-label": T("players") });
   const statusEl = el("p", { class: "pk-status", id: "panika-status", role: "status" });
   const flashEl = el("p", { class: "pk-flash", id: "panika-flash", "aria-live": "polite" });
 
@@ -55,7 +58,7 @@ export function mount(container, ctx) {
     ? el("div", { class: "pk-counter" }, counterEl, tapHint)
     : el("button", {
       type: "button", class: "pk-counter", id: "panika-tap", disabled: true, onclick: onTap,
-    }, el("span", { class: "visually-hidden", text: "Counter:" }), counterEl, tapHint, pendingEl);
+    }, el("span", { class: "visually-hidden", text: T("counter") }), counterEl, tapHint, pendingEl);
   const lastPlayEl = el("div", { class: "pk-last-play", id: "panika-last-play" });
   const middle = el("div", { class: "pk-middle" }, lastPlayEl, counterBox);
   const owedEl = el("p", { class: "pk-owed", id: "panika-owed", "aria-live": "polite" });
@@ -72,13 +75,13 @@ export function mount(container, ctx) {
     lastCardBtn = el("button", {
       type: "button", class: "pk-last-card", id: "panika-last-card", hidden: true, disabled: true,
       onclick: onLastCard,
-    }, el("span", { class: "pk-last-card-text", text: "Last card!" }),
+    }, el("span", { class: "pk-last-card-text", text: T("last_card") }),
     el("span", { class: "pk-last-card-left", id: "panika-last-card-left" }),
     el("span", { class: "pk-last-card-bar", "aria-hidden": "true" }));
-    handEl = el("div", { class: "pk-hand", id: "panika-hand", role: "group", "aria-label": "Your hand", tabindex: "-1" });
+    handEl = el("div", { class: "pk-hand", id: "panika-hand", role: "group", "aria-label": T("your_hand"), tabindex: "-1" });
     hintEl = el("p", { class: "pk-hint", id: "panika-hint" });
     playBtn = el("button", {
-      type: "button", class: "btn big pk-play", id: "panika-play", disabled: true, text: "Play",
+      type: "button", class: "btn big pk-play", id: "panika-play", disabled: true, text: T("play"),
       onclick: onPlay,
     });
     root.append(lastCardBtn, handEl, hintEl, playBtn);
@@ -91,7 +94,10 @@ export function mount(container, ctx) {
   // --- helpers ---------------------------------------------------------------------------------
   const me = () => (view && typeof view.you === "number" ? view.you : null);
   const name = (seat) => ctx.name(seat);
-  const you = (seat) => (seat === me() ? "You" : name(seat));
+  const you = (seat) => (seat === me() ? T("you") : name(seat));
+  const both = (names) => names.reduce((a, b) => T("and", { a, b }));
+  const winLine = (names) => (names.length === 1 && names[0] === T("you") ? T("you_win")
+    : T(names.length === 1 ? "wins" : "win", { names: both(names) }));
   const hand = () => (view && view.hand ? view.hand : []);
   const cardById = (id) => hand().find((c) => c.id === id);
   const myTaps = () => (view && view.legal ? view.legal.taps : 0);
@@ -174,12 +180,12 @@ export function mount(container, ctx) {
 
   // --- drawing ---------------------------------------------------------------------------------
   function drawInfo() {
-    roundEl.textContent = `Round ${view.round}`;
+    roundEl.textContent = T("round", { round: view.round });
     const cw = view.direction === "clockwise";
-    dirEl.innerHTML = `<span class="arrow ${cw ? "cw" : "ccw"}" aria-hidden="true">${cw ? "↻" : "↺"}</span> ${cw ? "clockwise" : "counter-clockwise"}`;
+    dirEl.innerHTML = `<span class="arrow ${cw ? "cw" : "ccw"}" aria-hidden="true">${cw ? "↻" : "↺"}</span> ${T(cw ? "clockwise" : "counter_clockwise")}`;
     dirEl.dataset.direction = view.direction;
     const b = view.last_burst;
-    lastBurstEl.textContent = b ? `Last burst: ${you(b.seat)} at ${b.number}` : "";
+    lastBurstEl.textContent = b ? T("last_burst", { name: you(b.seat), number: b.number }) : "";
   }
 
   function drawPlayers() {
@@ -195,16 +201,16 @@ export function mount(container, ctx) {
       if (p.seat === me()) classes.push("me");
       if (view.winners.includes(p.seat)) classes.push("winner");
       const marks = [];
-      if (view.winners.includes(p.seat)) marks.push(`<span class="pk-mark win">${ICONS.trophy} wins</span>`);
-      if (view.play_two === p.seat) marks.push('<span class="pk-mark two">plays 2</span>');
-      if (p.last_card) marks.push('<span class="pk-mark last" data-last-card="true">Last card!</span>');
-      if (view.tapping && view.tapping.seat === p.seat) marks.push(`<span class="pk-mark tapping">taps ${view.tapping.owed}</span>`);
-      else if (queued.has(p.seat)) marks.push('<span class="pk-mark queued">taps next</span>');
+      if (view.winners.includes(p.seat)) marks.push(`<span class="pk-mark win">${ICONS.trophy} ${T("mark_wins")}</span>`);
+      if (view.play_two === p.seat) marks.push(`<span class="pk-mark two">${T("mark_plays_two")}</span>`);
+      if (p.last_card) marks.push(`<span class="pk-mark last" data-last-card="true">${T("last_card")}</span>`);
+      if (view.tapping && view.tapping.seat === p.seat) marks.push(`<span class="pk-mark tapping">${T("mark_taps", { n: view.tapping.owed })}</span>`);
+      else if (queued.has(p.seat)) marks.push(`<span class="pk-mark queued">${T("mark_taps_next")}</span>`);
       items.push(el("li", {
         class: classes.join(" "), "data-seat": p.seat,
-        html: `<span class="pk-name">${esc(name(p.seat))}${p.seat === me() ? " (you)" : ""}</span>`
-          + `<span class="pk-counts"><span class="pk-hand-count" title="cards in hand">${ICONS.hand}<span class="n">${p.hand}</span></span>`
-          + ` <span class="pk-pile-count" title="cards in draw pile">${ICONS.pile}<span class="n">${p.pile}</span></span></span>`
+        html: `<span class="pk-name">${esc(name(p.seat))}${p.seat === me() ? esc(T("you_suffix")) : ""}</span>`
+          + `<span class="pk-counts"><span class="pk-hand-count" title="${esc(T("cards_in_hand"))}">${ICONS.hand}<span class="n">${p.hand}</span></span>`
+          + ` <span class="pk-pile-count" title="${esc(T("cards_in_pile"))}">${ICONS.pile}<span class="n">${p.pile}</span></span></span>`
           + (marks.length ? `<span class="pk-marks">${marks.join("")}</span>` : ""),
       }));
     });
@@ -216,20 +222,20 @@ export function mount(container, ctx) {
     let mine = false;
     if (view.phase === "over") {
       const names = view.winners.map(you);
-      text = names.length ? `${names.join(" and ")} ${names.length === 1 && names[0] !== "You" ? "wins" : "win"}!` : "The match is over.";
+      text = names.length ? winLine(names) : T("over");
     } else if (view.phase === "play") {
       if (view.turn === me()) {
         mine = true;
-        text = view.play_two === me() ? "Your turn: play TWO cards" : "Your turn: play a card";
+        text = T(view.play_two === me() ? "your_turn_two" : "your_turn");
       } else {
-        text = `${name(view.turn)}'s turn${view.play_two === view.turn ? ": plays two cards" : ""}`;
+        text = T(view.play_two === view.turn ? "turn_of_two" : "turn_of", { name: name(view.turn) });
       }
     } else if (view.tapping) {
       if (view.tapping.seat === me()) {
         mine = true;
-        text = "Tap the counter!";
+        text = T("tap_counter");
       } else {
-        text = `${name(view.tapping.seat)} is tapping (${view.tapping.owed} to go)`;
+        text = T("is_tapping", { name: name(view.tapping.seat), n: view.tapping.owed });
       }
     }
     statusEl.textContent = text;
@@ -248,12 +254,12 @@ export function mount(container, ctx) {
     if (!table) counterBox.disabled = !myJob || owed <= 0;
     pendingEl.dataset.pending = String(pending);
     if (myJob) {
-      tapHint.textContent = owed > 0 ? "TAP!" : "…";
-      owedEl.textContent = owed > 0 ? `Tap ${owed} more` : "Taps sent…";
+      tapHint.textContent = owed > 0 ? T("tap_word") : "…";
+      owedEl.textContent = owed > 0 ? T("tap_more", { n: owed }) : T("taps_sent");
       owedEl.dataset.owed = String(owed);
       owedEl.hidden = false;
     } else {
-      tapHint.textContent = view.phase === "over" ? "" : (view.counter > SAFE_MAX ? "careful…" : "safe up to 20");
+      tapHint.textContent = view.phase === "over" ? "" : T(view.counter > SAFE_MAX ? "careful" : "safe");
       owedEl.textContent = "";
       owedEl.dataset.owed = "0";
       owedEl.hidden = true;
@@ -265,15 +271,15 @@ export function mount(container, ctx) {
     const parts = [];
     if (lp) {
       const cards = el("div", { class: "pk-last-cards" }, ...lp.cards.map(miniCard));
-      const what = lp.taps ? `${lp.taps} tap${lp.taps === 1 ? "" : "s"}` : (lp.cards.length === 2 && lp.cards.every((c) => c.kind === "vegetable") ? "0 taps" : "no taps");
-      parts.push(el("div", { class: "pk-last-who", text: `${you(lp.seat)} played` }), cards,
+      const what = lp.taps || (lp.cards.length === 2 && lp.cards.every((c) => c.kind === "vegetable")) ? T("taps", { n: lp.taps }) : T("no_taps");
+      parts.push(el("div", { class: "pk-last-who", text: lp.seat === me() ? T("you_played") : T("played", { name: name(lp.seat) }) }), cards,
         el("div", { class: "pk-last-taps", text: what }));
     } else if (view.discard_top) {
       parts.push(el("div", { class: "pk-last-cards" }, miniCard(view.discard_top)));
     } else {
-      parts.push(el("div", { class: "pk-last-empty", text: "No card played yet" }));
+      parts.push(el("div", { class: "pk-last-empty", text: T("no_card_yet") }));
     }
-    parts.push(el("div", { class: "pk-discard-count", text: `Discard: ${view.discard_count}` }));
+    parts.push(el("div", { class: "pk-discard-count", text: T("discard", { n: view.discard_count }) }));
     lastPlayEl.replaceChildren(...parts);
   }
 
@@ -285,19 +291,18 @@ export function mount(container, ctx) {
     queueEl.hidden = false;
     const chips = q.map((t, i) => el("span", {
       class: `pk-q${i === 0 ? " now" : ""}${t.seat === me() ? " me" : ""}`,
-      "data-seat": t.seat, text: `${you(t.seat)}${i === 0 ? " (now)" : ""}`,
+      "data-seat": t.seat, text: i === 0 ? T("now", { name: you(t.seat) }) : you(t.seat),
     }));
     const items = [];
     chips.forEach((c, i) => { if (i) items.push(el("span", { class: "pk-q-arrow", text: "→" })); items.push(c); });
-    queueEl.replaceChildren(el("span", { class: "pk-q-title", text: `Tap! for ${you(view.last_play.seat)}: ` }), ...items);
+    queueEl.replaceChildren(el("span", { class: "pk-q-title", text: T("tap_for", { name: you(view.last_play.seat) }) }), ...items);
   }
 
   function drawWinners() {
     if (view.phase !== "over") { winnersEl.hidden = true; return; }
     winnersEl.hidden = false;
     const names = view.winners.map(you);
-    winnersEl.innerHTML = `${ICONS.trophy} ${esc(names.join(" and ") || "Nobody")}`
-      + ` ${names.length === 1 && names[0] !== "You" ? "wins" : "win"}!`;
+    winnersEl.innerHTML = `${ICONS.trophy} ${esc(names.length ? winLine(names) : T("nobody_wins"))}`;
     if (!wonPlayed) { wonPlayed = true; fx.sound("win"); }
   }
 
@@ -372,12 +377,11 @@ export function mount(container, ctx) {
     if (valid) {
       const chosen = selected.map(cardById);
       const { taps, special } = playEffect(chosen);
-      const bits = [`${taps} tap${taps === 1 ? "" : "s"}`];
-      if (special) bits.push(cardName(special));
-      playBtn.textContent = `Play ${chosen.map(cardName).join(" + ")} · ${bits.join(", then ")}`;
+      const effect = special ? T("then", { a: T("taps", { n: taps }), b: cardName(special) }) : T("taps", { n: taps });
+      playBtn.textContent = T("play_what", { cards: chosen.map(cardName).join(" + "), effect });
     } else {
-      playBtn.textContent = !canPlay ? (legal.play ? "Playing…" : "Play (wait for your turn)")
-        : two ? `Play two (${selected.length}/2 chosen)` : "Play: choose a card";
+      playBtn.textContent = !canPlay ? T(legal.play ? "playing" : "wait_turn")
+        : two ? T("play_two_chosen", { n: selected.length }) : T("choose_card");
     }
     hintEl.textContent = hint(canPlay, two);
   }
@@ -386,20 +390,20 @@ export function mount(container, ctx) {
     if (!canPlay) return view.phase === "over" ? "" : (cardsLeftText());
     if (two) {
       const specials = selected.map(cardById).filter((c) => c && c.kind === "special");
-      if (selected.length < 2) return "Play Two: choose two cards, in the order you play them.";
-      return specials.length === 2 ? `Only the second special (${cardName(specials[1])}) acts.` : "Taps first, then a special acts.";
+      if (selected.length < 2) return T("hint_two");
+      return specials.length === 2 ? T("hint_second_special", { card: cardName(specials[1]) }) : T("hint_taps_first");
     }
     if (selected.length === 1) {
       const c = cardById(selected[0]);
-      if (c && hand().some((o) => sameVegetable(c, o))) return `Tap the other ${cardName(c)} too to play both for 0 taps.`;
+      if (c && hand().some((o) => sameVegetable(c, o))) return T("hint_pair", { card: cardName(c) });
     }
-    if (!selected.length) return "Tap a card to choose it.";
+    if (!selected.length) return T("hint_choose");
     return "";
   }
 
   function cardsLeftText() {
     const p = view.players[me()];
-    return p ? `Your draw pile: ${p.pile} card${p.pile === 1 ? "" : "s"}` : "";
+    return p ? T("draw_pile", { n: p.pile }) : "";
   }
 
   // --- events and animations -------------------------------------------------------------------
@@ -414,10 +418,10 @@ export function mount(container, ctx) {
   function showBurst(b, events) {
     const penalty = events.find((e) => e.kind === "penalty" && e.seat === b.seat);
     const cards = penalty && penalty.data ? penalty.data.cards : null;
-    burstEl.innerHTML = `<div class="pk-burst-inner"><div class="pk-burst-word">BURST!</div>`
+    burstEl.innerHTML = `<div class="pk-burst-inner"><div class="pk-burst-word">${esc(T("burst"))}</div>`
       + `<div class="pk-burst-number" id="panika-burst-number">${esc(b.number)}</div>`
-      + `<div class="pk-burst-who">${esc(b.seat === me() ? "You burst the counter" : `${name(b.seat)} burst the counter`)}</div>`
-      + (cards !== null ? `<div class="pk-burst-penalty">${b.seat === me() ? "You take" : "takes"} ${esc(cards)} penalty card${cards === 1 ? "" : "s"}</div>` : "")
+      + `<div class="pk-burst-who">${esc(b.seat === me() ? T("you_burst") : T("burst_by", { name: name(b.seat) }))}</div>`
+      + (cards !== null ? `<div class="pk-burst-penalty">${esc(T(b.seat === me() ? "you_take" : "takes", { n: cards }))}</div>` : "")
       + `</div>`;
     burstEl.hidden = false;
     replay(burstEl, "boom");
@@ -457,7 +461,7 @@ export function mount(container, ctx) {
       || (myTaps() > 0 && !(prev.legal && prev.legal.taps > 0));
     if (becameMine && seat !== null && !burst) { fx.sound("reveal"); fx.vibrate(40); }
     const notable = events.filter((e) => !e.transient && FLASH_KINDS.has(e.kind));
-    const say = (e) => (ctx.text ? ctx.text(e.text) : e.text);
+    const say = (e) => (ctx.event ? ctx.event(e) : ctx.text ? ctx.text(e.text) : e.text);
     if (notable.length && !burst) {
       const mineHurts = notable.some((e) => ALERT_KINDS.has(e.kind) && e.seat === seat && seat !== null);
       flash(notable.map(say).join(" · "), notable.some((e) => ALERT_KINDS.has(e.kind)));

@@ -1,6 +1,8 @@
 // Shared pieces of the Panika clients (the card game and the stand-alone counter): original card
 // art as inline SVG, the tap-count rules the card game previews, and small DOM helpers.
 
+import { t } from "../i18n.js";
+
 export const SAFE_MAX = 20; // up to 20 the counter is safe; it bursts somewhere from 21 to 30
 
 import { el, esc } from "../dom.js";
@@ -80,16 +82,11 @@ export const ICONS = {
   trophy: '<svg class="ico trophy" viewBox="0 0 24 24" aria-hidden="true"><path d="M7 3h10v5a5 5 0 0 1-10 0z" fill="currentColor"/><path d="M7 5H3v2a4 4 0 0 0 4 4M17 5h4v2a4 4 0 0 1-4 4" fill="none" stroke="currentColor" stroke-width="2"/><path d="M11 13h2v4h3v3H8v-3h3z" fill="currentColor"/></svg>',
 };
 
-const SPECIAL_NAME = { reverse: "Reverse", play_two: "Play Two", tap: "Tap!" };
-const SPECIAL_HELP = {
-  reverse: "the direction reverses", play_two: "the next player plays two cards",
-  tap: "everyone else taps once",
-};
-
+// Card names are the catalogs' (event.panika.card.<vegetable or special>, as in the events).
 export function cardName(card) {
   if (card.kind === "number") return String(card.value);
-  if (card.kind === "vegetable") return card.vegetable[0].toUpperCase() + card.vegetable.slice(1);
-  return SPECIAL_NAME[card.special] || card.special;
+  return t(`event.panika.card.${card.kind === "vegetable" ? card.vegetable : card.special}`, {},
+    card.kind === "vegetable" ? card.vegetable : card.special);
 }
 
 // Taps for one card played alone (a special taps 0).
@@ -121,22 +118,22 @@ export function cardFace(card) {
     return {
       cls: `card-number value-${card.value}`,
       html: `<span class="corner" aria-hidden="true">${card.value}</span><span class="big">${card.value}</span>`
-        + `<span class="label">${card.value === 1 ? "1 tap" : `${card.value} taps`}</span>`,
-      label: `Number ${card.value}`,
+        + `<span class="label">${esc(t("game.panika.taps", { n: card.value }))}</span>`,
+      label: t("game.panika.number", { n: card.value }),
     };
   }
   if (card.kind === "vegetable") {
     return {
       cls: `card-veg veg-${card.vegetable}`,
       html: `<span class="corner" aria-hidden="true">5</span>${VEG[card.vegetable] || ""}<span class="label">${esc(name)}</span>`
-        + '<span class="visually-hidden">, 5 taps</span>',
-      label: `${name} (5 taps)`,
+        + `<span class="visually-hidden">${esc(t("game.panika.five_taps"))}</span>`,
+      label: t("game.panika.veg_label", { name }),
     };
   }
   return {
     cls: `card-special special-${card.special}`,
     html: `${SPECIAL[card.special] || ""}<span class="label">${esc(name)}</span>`
-      + `<span class="visually-hidden">, ${esc(SPECIAL_HELP[card.special] || "special card")}</span>`,
+      + `<span class="visually-hidden">, ${esc(t(`game.panika.help.${card.special}`, {}, t("game.panika.special_card")))}</span>`,
     label: name,
   };
 }

@@ -2,6 +2,9 @@
 // green "reset", and a burst screen. One frame per tap; the server counts every tap once.
 // View: {counter, phase: "counting"|"burst", round, last_burst, taps: [per seat], you}.
 import { SAFE_MAX, el, esc, feedback, replay, scrollGameIntoView } from "./panika_common.js";
+import { t } from "../i18n.js";
+
+const T = (key, params) => t(`game.panika_counter.${key}`, params);
 
 const PENDING_RESET_MS = 2500;
 
@@ -24,23 +27,23 @@ export function mount(container, ctx) {
   // then be checked on the match page), and starts a fresh one (docs/games/panika-counter.md).
   if (!table) {
     info.append(el("button", {
-      type: "button", class: "btn ghost pc-new", id: "counter-new", text: "New counter",
+      type: "button", class: "btn ghost pc-new", id: "counter-new", text: T("new"),
       onclick: () => {
-        if (view && seated() && confirm("Start a new counter for everyone? This counter's secret numbers are revealed.")) {
+        if (view && seated() && confirm(T("confirm_new"))) {
           ctx.send({ type: "new_counter" });
         }
       },
     }));
   }
   const valueEl = el("span", { class: "pc-value", id: "counter-value", text: "0" });
-  const hintEl = el("span", { class: "pc-hint", text: table ? "" : "tap" });
+  const hintEl = el("span", { class: "pc-hint", text: table ? "" : T("tap") });
   const floatEl = el("span", { class: "pc-float", "aria-hidden": "true" });
   const tapBtn = table
     ? el("div", { class: "pc-tap", id: "counter-tap" }, valueEl, hintEl)
     : el("button", {
       type: "button", class: "pc-tap", id: "counter-tap", onclick: onTap,
-    }, el("span", { class: "visually-hidden", text: "Counter:" }), valueEl, hintEl,
-    el("span", { class: "visually-hidden", text: "(plus one)" }), floatEl);
+    }, el("span", { class: "visually-hidden", text: T("counter") }), valueEl, hintEl,
+    el("span", { class: "visually-hidden", text: T("plus_one") }), floatEl);
   root.append(info, tapBtn);
 
   let backBtn = null;
@@ -48,11 +51,11 @@ export function mount(container, ctx) {
   if (!table) {
     backBtn = el("button", {
       type: "button", class: "pc-btn pc-back", id: "counter-back",
-      html: '<span class="pc-sym" aria-hidden="true">−1</span><span class="pc-lbl">back</span><span class="visually-hidden"> one</span>', onclick: () => send("back"),
+      html: `<span class="pc-sym" aria-hidden="true">−1</span><span class="pc-lbl">${esc(T("back"))}</span><span class="visually-hidden">${esc(T("back_one"))}</span>`, onclick: () => send("back"),
     });
     resetBtn = el("button", {
       type: "button", class: "pc-btn pc-reset", id: "counter-reset",
-      html: '<span class="pc-sym" aria-hidden="true">0</span><span class="pc-lbl">reset</span><span class="visually-hidden"> to zero</span>', onclick: () => send("reset"),
+      html: `<span class="pc-sym" aria-hidden="true">0</span><span class="pc-lbl">${esc(T("reset"))}</span><span class="visually-hidden">${esc(T("to_zero"))}</span>`, onclick: () => send("reset"),
     });
     root.append(el("div", { class: "pc-buttons" }, backBtn, resetBtn));
   }
@@ -62,18 +65,18 @@ export function mount(container, ctx) {
   const burstNumber = el("div", { class: "pc-burst-number", id: "counter-burst-number" });
   const burstWho = el("div", { class: "pc-burst-who" });
   const nextBtn = table ? null : el("button", {
-    type: "button", class: "btn big pc-next", id: "counter-next", text: "Next round",
+    type: "button", class: "btn big pc-next", id: "counter-next", text: T("next_round"),
     onclick: () => send("new_round"),
   });
   const burstEl = el("div", { class: "pc-burst", id: "counter-burst", hidden: true, role: "alert" },
     el("div", { class: "pc-burst-inner" },
-      el("div", { class: "pc-burst-word", text: "BURST!" }), burstNumber, burstWho,
-      el("div", { class: "pc-burst-note", text: "The next round starts in a moment." }), nextBtn));
+      el("div", { class: "pc-burst-word", text: T("burst") }), burstNumber, burstWho,
+      el("div", { class: "pc-burst-note", text: T("next_soon") }), nextBtn));
   root.append(burstEl);
   container.replaceChildren(root);
 
   const seated = () => ctx.seat !== null && ctx.seat !== undefined && !table;
-  const you = (seat) => (seat === ctx.seat ? "You" : ctx.name(seat));
+  const you = (seat) => (seat === ctx.seat ? T("you") : ctx.name(seat));
 
   function send(type) {
     if (!view || !seated()) return;
@@ -104,9 +107,9 @@ export function mount(container, ctx) {
   }
 
   function draw() {
-    roundEl.textContent = `Round ${view.round}`;
+    roundEl.textContent = T("round", { round: view.round });
     const b = view.last_burst;
-    lastEl.textContent = b && b.round !== view.round ? `Last burst: ${you(b.seat)} at ${b.number}` : "";
+    lastEl.textContent = b && b.round !== view.round ? T("last_burst", { name: you(b.seat), number: b.number }) : "";
     valueEl.textContent = String(view.counter);
     const counting = view.phase === "counting";
     tapBtn.classList.toggle("tense", view.counter > SAFE_MAX);
@@ -115,16 +118,16 @@ export function mount(container, ctx) {
       tapBtn.disabled = !counting || !seated();
       backBtn.disabled = !counting || !seated() || view.counter === 0;
       resetBtn.disabled = !counting || !seated() || view.counter === 0;
-      hintEl.textContent = !seated() ? "watching" : (view.counter > SAFE_MAX ? "careful… tap" : "tap");
+      hintEl.textContent = !seated() ? T("watching") : T(view.counter > SAFE_MAX ? "careful" : "tap");
     }
     const names = view.taps
       .map((n, seat) => ({ n, seat }))
       .filter(({ n, seat }) => n > 0 || seat === ctx.seat)
       .map(({ n, seat }) => `<span class="pc-tapper${seat === ctx.seat ? " me" : ""}">${esc(you(seat))} <b>${n}</b></span>`);
-    tapsEl.innerHTML = names.length ? `Taps this round: ${names.join(" ")}` : "";
+    tapsEl.innerHTML = names.length ? esc(T("taps_round")).replace("{names}", names.join(" ")) : "";
     if (view.phase === "burst" && b) {
       burstNumber.textContent = String(b.number);
-      burstWho.textContent = b.seat === ctx.seat ? "You burst it!" : `${ctx.name(b.seat)} burst it!`;
+      burstWho.textContent = b.seat === ctx.seat ? T("you_burst") : T("burst_by", { name: ctx.name(b.seat) });
       burstEl.hidden = false;
     } else {
       burstEl.hidden = true;

@@ -12,24 +12,28 @@
 // [data-phase], .pq-heir[data-seat] [data-life], .pq-space[data-index], .pq-token[data-seat],
 // #pq-circle [data-value], #pq-card [data-entry].
 
+import { t } from "../i18n.js";
+
+const T = (key, params) => t(`game.panique.${key}`, params);
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["#ff6b6b", "#4dabf7", "#51cf66", "#fcc419", "#cc5de8"];
 const ROLL_MS = 700;
 const SENT_RESET_MS = 2500;
 const MARKS = {
-  0: "IN", 3: "+1♥", 5: "−1♥", 8: "Ghost", 10: "+3", 13: "+1♥", 15: "→5", 17: "Skip",
-  19: "Doctor", 21: "Plant", 23: "Killers", 25: "Vampire", 27: "−4", 29: "OUT",
+  0: T("mark.0"), 3: "+1♥", 5: "−1♥", 8: T("mark.8"), 10: "+3", 13: "+1♥", 15: "→5", 17: T("mark.17"),
+  19: T("mark.19"), 21: T("mark.21"), 23: T("mark.23"), 25: T("mark.25"), 27: "−4", 29: T("mark.29"),
 };
 const KIND = {
   0: "start", 3: "good", 5: "bad", 8: "table", 10: "move", 13: "good", 15: "bad", 17: "bad",
   19: "table", 21: "table", 23: "table", 25: "table", 27: "move", 29: "goal",
 };
 // Button labels short enough for a phone (the card above them quotes the rulebook in full).
-const LABELS = {
-  accept: "Accept (roll again)", decline: "Refuse (lose a turn)",
-  A: "A: forward 2", B: "B: an heir back 2", C: "C: forward 1, an heir back 1",
-  rest: "Rest (+1 ♥, skip a turn)", stay: "Keep going",
-};
+const LABELS = Object.fromEntries(["accept", "decline", "A", "B", "C", "rest", "stay"]
+  .map((option) => [option, T(`option.${option}`)]));
+// The board's names in the page's language (the events' words: event.panique.space.<index>).
+const roomName = (room) => t(`game.panique.room.${room.replace(/ /g, "_")}`, {}, room);
+const spaceName = (s) => t(`event.panique.space.${s.index}`, {}, s.name);
+const spaceText = (s) => t(`event.panique.space_text.${s.index}`, {}, s.text);
 const ROOM_TINT = {
   Hall: "#2f2650", Library: "#263a4f", Cellar: "#2c3a2a", Gallery: "#3f2c4a", Passages: "#2a2f45",
   Chapel: "#3a3550", Tower: "#3d2a2a", Laboratory: "#1f3b3b", Conservatory: "#24402c",
@@ -80,17 +84,17 @@ export function mount(container, ctx) {
   let news = "";
 
   const root = html("div", { class: `pq-root${table ? " pq-table" : ""}`, "data-phase": "" });
-  const heirsEl = html("ol", { class: "pq-heirs", id: "pq-heirs", "aria-label": "Heirs" });
+  const heirsEl = html("ol", { class: "pq-heirs", id: "pq-heirs", "aria-label": T("heirs") });
   const boardEl = html("div", { class: "pq-board", id: "pq-board" });
-  const circleEl = html("div", { class: "pq-die circle", id: "pq-circle", role: "img", "aria-label": "Circle of Life: not rolled" });
-  const rollEl = html("div", { class: "pq-die last", id: "pq-last-roll", role: "img", "aria-label": "No roll yet" });
+  const circleEl = html("div", { class: "pq-die circle", id: "pq-circle", role: "img", "aria-label": T("circle_not_rolled") });
+  const rollEl = html("div", { class: "pq-die last", id: "pq-last-roll", role: "img", "aria-label": T("no_roll") });
   const promptEl = html("p", { class: "pq-prompt", id: "pq-prompt", role: "status", "aria-live": "polite" });
   const diceEl = html("div", { class: "pq-dice" },
-    html("figure", { class: "pq-die-box" }, circleEl, html("figcaption", { text: "Circle of Life" })),
-    html("figure", { class: "pq-die-box" }, rollEl, html("figcaption", { class: "pq-last-caption", text: "Last roll" })),
+    html("figure", { class: "pq-die-box" }, circleEl, html("figcaption", { text: T("circle") })),
+    html("figure", { class: "pq-die-box" }, rollEl, html("figcaption", { class: "pq-last-caption", text: T("last_roll") })),
     promptEl);
   const newsEl = html("p", { class: "pq-news", id: "pq-news" });
-  const cardEl = html("section", { class: "pq-card", id: "pq-card", "aria-label": "Encounter card", hidden: true });
+  const cardEl = html("section", { class: "pq-card", id: "pq-card", "aria-label": T("encounter_card"), hidden: true });
   const actionsEl = html("div", { class: "pq-actions", id: "pq-actions" });
   const side = html("div", { class: "pq-side" }, diceEl, newsEl, cardEl, table ? null : actionsEl);
   root.append(heirsEl, html("div", { class: "pq-main" }, boardEl, side));
@@ -98,7 +102,7 @@ export function mount(container, ctx) {
 
   const name = (seat) => ctx.name(seat);
   const me = () => (view && typeof view.you === "number" ? view.you : null);
-  const you = (seat) => (seat === me() ? "You" : name(seat));
+  const you = (seat) => (seat === me() ? T("you") : name(seat));
   const initial = (seat) => (Array.from((name(seat) || "?").trim())[0] || "?").toUpperCase();
   const marked = (text) => String(text).replace(/\{seat:(\d+)\}/g, (_, n) => name(Number(n)));
 
@@ -149,7 +153,7 @@ export function mount(container, ctx) {
     const big = Math.min(cw, ch) >= 84;
     const house = svg("svg", {
       class: "pq-house", viewBox: `0 0 ${w} ${h}`, width: w, height: h, role: "img",
-      "aria-label": "The haunted house: 30 spaces from Enter to Leave the House",
+      "aria-label": T("house"),
     });
     const track = svg("polyline", {
       class: "pq-track", points: centres.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" "),
@@ -170,7 +174,7 @@ export function mount(container, ctx) {
         width: (f.x1 - f.x0 + cw - 2).toFixed(1), height: (ch - 2).toFixed(1), rx: 10,
         fill: ROOM_TINT[f.room] || "#2a1f47",
       });
-      floor.append(svg("title", {}, f.room));
+      floor.append(svg("title", {}, roomName(f.room)));
       house.append(floor);
     }
     house.append(track);
@@ -184,17 +188,18 @@ export function mount(container, ctx) {
         width: (cw - 2 * pad).toFixed(1), height: (ch - 2 * pad).toFixed(1), rx: 8,
         fill: ROOM_TINT[s.room] || "#2a1f47",
       }));
-      cell.append(svg("title", {}, s.blank ? `${s.index}: ${s.room} (an encounter)` : `${s.index}: ${s.name}. ${s.text}`));
+      cell.append(svg("title", {}, s.blank ? T("space_blank", { n: s.index, room: roomName(s.room) })
+        : T("space_named", { n: s.index, name: spaceName(s), text: spaceText(s) })));
       const top = p.y - ch / 2 + pad + 14;
       cell.append(svg("text", { class: "pq-num", x: (p.x - cw / 2 + pad + 5).toFixed(1), y: top.toFixed(1) }, String(s.index)));
       if (!s.blank) {
         const markY = big ? p.y - ch * 0.14 : p.y + 6;
         cell.append(svg("text", { class: "pq-mark", x: p.x.toFixed(1), y: markY.toFixed(1), "text-anchor": "middle" }, MARKS[s.index] || ""));
-        if (big) cell.append(svg("text", { class: "pq-name", x: p.x.toFixed(1), y: (markY + 18).toFixed(1), "text-anchor": "middle" }, s.name));
+        if (big) cell.append(svg("text", { class: "pq-name", x: p.x.toFixed(1), y: (markY + 18).toFixed(1), "text-anchor": "middle" }, spaceName(s)));
       }
       const prev = view.board[s.index - 1];
       if (big && (!prev || prev.room !== s.room)) {
-        cell.append(svg("text", { class: "pq-room", x: (p.x + cw / 2 - pad - 6).toFixed(1), y: top.toFixed(1), "text-anchor": "end" }, s.room));
+        cell.append(svg("text", { class: "pq-room", x: (p.x + cw / 2 - pad - 6).toFixed(1), y: top.toFixed(1), "text-anchor": "end" }, roomName(s.room)));
       }
       house.append(cell);
     }
@@ -249,13 +254,13 @@ export function mount(container, ctx) {
   // --- heirs, dice, card -------------------------------------------------------------------------
   function drawHeirs() {
     heirsEl.replaceChildren(...view.heirs.map((h) => {
-      const hearts = html("span", { class: "pq-hearts", "data-life": h.life, "aria-label": `${h.life} Life Points`, role: "img" });
+      const hearts = html("span", { class: "pq-hearts", "data-life": h.life, "aria-label": T("life", { n: h.life }), role: "img" });
       for (let i = 0; i < 3; i += 1) hearts.append(html("span", { class: i < h.life ? "heart full" : "heart", "aria-hidden": "true", text: "♥" }));
       const badges = [];
-      if (h.lost_turns) badges.push(html("span", { class: "pq-badge lost", text: `skip ${h.lost_turns}` }));
-      if (h.vampire) badges.push(html("span", { class: "pq-badge vamp", text: "vampire" }));
-      if (h.status === "out") badges.push(html("span", { class: "pq-badge out", text: "out" }));
-      if (h.status === "escaped") badges.push(html("span", { class: "pq-badge won", text: "escaped" }));
+      if (h.lost_turns) badges.push(html("span", { class: "pq-badge lost", text: T("badge.skip", { n: h.lost_turns }) }));
+      if (h.vampire) badges.push(html("span", { class: "pq-badge vamp", text: T("badge.vampire") }));
+      if (h.status === "out") badges.push(html("span", { class: "pq-badge out", text: T("badge.out") }));
+      if (h.status === "escaped") badges.push(html("span", { class: "pq-badge won", text: T("badge.escaped") }));
       const li = html("li", {
         class: `pq-heir${h.seat === me() ? " me" : ""}${view.turn === h.seat ? " turn" : ""}${h.status !== "in" ? ` ${h.status}` : ""}`,
         "data-seat": h.seat, "data-life": h.life, "data-space": h.space,
@@ -271,20 +276,20 @@ export function mount(container, ctx) {
     const c = view.circle;
     circleEl.dataset.value = c ?? "";
     circleEl.textContent = c ?? "?";
-    circleEl.setAttribute("aria-label", c ? `Circle of Life: ${c}` : "Circle of Life: not rolled");
+    circleEl.setAttribute("aria-label", c ? T("circle_value", { n: c }) : T("circle_not_rolled"));
     const r = view.last_roll;
     const caption = root.querySelector(".pq-last-caption");
     if (!r) { // a new match: nothing rolled yet
       rollEl.textContent = "–";
       rollEl.dataset.value = "";
-      rollEl.setAttribute("aria-label", "No roll yet");
-      caption.textContent = "Last roll";
+      rollEl.setAttribute("aria-label", T("no_roll"));
+      caption.textContent = T("last_roll");
       rollSerial = null;
       return;
     }
-    const what = r.die === "circle" ? "the Circle" : r.die === "detail" ? "roll again" : "own die";
-    caption.textContent = `${you(r.seat)}: ${what}`;
-    rollEl.setAttribute("aria-label", `Last roll: ${r.value} by ${name(r.seat)}`);
+    const what = T(r.die === "circle" ? "die.circle" : r.die === "detail" ? "die.detail" : "die.own");
+    caption.textContent = T("roll_caption", { name: you(r.seat), what });
+    rollEl.setAttribute("aria-label", T("last_roll_by", { n: r.value, name: name(r.seat) }));
     rollEl.dataset.value = r.value;
     const key = `${r.serial}:${r.seat}:${r.value}`;
     if (!settled || key === rollSerial) { // the page's first frame shows the die as it lies
@@ -338,40 +343,36 @@ export function mount(container, ctx) {
     const parts = [];
     if (o.life > 0) parts.push(`+${o.life} ♥`);
     if (o.life < 0) parts.push(`${o.life} ♥`.replace("-", "−"));
-    if (o.steps > 0) parts.push(`forward ${o.steps}`);
-    if (o.steps < 0) parts.push(`back ${-o.steps}`);
-    if (o.lost_turns) parts.push(o.lost_turns === 1 ? "loses a turn" : `loses ${o.lost_turns} turns`);
-    if (o.vampire) parts.push("a vampire now");
-    if (o.status === "out") parts.push("out of the game");
-    if (o.status === "escaped") parts.push("escaped!");
-    return `Outcome: ${parts.length ? parts.join(" · ") : "nothing happens"}`;
+    if (o.steps > 0) parts.push(T("outcome.forward", { n: o.steps }));
+    if (o.steps < 0) parts.push(T("outcome.back", { n: -o.steps }));
+    if (o.lost_turns) parts.push(T("outcome.lost_turns", { n: o.lost_turns }));
+    if (o.vampire) parts.push(T("outcome.vampire"));
+    if (o.status === "out") parts.push(T("outcome.out"));
+    if (o.status === "escaped") parts.push(T("outcome.escaped"));
+    return T("outcome", { what: parts.length ? parts.join(" · ") : T("outcome.nothing") });
   }
 
   // --- what the game waits on, and the buttons ---------------------------------------------------
   function promptText() {
     if (view.phase === "over") {
       const w = view.winners;
-      if (view.ending === "solo_death") return `${name(0)} did not survive the night.`;
-      if (!w.length) return "The night is over.";
-      return view.ending === "last_alive" || view.ending === null
-        ? `${you(w[0])} ${w[0] === me() ? "are" : "is"} the last heir alive and ${w[0] === me() ? "win" : "wins"}!`
-        : `${you(w[0])} ${w[0] === me() ? "escape" : "escapes"} the house and ${w[0] === me() ? "win" : "wins"}!`;
+      if (view.ending === "solo_death") return T("over.solo_death", { name: name(0) });
+      if (!w.length) return T("over.nobody");
+      const how = view.ending === "last_alive" || view.ending === null ? "over.last_alive" : "over.escape";
+      return T(w[0] === me() ? `${how}_you` : how, { name: name(w[0]) });
     }
     const p = view.pending;
     if (!p) return "";
     const mine = p.seats.includes(me());
     const heir = p.heir !== null && p.heir !== undefined ? p.heir : null;
-    const whose = heir === null ? "" : heir === me() ? "your" : `${name(heir)}'s`;
+    const yours = heir === me() ? "_your" : "";
     const roller = p.seats.length === 1 ? you(p.seats[0]) : "";
+    const params = { roller, name: heir === null ? "" : name(heir), table: p.table ? t(`event.panique.table_title.${p.table}`, {}, p.table_title) : p.table_title };
     switch (p.purpose) {
-      case "order": return mine ? "Roll your die: the highest goes first." : "Everyone rolls for the first turn.";
-      case "circle": return mine ? "Roll the Circle of Life to start the night." : `${roller} rolls the Circle of Life.`;
-      case "move": return mine ? "Your turn: roll your die against the Circle of Life." : `${roller} rolls to move.`;
-      case "encounter": return mine ? `Roll the Circle of Life for ${whose} encounter.` : `${roller} rolls the Circle of Life for ${whose} encounter.`;
-      case "table": return mine ? `Roll again for ${whose} encounter: ${p.table_title}.` : `${roller} rolls again: ${p.table_title}.`;
-      case "butler": return mine ? "The Butler's offer: accept or refuse?" : `${roller} weighs the Butler's offer.`;
-      case "ally": return mine ? "The Ally: choose A, B or C." : `${roller} chooses the Ally's help.`;
-      case "rest": return mine ? "You share a space: rest (skip your next turn, gain 1 Life Point)?" : `${roller} may rest.`;
+      case "encounter": return T(mine ? `prompt.encounter${yours}` : `prompt.encounter_other${yours}`, params);
+      case "table": return T(mine ? `prompt.table${yours}` : "prompt.table_other", params);
+      case "order": case "circle": case "move": case "butler": case "ally": case "rest":
+        return T(mine ? `prompt.${p.purpose}` : `prompt.${p.purpose}_other`, params);
       default: return "";
     }
   }
@@ -396,13 +397,12 @@ export function mount(container, ctx) {
     if (legal.some((a) => a.type === "roll")) {
       nodes.push(html("button", {
         type: "button", class: "btn big pq-roll", id: "pq-roll", disabled: sent,
-        text: "Roll", onclick: () => send({ type: "roll" }),
+        text: T("roll"), onclick: () => send({ type: "roll" }),
       }));
     } else if (legal.length && p && p.options) {
       if (picking) {
         const targets = legal.filter((a) => a.option === picking);
-        const verb = picking === "B" ? "back two" : "back one";
-        nodes.push(html("p", { class: "pq-ask", text: `Whose heir moves ${verb}?` }));
+        nodes.push(html("p", { class: "pq-ask", text: T(`whose.${picking}`) }));
         const row = html("div", { class: "pq-choices" });
         for (const a of targets) {
           row.append(html("button", {
@@ -410,7 +410,7 @@ export function mount(container, ctx) {
             text: name(a.target), onclick: () => send(a),
           }));
         }
-        row.append(html("button", { type: "button", class: "btn ghost pq-back", text: "Back", onclick: () => { picking = null; drawActions(); } }));
+        row.append(html("button", { type: "button", class: "btn ghost pq-back", text: T("back"), onclick: () => { picking = null; drawActions(); } }));
         nodes.push(row);
       } else {
         const row = html("div", { class: "pq-choices" });
@@ -458,7 +458,7 @@ export function mount(container, ctx) {
     if (!e || !e.text) return;
     if (e.kind === "start") { news = ""; newsEl.textContent = ""; return; }
     if (["space", "life", "move", "lost_turn", "skip", "out", "roller", "sunrise", "win", "rest", "panique", "vampire", "choice"].includes(e.kind)) {
-      news = marked(e.text);
+      news = ctx.event ? ctx.event(e) : marked(e.text);
       newsEl.textContent = news;
     }
   }

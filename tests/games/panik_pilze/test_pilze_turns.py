@@ -149,7 +149,7 @@ def test_swap_one_two_or_three_action_cards(n: int) -> None:
     assert not set(gone) & set(state.hands[0])
     assert state.action_discard[-n:] == gone
     assert len(state.action_discard) == discard_before + n
-    assert events[0].kind == "swap" and events[0].data == {"count": n}
+    assert events[0].kind == "swap" and events[0].data == {"count": n, "n": n}
     assert state.turn == 1 and display_ups(state) == [u for u, _ in DISPLAY]
 
 

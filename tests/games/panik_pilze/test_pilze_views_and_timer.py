@@ -82,5 +82,5 @@ def test_timeout_with_only_unplayable_steals_swaps_the_first_card() -> None:
     state = build([["steal", "steal", "steal"], ["party"]], display=DISPLAY, turn_seconds=30)
     first = state.hands[0][0]
     events = act(state, None, {"type": "timeout"})
-    assert any(e.kind == "swap" and e.data == {"count": 1} for e in events)
+    assert any(e.kind == "swap" and e.data == {"count": 1, "n": 1} for e in events)
     assert state.action_discard[-1] == first and len(state.hands[0]) == 3

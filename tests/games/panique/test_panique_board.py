@@ -27,7 +27,7 @@ def land_on(target: int, life: int = 2, steps: int = 2):
     state = in_play(2, circle=4, spaces=[target - steps, 1], lives=[life, 3])
     events = roll(state, 4 + steps)
     assert events[0].data == {"die": "own", "value": 4 + steps, "purpose": "move", "circle": 4,
-                              "steps": steps}
+                              "steps": steps, "msg": "roll_move"}
     return state, events
 
 

@@ -4,6 +4,8 @@
 // round badge; the shape shows by its body and eyes (one big eye vs two eyes on stalks); the
 // pattern by white stripes or white dots.
 
+import { t } from "../../i18n.js";
+
 export const NS = "http://www.w3.org/2000/svg";
 
 export const AMOEBA_FILL = { red: "#ee4433", violet: "#6a3cc0" };
@@ -141,16 +143,25 @@ export function tileArt(tile) {
   return [disc("#d9f5ef", "mutation"), mutationArt(tile.attribute)];
 }
 
+// Names in the page's language: the words are the events' (event.panic_lab.colour.red, ...).
+const word = (attr, value) => t(`event.panic_lab.${attr}.${value}`, {}, value);
+
+/** "red tentacled striped" (German: "rote gestreifte Tentakel-Amöbe"). */
 export function describeKind(kind) {
-  return `${kind.colour} ${kind.shape} ${kind.pattern}`;
+  return t("game.panic_lab.kind", {
+    colour: word("colour", kind.colour), shape: word("shape", kind.shape), pattern: word("pattern", kind.pattern),
+  });
 }
 
 export function describeTile(tile) {
-  if (tile.type === "amoeba") return `${describeKind(tile)} amoeba`;
-  if (tile.type === "lab") return `${tile.colour} lab`;
-  if (tile.type === "vent") return "vent";
-  return `${tile.attribute} mutation room`;
+  if (tile.type === "amoeba") return t("game.panic_lab.amoeba", { kind: describeKind(tile) });
+  if (tile.type === "lab") return labName(tile.colour);
+  if (tile.type === "vent") return t("game.panic_lab.vent");
+  return t("game.panic_lab.mutation_room", { attribute: attributeName(tile.attribute) });
 }
+
+export const labName = (colour) => t(`game.panic_lab.lab_name.${colour}`, {}, `${colour} lab`);
+export const attributeName = (attribute) => t(`game.panic_lab.attribute.${attribute}`, {}, attribute);
 
 // --- dice --------------------------------------------------------------------------------------
 function dieBody(fill) {

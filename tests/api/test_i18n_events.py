@@ -1,0 +1,94 @@
+"""The game events in the reader's language (app/i18n/events.py): the catalog's wording with the
+event's data, the reader's own ``.you`` form, the engine's English text as the fallback, and the
+match page's move list in German."""
+
+from __future__ import annotations
+
+import random
+
+import app.games
+from app.api.match_story import match_story
+from app.engine import Event, Move, SeededRng, registry
+from app.i18n import catalog
+from app.i18n.events import event_text, message_id, placeholders
+
+app.games.load_all()
+
+
+def test_a_wording_takes_counts_seats_lists_and_words_from_the_data():
+    penalty = Event("{seat:1} takes 2 penalty cards", 1, "penalty", {"cards": 2, "n": 2})
+    assert event_text("de", "panika", penalty.kind, penalty.seat, penalty.data, penalty.text) == (
+        "{seat:1} bekommt 2 Strafkarten")
+    assert event_text("de", "panika", "penalty", 1, {"cards": 1, "n": 1}, "") == (
+        "{seat:1} bekommt 1 Strafkarte")
+    steal = {"card": 3, "mushroom": "chef", "victim": 0}
+    assert event_text("de", "panik_pilze", "steal", 2, steal, "") == (
+        "{seat:2} stiehlt {seat:0} einen Chef")
+    tie = {"tied": [0, 1, 2], "top": 6, "msg": "tie"}
+    assert event_text("en", "panique", "order", None, tie, "") == (
+        "{seat:0}, {seat:1} and {seat:2} tie with 6: they roll again")
+    dice = {"dice": {"lab": "blue", "arrow": "white", "colour": "red", "shape": "crawling",
+                     "pattern": "dotted", "step": 1}}
+    assert event_text("de", "panic_lab", "reveal", None, dice, "") == (
+        "Gesucht: die rote gepunktete Krabbel-Amöbe, entkommen aus dem blauen Labor "
+        "(weißer Pfeil).")
+    assert event_text("de", "panika", "play", 0, {"msg": "play_mixed_taps", "card": "3",
+                                                  "card2": "tap", "n": 3}, "") == (
+        "{seat:0} spielt: 3 und Tipp! (3 Tipps)")
+
+
+def test_an_unknown_message_falls_back_to_the_engines_text():
+    assert event_text("de", "panika", "no_such_kind", 0, {}, "{seat:0} did a thing") == (
+        "{seat:0} did a thing")
+    assert message_id("move", {"msg": "slime"}) == "slime"
+    assert message_id("move", None) == "move"
+
+
+def test_the_readers_own_form_has_no_other_seat_and_exists_in_every_language():
+    for lang in ("en", "de"):
+        for key, wording in catalog(lang).items():
+            if key.startswith("event.") and key.endswith(".you"):
+                assert key[:-4] in catalog(lang), key
+                assert "seat" not in placeholders(wording), key
+
+
+def _played_match(game_id: str, players: int, moves: int) -> dict:
+    game = registry.get_game(game_id)
+    seed = bytes(range(32))
+    rng = SeededRng(seed)
+    state = game.setup(players, game.parse_options({}), rng)
+    picker = random.Random(7)
+    actions = []
+    for step in range(moves):
+        if game.outcome(state) is not None:
+            break
+        choices = [(s, a) for s in range(players) for a in game.legal_actions(state, s)]
+        choices = choices or [(None, a) for a in game.legal_actions(state, None)]
+        seat, action = picker.choice(choices)
+        move = Move(seat, game.parse_action(action), 500 * (step + 1))
+        game.step(state, move, rng)
+        actions.append({"seat": seat, "action": action, "at_ms": move.at_ms, "rtt_ms": 0})
+    return {"id": 1, "game": game_id, "seed": seed.hex(), "options": {}, "actions": actions,
+            "players": [{"seat": s, "nickname": n} for s, n in enumerate(["Anna", "Ben", "Cem"])]}
+
+
+def test_the_match_page_tells_the_moves_in_german():
+    match = _played_match("panika", 3, 80)
+    german = " / ".join(line.text for line in match_story(match, "de"))
+    english = " / ".join(line.text for line in match_story(match, "en"))
+    assert "spielt" in german and "{seat:" not in german and "{" not in german, german
+    assert "plays" in english and "spielt" not in english
+    assert "plays" not in german
+    lines = match_story(match, "de")
+    assert any(line.who in {"Anna", "Ben", "Cem"} and line.text.startswith("spielt")
+               for line in lines), german
+
+
+def test_the_rules_pages_sum_up_in_german_before_the_english_rules(server):
+    with server.http() as http:
+        for game_id in ("panika", "panika_counter", "panic_lab", "panik_pilze", "panique"):
+            german = http.get(f"/games/{game_id}/rules", headers={"Accept-Language": "de"}).text
+            assert "Kurz gefasst" in german and catalog("de")[f"rules.{game_id}.summary"][:40] in german
+            assert 'lang="en">' in german, game_id  # the full rules, marked as English
+            english = http.get(f"/games/{game_id}/rules", headers={"Accept-Language": "en"}).text
+            assert "Kurz gefasst" not in english and "In short" not in english, game_id
