@@ -91,6 +91,15 @@ class Settings(BaseSettings):
         "(HTTP 429 / close 4429 beyond)."
     )
 
+    # --- Durable rooms (docs/architecture.md, "Durable rooms"; issue 12) ----------------------
+    durable_rooms: bool = Field(
+        True, description="Record every room change and move (group-committed) so that a "
+        "restarted server restores its open rooms; false keeps rooms in memory only."
+    )
+    journal_window_ms: float = Field(
+        2.0, description="How long the journal gathers moves before one transaction writes them."
+    )
+
     def resolved_database_url(self) -> str:
         if self.database_url:
             return self.database_url

@@ -24,6 +24,7 @@ from app.engine import EngineError, Event, Game
 from . import protocol as p
 from .connection import Connection
 from .guard import CLOSE_POLICY, SocketPolicy, TokenBucket
+from .journal import RoomRecorder
 from .match import MatchRun
 from .members import Member
 from .membership import Membership
@@ -38,6 +39,9 @@ RECOVERY_ATTEMPTS = 5
 CLOSE_ROOM_CLOSED = 4003
 CLOSE_SERVER_RESTARTING = 1012
 RECOVERY_DELAY_SECONDS = 1.0
+MAX_UNSAVED = 200
+"""Durable rooms: past this many changes waiting for the database, actions are refused with
+``saving`` until it is back (docs/protocol.md, "Saving")."""
 SEAT_MARKER = re.compile(r"\{seat:(\d+)\}")
 """How an engine's event text names a seat (docs/protocol.md, "Events")."""
 
@@ -98,6 +102,8 @@ class Room(Membership):
         self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._on_close: Callable[[Room], None] | None = None
+        self.recorder: RoomRecorder | None = None
+        """Durable rooms: records every change before its frames go out (journal.py)."""
         if game.open_table:
             self._start_match(players=game.max_players)
 
@@ -125,11 +131,17 @@ class Room(Membership):
         try:
             while not self.closed:
                 message = await self._queue.get()
+                recorder = self.recorder
+                if recorder is not None:
+                    recorder.begin()
                 try:
                     self._handle(*message)
                 except Exception:  # noqa: BLE001 - a bug costs one message, never the room
                     log.exception("room %s: failed to handle %s", self.code, message[0])
                     self._recover()
+                finally:
+                    if recorder is not None:
+                        recorder.end(self)
         finally:
             tick.cancel()
             self._shutdown()
@@ -143,6 +155,8 @@ class Room(Membership):
         if kind == "frame":
             conn, message = args
             self.last_activity = time.monotonic()
+            if self.recorder is not None and conn.gate is None:
+                conn.gate = self.recorder.gate
             self._on_frame(conn, message)
         elif kind == "closed":
             self._on_closed(args[0])
@@ -191,7 +205,8 @@ class Room(Membership):
     def _shutdown(self) -> None:
         """Every connection is closed: 4003 when the room closes, 1012 when the server stops."""
         self.closed = True
-        self._end_open_match()
+        if self.recorder is None or self.close_code != CLOSE_SERVER_RESTARTING:
+            self._end_open_match()  # a durable room carries on after the restart instead
         self._timers.clear()
         why = ("room_closed", "this room has closed") if self.close_code == CLOSE_ROOM_CLOSED \
             else ("server_restarting", "the server is restarting; back in a moment")
@@ -206,7 +221,7 @@ class Room(Membership):
             self._on_join(conn, message)
             return
         if isinstance(message, p.Ping):
-            conn.send({"type": "pong", "t": message.t})
+            conn.send_control(p.encode({"type": "pong", "t": message.t}))
             return
         ref = getattr(message, "ref", None)
         if not conn.joined:
@@ -266,6 +281,10 @@ class Room(Membership):
             return
         if member.seat is None:
             conn.error("spectator", "spectators cannot play", message.ref)
+            return
+        if self.recorder is not None and self.recorder.gate.unsaved > MAX_UNSAVED:
+            conn.error("saving", "the server is saving the game; try again in a moment",
+                       message.ref)
             return
         try:
             events = self.match.play(member.seat, message.action, conn.rtt_ms)
@@ -509,7 +528,7 @@ class Room(Membership):
             frame = p.encode({"type": "ping", "t": t, "rtt": self._rtts()})
             for conn in conns:
                 conn.ping_sent(t, now)
-                conn.send_text(frame)
+                conn.send_control(frame)
         elif now - self.last_activity > self._idle_seconds:
             self.closed = True
             return
@@ -594,3 +613,27 @@ class Room(Membership):
         if self.match is not None:
             seat = conn.seat
             conn.send_text(self._state_frame(self._state_common([]), seat, self.match.view(seat)))
+
+    # --- durable rooms (app/realtime/journal.py, app/realtime/restore.py) ---------------------
+    @property
+    def next_member_id(self) -> int:
+        return self._next_member
+
+    @property
+    def banned_count(self) -> int:
+        return len(self._banned_nonces) + len(self._banned_names)
+
+    def banned_lists(self) -> dict[str, list[str]]:
+        return {"nonces": sorted(self._banned_nonces), "names": sorted(self._banned_names)}
+
+    def restore_membership(self, next_member: int, banned: dict[str, list[str]]) -> None:
+        self._next_member = next_member
+        self._banned_nonces = set(banned.get("nonces", ()))
+        self._banned_names = set(banned.get("names", ()))
+
+    def on_saving(self, waiting: bool) -> None:
+        """The journal waits for the database (or is through): every page hears it at once
+        (docs/protocol.md, "Saving")."""
+        frame = p.encode({"type": "saving", "waiting": waiting})
+        for conn in self._all_connections():
+            conn.send_control(frame)

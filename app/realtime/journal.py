@@ -1,0 +1,301 @@
+"""The journal of open rooms: every change a room needs to be rebuilt, recorded before any client
+sees its effects (docs/architecture.md, "Durable rooms").
+
+Three parts:
+
+- ``Journal``, one per process: takes operations (app/db/rooms.py) from every room, never
+  blocking the caller, and writes everything queued in the last few milliseconds in one
+  transaction on a database thread (group commit, through ``Database.run``). Batches are written
+  in order, one at a time, so "durable up to ticket N" only ever grows. A failed batch (the
+  database down or silent) is retried, whole and in order, with capped backoff; the rooms in it
+  are told they are waiting ("saving") and told again once it is written.
+- ``FrameGate``, one per room: every frame the room sends passes through it. Frames made while
+  handling one input are tagged with the room's last ticket and go out only once the journal has
+  that ticket durable; frames wait behind earlier frames of the room, in order. Pings and pongs
+  (``Connection.send_control``) pass at once: they show no move, and holding them would falsify
+  the round trips that Panika's fairness uses (docs/fairness.md).
+- ``RoomRecorder``, one per room: after each input the room handled, it compares the room with
+  what it recorded last and queues what changed: the room and its members (rare, written whole),
+  a new match, and the match's new moves. The room itself only calls ``begin``/``end``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from app.db.database import Database
+from app.db.rooms import AddMove, DeleteRoom, MemberRecord, RoomOp, SaveRoom, StartMatch, write_ops
+
+if TYPE_CHECKING:
+    from .connection import Connection, Message
+    from .match import MatchRun
+    from .room import Room
+
+log = logging.getLogger(__name__)
+
+GROUP_WINDOW_SECONDS = 0.002
+"""How long the journal gathers operations before it writes them (one transaction for all)."""
+MAX_BATCH = 2000
+"""Operations in one transaction, at most (a backlog after an outage goes in several)."""
+RETRY_FIRST_SECONDS = 0.05
+RETRY_MAX_SECONDS = 2.0
+
+
+class Journal:
+    """Group-committed writes of every room's operations, in order, off the event loop."""
+
+    def __init__(self, db: Database, *, window: float = GROUP_WINDOW_SECONDS,
+                 retry_max: float = RETRY_MAX_SECONDS) -> None:
+        self._db = db
+        self._window = window
+        self._retry_max = retry_max
+        self._queue: deque[tuple[int, RoomOp, FrameGate | None]] = deque()
+        self._issued = 0
+        self.durable = 0
+        """Every operation with a ticket up to this one is in the database."""
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self.failing_since: float | None = None
+        """``time.monotonic()`` of the first failure of the batch being retried, else None."""
+        self._waiting_gates: set[FrameGate] = set()
+        self.batches = 0
+        """Transactions written so far (for tests and measurements)."""
+
+    @property
+    def pending(self) -> int:
+        """Operations queued, not yet durable."""
+        return len(self._queue)
+
+    def write(self, op: RoomOp, gate: FrameGate | None = None) -> int:
+        """Queue ``op``; returns its ticket. ``gate`` hears when it is durable. Never blocks."""
+        self._issued += 1
+        self._queue.append((self._issued, op, gate))
+        self._wake.set()
+        return self._issued
+
+    async def wait(self, ticket: int, timeout: float) -> bool:
+        """Whether ``ticket`` became durable within ``timeout`` seconds."""
+        if self.durable >= ticket:
+            return True
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append((ticket, future))
+        try:
+            await asyncio.wait_for(asyncio.shield(future), timeout)
+            return True
+        except TimeoutError:
+            return False
+
+    async def flush(self, timeout: float) -> bool:
+        """Wait until everything queued so far is durable (at most ``timeout`` seconds)."""
+        return await self.wait(self._issued, timeout)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="room-journal")
+
+    async def stop(self, timeout: float = 3.0) -> None:
+        """Write what is queued (within ``timeout``), then stop."""
+        if self._task is None:
+            return
+        if not await self.flush(timeout):
+            log.error("journal: %d operations could not be written before the stop",
+                      len(self._queue))
+        self._task.cancel()
+        try:
+            await self._task
+        except asyncio.CancelledError:
+            pass
+        self._task = None
+
+    async def _run(self) -> None:
+        delay = RETRY_FIRST_SECONDS
+        while True:
+            if not self._queue:
+                self._wake.clear()
+                await self._wake.wait()
+                await asyncio.sleep(self._window)  # let the other moves of this moment join
+            batch = [self._queue[i] for i in range(min(MAX_BATCH, len(self._queue)))]
+            try:
+                await self._db.run(write_ops, self._db, [op for _, op, _ in batch])
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 - retried until the database has it
+                self._failed(batch, error)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self._retry_max)
+                continue
+            delay = RETRY_FIRST_SECONDS
+            for _ in batch:
+                self._queue.popleft()
+            self.batches += 1
+            self._written(batch[-1][0], {gate for _, _, gate in batch if gate is not None})
+
+    def _failed(self, batch: list[tuple[int, RoomOp, FrameGate | None]], error: Exception) -> None:
+        if self.failing_since is None:
+            self.failing_since = time.monotonic()
+            log.error("journal: the database did not take %d operations (%s); retrying",
+                      len(batch), str(error).splitlines()[0] if str(error) else type(error))
+        for _, _, gate in batch:
+            if gate is not None and gate not in self._waiting_gates:
+                self._waiting_gates.add(gate)
+                gate.saving(True)
+
+    def _written(self, ticket: int, gates: set[FrameGate]) -> None:
+        self.durable = ticket
+        if self.failing_since is not None:
+            log.warning("journal: the database is back after %.1f s",
+                        time.monotonic() - self.failing_since)
+            self.failing_since = None
+        for gate in gates:
+            if gate in self._waiting_gates:
+                self._waiting_gates.discard(gate)
+                gate.saving(False)
+            gate.release(ticket)
+        if self._waiters:
+            still = []
+            for wanted, future in self._waiters:
+                if wanted <= ticket:
+                    if not future.done():
+                        future.set_result(None)
+                else:
+                    still.append((wanted, future))
+            self._waiters = still
+
+
+class FrameGate:
+    """Holds a room's frames until the journal has every change they show (in order)."""
+
+    __slots__ = ("ticket", "durable", "_held", "_batch", "on_saving")
+
+    def __init__(self) -> None:
+        self.ticket = 0
+        """The room's last ticket."""
+        self.durable = 0
+        """The journal's durable ticket as this gate last heard it."""
+        self._held: deque[tuple[int, Connection, Message]] = deque()
+        self._batch: list[tuple[Connection, Message]] | None = None
+        self.on_saving: Callable[[bool], None] | None = None
+        """Told True when the room's changes wait for the database, False when they are in."""
+
+    @property
+    def held(self) -> int:
+        """Frames waiting for the journal."""
+        return len(self._held)
+
+    @property
+    def unsaved(self) -> int:
+        """The room's operations not yet durable."""
+        return max(0, self.ticket - self.durable)
+
+    def send(self, conn: Connection, message: Message) -> None:
+        if self._batch is not None:
+            self._batch.append((conn, message))
+        elif self._held:
+            self._held.append((self.ticket, conn, message))
+        else:
+            conn.write_now(message)
+
+    def begin(self) -> None:
+        """The room starts handling an input: its frames are gathered."""
+        self._batch = []
+
+    def end(self) -> None:
+        """The input is handled (and its changes queued): its frames go out when durable."""
+        batch, self._batch = self._batch, None
+        if not batch:
+            return
+        if not self._held and self.durable >= self.ticket:
+            for conn, message in batch:
+                conn.write_now(message)
+            return
+        tag = self.ticket
+        self._held.extend((tag, conn, message) for conn, message in batch)
+
+    def release(self, durable: int) -> None:
+        """The journal has everything up to ``durable``: the frames waiting for it go out."""
+        self.durable = max(self.durable, durable)
+        held = self._held
+        while held and held[0][0] <= self.durable:
+            _, conn, message = held.popleft()
+            conn.write_now(message)
+
+    def saving(self, waiting: bool) -> None:
+        if self.on_saving is not None:
+            self.on_saving(waiting)
+
+
+def _members(room: Room) -> tuple[MemberRecord, ...]:
+    return tuple(MemberRecord(m.id, m.nickname, m.seat, m.player, m.nonce)
+                 for m in room.members.values())
+
+
+def _fingerprint(room: Room) -> tuple[Any, ...]:
+    """What a ``SaveRoom`` holds, cheaply compared after every input."""
+    return (room.host, room.public, room.status, room.match_number, room.next_member_id,
+            room.banned_count, room.options,
+            tuple((m.id, m.nickname, m.seat, m.player) for m in room.members.values()))
+
+
+class RoomRecorder:
+    """Records one room's changes in the journal and gates its frames (see the module doc)."""
+
+    def __init__(self, journal: Journal, code: str) -> None:
+        self.journal = journal
+        self.code = code
+        self.gate = FrameGate()
+        self._fingerprint: tuple[Any, ...] | None = None
+        self._match: MatchRun | None = None
+        self._logged = 0
+
+    def begin(self) -> None:
+        self.gate.begin()
+
+    def end(self, room: Room) -> None:
+        """After an input: queue what changed, then let the input's frames follow it."""
+        try:
+            self.record(room)
+        finally:
+            self.gate.end()
+
+    def adopt(self, room: Room) -> None:
+        """A restored room: what the database holds already is not written again."""
+        self._fingerprint = _fingerprint(room)
+        self._match = room.match
+        self._logged = len(room.match.log) if room.match is not None else 0
+
+    def record(self, room: Room) -> int:
+        """Queue the room's changes since the last call; returns the room's last ticket."""
+        fingerprint = _fingerprint(room)
+        if fingerprint != self._fingerprint:
+            self._fingerprint = fingerprint
+            self._write(SaveRoom(
+                code=room.code, game=room.game.id, options=dict(room.options), host=room.host,
+                public=room.public, status=room.status, match_number=room.match_number,
+                next_member=room.next_member_id, banned=room.banned_lists(),
+                members=_members(room)))
+        match = room.match
+        if match is not None and match is not self._match:
+            self._match, self._logged = match, 0
+            self._write(StartMatch(
+                code=room.code, match_number=room.match_number, seed=match.seed.hex(),
+                players=match.players, options=dict(match.options), started_at=match.started_at))
+        if match is not None and len(match.log) > self._logged:
+            now = datetime.now(UTC)
+            for seq in range(self._logged + 1, len(match.log) + 1):
+                m = match.log[seq - 1]
+                self._write(AddMove(self.code, seq, m.seat, m.action, m.at_ms, m.rtt_ms, now))
+            self._logged = len(match.log)
+        return self.gate.ticket
+
+    def forget(self) -> None:
+        """The room closed for good: its rows go."""
+        self.journal.write(DeleteRoom(self.code))
+
+    def _write(self, op: RoomOp) -> None:
+        self.gate.ticket = self.journal.write(op, self.gate)
