@@ -376,10 +376,10 @@ class Room(Membership):
         outcome = self.match.outcome()
         if outcome is None:
             self._sync_timers()
-            self._broadcast_state(frames)
+            self._broadcast_state(frames, moved=True)
         else:
             self._timers.clear()
-            self._broadcast_state(frames)
+            self._broadcast_state(frames, moved=True)
             self._end_match(outcome)
 
     def _end_match(self, outcome: Any) -> None:
@@ -585,25 +585,30 @@ class Room(Membership):
         for conn in self._all_connections():
             conn.send_text(text)
 
-    def _state_common(self, events: list[dict[str, Any]]) -> dict[str, Any]:
-        """The part of a state frame that every recipient shares."""
+    def _state_common(self, events: list[dict[str, Any]], moved: bool = False) -> dict[str, Any]:
+        """The part of a state frame that every recipient shares; after a move, which move it
+        was (its number, seat and time: never the action, which may be a secret)."""
         match = self.match
         assert match is not None
         timers = self._timers.visible()
-        return {"match": self.match_number, "version": match.version,
-                "active": self.game.active_seats(match.state),
-                "timers": timers, "events": events}
+        common = {"match": self.match_number, "version": match.version,
+                  "active": self.game.active_seats(match.state),
+                  "timers": timers, "events": events}
+        if moved and match.log:
+            last = match.log[-1]
+            common["move"] = {"seq": match.version, "seat": last.seat, "at_ms": last.at_ms}
+        return common
 
     @staticmethod
     def _state_frame(common: dict[str, Any], seat: int | None, view: dict[str, Any]) -> str:
         return p.encode({"type": "state", "seat": seat, "view": view, **common})
 
-    def _broadcast_state(self, events: list[dict[str, Any]]) -> None:
+    def _broadcast_state(self, events: list[dict[str, Any]], moved: bool = False) -> None:
         """Each recipient gets its own seat's view; one view and one encoding per seat."""
         if self.match is None:
             return
         conns = self._all_connections()
-        common = self._state_common(events)
+        common = self._state_common(events, moved)
         views = self.match.views({conn.seat for conn in conns})
         texts = {seat: self._state_frame(common, seat, view) for seat, view in views.items()}
         for conn in conns:
