@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from app.games.panic_lab.solver import solve
 from app.games.panic_lab.tiles import Kind, Roll, Tile
@@ -223,4 +224,33 @@ def test_panic_lab_round_survives_sigkill_mid_round(process, opened):
     claims = [(a["seat"], a["action"]) for a in stored["actions"] if a["seat"] is not None]
     assert claims[-2:] == [(1, {"type": "claim", "tile": _wrong(view, answer)}),
                            (0, {"type": "claim", "tile": answer})]
+    assert process.stop() < 5.0
+
+
+def test_panika_match_carries_on_after_a_graceful_restart(process, opened):
+    """SIGTERM: the journal is flushed before the sockets close with 1012, so every accepted
+    move was told or is stored, and the match goes on after the restart."""
+    process.start()
+    code, clients = _room(process, opened, "panika", ["Ann", "Bob"])
+    start_panika(clients)
+    sent: dict[int, tuple[int, Frame]] = {}
+    table = RecordingTable(clients, sent)
+    for _ in range(15):
+        assert table.step()
+    assert process.stop() < 5.0
+    for c in clients:  # the page is told to come back in a moment
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                c.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+    told_before = max(_told(clients, 1))
+
+    process.start()
+    again = _reconnect(process, code, clients, opened)
+    assert again[0].latest_state()["version"] == told_before  # type: ignore[index]
+    RecordingTable(again, sent).play_to_end()
+    stored = _stored_match(process, again[0])
+    told = _told(clients + again, 1)
+    _check_log(stored, told, told_before)
+    assert len(told) == len(stored["actions"])
     assert process.stop() < 5.0
