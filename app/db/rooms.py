@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, delete, insert, select, update
 
 from .database import Database
 from .models import RoomMatchRow, RoomMemberRow, RoomMoveRow, RoomRow
@@ -82,55 +81,52 @@ class DeleteRoom:
 RoomOp = SaveRoom | StartMatch | AddMove | DeleteRoom
 
 
-def _insert_ignoring_duplicates(session: Session, rows: list[dict[str, Any]]) -> None:
+def _insert_moves(connection: Connection, rows: list[dict[str, Any]]) -> None:
     """Moves that are in the table already (a batch written again) are kept as they are."""
-    dialect = session.get_bind().dialect.name
+    dialect = connection.dialect.name
     if dialect == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as dialect_insert
     elif dialect == "sqlite":
         from sqlalchemy.dialects.sqlite import insert as dialect_insert
     else:  # pragma: no cover - the two databases the site runs on
-        session.execute(insert(RoomMoveRow), rows)
+        connection.execute(insert(RoomMoveRow), rows)
         return
-    session.execute(dialect_insert(RoomMoveRow).on_conflict_do_nothing(), rows)
+    connection.execute(dialect_insert(RoomMoveRow).on_conflict_do_nothing(), rows)
 
 
-def _delete_room(session: Session, code: str) -> None:
+def _delete_room(connection: Connection, code: str) -> None:
     for table in (RoomMoveRow, RoomMatchRow, RoomMemberRow):
-        session.execute(delete(table).where(table.room_code == code))
-    session.execute(delete(RoomRow).where(RoomRow.code == code))
+        connection.execute(delete(table).where(table.room_code == code))
+    connection.execute(delete(RoomRow).where(RoomRow.code == code))
 
 
-def _save_room(session: Session, op: SaveRoom) -> None:
-    row = session.get(RoomRow, op.code)
+def _save_room(connection: Connection, op: SaveRoom) -> None:
     values = {"game": op.game, "options": op.options, "host": op.host, "public": op.public,
               "status": op.status, "match_number": op.match_number,
               "next_member": op.next_member, "banned": op.banned, "updated_at": op.at}
-    if row is None:
-        session.add(RoomRow(code=op.code, created_at=op.at, **values))
-    else:
-        for key, value in values.items():
-            setattr(row, key, value)
-    session.flush()
-    session.execute(delete(RoomMemberRow).where(RoomMemberRow.room_code == op.code))
+    changed = connection.execute(update(RoomRow).where(RoomRow.code == op.code).values(values))
+    if changed.rowcount == 0:
+        connection.execute(insert(RoomRow).values(code=op.code, created_at=op.at, **values))
+    connection.execute(delete(RoomMemberRow).where(RoomMemberRow.room_code == op.code))
     if op.members:
-        session.execute(insert(RoomMemberRow), [
+        connection.execute(insert(RoomMemberRow), [
             {"room_code": op.code, "member_id": m.id, "nickname": m.nickname, "seat": m.seat,
              "player": m.player, "nonce": m.nonce} for m in op.members])
 
 
-def _start_match(session: Session, op: StartMatch) -> None:
-    session.execute(delete(RoomMoveRow).where(RoomMoveRow.room_code == op.code))
-    session.execute(delete(RoomMatchRow).where(RoomMatchRow.room_code == op.code))
-    session.execute(insert(RoomMatchRow), [{
+def _start_match(connection: Connection, op: StartMatch) -> None:
+    connection.execute(delete(RoomMoveRow).where(RoomMoveRow.room_code == op.code))
+    connection.execute(delete(RoomMatchRow).where(RoomMatchRow.room_code == op.code))
+    connection.execute(insert(RoomMatchRow), [{
         "room_code": op.code, "match_number": op.match_number, "seed": op.seed,
         "players": op.players, "options": op.options, "started_at": op.started_at}])
 
 
 def write_ops(db: Database, ops: list[RoomOp]) -> None:
     """Write ``ops`` in order, in one transaction (blocking: run through ``Database.run``).
-    Consecutive moves go in one multi-row insert."""
-    with db.session() as session, session.begin():
+    Consecutive moves go in one multi-row insert. SQLAlchemy Core, not the ORM: on the hot path
+    a transaction through a ``Session`` costs about twice the CPU (docs/performance.md)."""
+    with db.engine.begin() as connection:
         moves: list[dict[str, Any]] = []
         for op in ops:
             if isinstance(op, AddMove):
@@ -139,16 +135,16 @@ def write_ops(db: Database, ops: list[RoomOp]) -> None:
                               "received_at": op.received_at})
                 continue
             if moves:
-                _insert_ignoring_duplicates(session, moves)
+                _insert_moves(connection, moves)
                 moves = []
             if isinstance(op, SaveRoom):
-                _save_room(session, op)
+                _save_room(connection, op)
             elif isinstance(op, StartMatch):
-                _start_match(session, op)
+                _start_match(connection, op)
             else:
-                _delete_room(session, op.code)
+                _delete_room(connection, op.code)
         if moves:
-            _insert_ignoring_duplicates(session, moves)
+            _insert_moves(connection, moves)
 
 
 # --- reading back, at start -----------------------------------------------------------------
@@ -231,6 +227,6 @@ def load_rooms(db: Database) -> list[StoredRoom]:
 
 def delete_rooms(db: Database, codes: list[str]) -> None:
     """Remove these rooms and everything recorded of them (blocking)."""
-    with db.session() as session, session.begin():
+    with db.engine.begin() as connection:
         for code in codes:
-            _delete_room(session, code)
+            _delete_room(connection, code)
