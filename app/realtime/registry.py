@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
 """Capital letters without the look-alikes I, L and O (read as 1 and 0)."""
 CODE_LENGTH = 4
+CREATE_WAIT_SECONDS = 2.0
+"""Durable rooms: how long creating a room waits for its first record (docs/architecture.md)."""
 
 
 class RoomLimitReached(Exception):
@@ -88,7 +90,7 @@ class RoomRegistry:
         room.start(on_close=self._forget)
         if room.recorder is not None:  # the host's token names a member the database has
             assert self.journal is not None
-            await self.journal.wait(room.recorder.record(room), self._db.deadline)
+            await self.journal.wait(room.recorder.record(room), CREATE_WAIT_SECONDS)
         return room, host, room.token_for(host)
 
     def _new_room(self, *, code: str, game: Game, public: bool) -> Room:
