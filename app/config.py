@@ -99,6 +99,10 @@ class Settings(BaseSettings):
     journal_window_ms: float = Field(
         2.0, description="How long the journal gathers moves before one transaction writes them."
     )
+    journal_hold_seconds: float = Field(
+        3.0, description="How long a room's frames wait for a database that does not answer; "
+        "then the rooms play on and their moves are written once it is back."
+    )
 
     def resolved_database_url(self) -> str:
         if self.database_url:

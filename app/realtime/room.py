@@ -39,9 +39,6 @@ RECOVERY_ATTEMPTS = 5
 CLOSE_ROOM_CLOSED = 4003
 CLOSE_SERVER_RESTARTING = 1012
 RECOVERY_DELAY_SECONDS = 1.0
-MAX_UNSAVED = 200
-"""Durable rooms: past this many changes waiting for the database, actions are refused with
-``saving`` until it is back (docs/protocol.md, "Saving")."""
 SEAT_MARKER = re.compile(r"\{seat:(\d+)\}")
 """How an engine's event text names a seat (docs/protocol.md, "Events")."""
 
@@ -282,7 +279,7 @@ class Room(Membership):
         if member.seat is None:
             conn.error("spectator", "spectators cannot play", message.ref)
             return
-        if self.recorder is not None and self.recorder.gate.unsaved > MAX_UNSAVED:
+        if self.recorder is not None and self.recorder.gate.full:
             conn.error("saving", "the server is saving the game; try again in a moment",
                        message.ref)
             return

@@ -238,3 +238,114 @@ def test_database_down_then_back_moves_wait_in_order_and_nothing_is_lost(backend
     (room,) = load_rooms(db)
     assert room.match is not None and [m.seq for m in room.match.moves] == list(range(1, 21))
     db.dispose()
+
+
+def _sqlite_outage(tmp_path):  # type: ignore[no-untyped-def]
+    path = tmp_path / "outage.sqlite3"
+    url = f"sqlite:///{path}"
+    migrate(url)
+    db = Database(url, timeout=0.2)
+    holder: list[sqlite3.Connection] = []
+    return db, (lambda: holder.append(_lock_sqlite(str(path)))), \
+        (lambda: holder.pop().execute("ROLLBACK"))
+
+
+def test_after_the_hold_the_rooms_play_on_and_the_moves_are_written_when_it_is_back(tmp_path):
+    """A long outage: frames wait ``hold`` seconds, then go out; the moves stay queued, in
+    order, and reach the database when it is back; then frames wait for it again."""
+    db, down, up = _sqlite_outage(tmp_path)
+
+    async def scenario() -> None:
+        journal = Journal(db, hold=0.8, retry_max=0.2)
+        journal.start()
+        gate = FrameGate(journal)
+        conn = Recorder()
+        conn.gate = gate
+        saving: list[bool] = []
+        gate.on_saving = saving.append
+        from app.realtime.journal import RoomRecorder
+
+        recorder = RoomRecorder(journal, "ABCD")
+        recorder.gate = gate
+        journal.write(_room(), gate)
+        gate.ticket = journal.write(_start(), gate)
+        await _settled(journal)
+        down()
+        gate.begin()
+        gate.ticket = journal.write(_move(1), gate)
+        conn.send_text("state 1")
+        gate.end()
+        await asyncio.sleep(0.5)
+        assert conn.out == [] and saving == [True]
+        await asyncio.sleep(1.0)  # past the hold: the journal opens
+        assert journal.open and conn.out == ["state 1"] and saving == [True, False]
+        for seq in (2, 3):
+            gate.begin()
+            gate.ticket = journal.write(_move(seq), gate)
+            conn.send_text(f"state {seq}")
+            gate.end()
+        assert conn.out == ["state 1", "state 2", "state 3"]  # no waiting while open
+        assert journal.pending == 3
+        up()
+        assert await journal.flush(10.0)
+        assert not journal.open
+        gate.begin()
+        gate.ticket = journal.write(_move(4), gate)
+        conn.send_text("state 4")
+        gate.end()
+        assert conn.out[-1] == "state 3"  # waiting for the database again
+        await _settled(journal)
+        assert conn.out[-1] == "state 4"
+        await journal.stop()
+
+    asyncio.run(scenario())
+    (room,) = load_rooms(db)
+    assert room.match is not None and [m.seq for m in room.match.moves] == [1, 2, 3, 4]
+    db.dispose()
+
+
+def test_an_overflowing_queue_is_dropped_and_each_room_written_again_whole(tmp_path):
+    from app.engine import get_game
+    from app.games import load_all
+    from app.realtime.journal import RoomRecorder
+    from app.realtime.room import Room
+    from app.realtime.tokens import SeatTokens
+
+    load_all()
+    db, down, up = _sqlite_outage(tmp_path)
+
+    async def scenario() -> None:
+        async def save(*_args):  # type: ignore[no-untyped-def]
+            return 1
+
+        journal = Journal(db, hold=0.1, retry_max=0.2, max_queued=10)
+        journal.start()
+        room = Room(code="QRST", game=get_game("panika_counter"), public=True,
+                    tokens=SeatTokens("k"), save_match=save)
+        room.add_member("Ann")
+        room.recorder = RoomRecorder(journal, room.code)
+        room.recorder.record(room)
+        await _settled(journal)
+        down()
+        room.match.play(0, {"type": "tap"})
+        room.recorder.record(room)
+        while journal.failing_since is None:  # the database is found away
+            await asyncio.sleep(0.05)
+        for i in range(1, 25):  # up and down by one: the counter never bursts
+            room.match.play(0, {"type": "tap" if i % 2 == 0 else "back"})
+            room.recorder.record(room)
+        assert journal.pending <= 10  # dropped at 10; the room waits for the database
+        up()
+        assert await journal.flush(10.0)
+        room.match.play(0, {"type": "back"})  # the room's next input: written again whole
+        room.recorder.record(room)
+        assert await journal.flush(10.0)
+        await journal.stop()
+        room._timers.clear()
+
+    asyncio.run(scenario())
+    (stored,) = load_rooms(db)
+    assert stored.code == "QRST" and stored.match is not None
+    assert [m.seq for m in stored.match.moves] == list(range(1, 27))
+    assert [m.nickname for m in stored.members] == ["Ann"]
+    db.dispose()

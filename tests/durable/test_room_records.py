@@ -23,7 +23,8 @@ def _stored(var_dir) -> list:  # type: ignore[no-untyped-def]
 def test_a_move_reaches_no_client_before_the_database_has_it(tmp_path):
     var = tmp_path / "var"
     with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000,
-                    database_timeout_seconds=0.3) as server, ClientPool() as pool:
+                    database_timeout_seconds=0.3, journal_hold_seconds=60) as server, \
+            ClientPool() as pool:
         code, clients = room_of(server, lambda c: pool(server, c), "panika", 2)
         start_panika(clients)
         table = PanikaTable(clients)
