@@ -77,3 +77,51 @@ def test_durable_rooms_can_be_switched_off(tmp_path):
         code = server.create_room("panika", "Ann")["code"]
         assert server.registry.get(code).recorder is None
     assert _stored(var) == []
+
+
+def test_the_counter_carries_on_across_a_graceful_restart(tmp_path):
+    """An open table is not ended by a restart (its match would otherwise be closed and
+    recorded): it comes back with the same match, version and seats."""
+    var = tmp_path / "var"
+    with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000) as server, \
+            ClientPool() as pool:
+        created = server.create_room("panika_counter", "Ann")
+        code = created["code"]
+        ann = pool(server, code)
+        ann.join(token=created["token"])
+        ann.wait_for("state")
+        for n in range(1, 4):
+            ann.action({"type": "tap"})
+            wait_frame(ann, lambda f, n=n: f["type"] == "state" and f["version"] == n)
+        seed_hash = server.registry.get(code).match.seed_hash
+    with LiveServer(var, ping_interval_seconds=0.5) as server, ClientPool() as pool:
+        room = server.registry.get(code)
+        assert room is not None and room.status == "playing"
+        assert room.match.version == 3 and room.match.seed_hash == seed_hash
+        ann = pool(server, code)
+        welcome = ann.join(token=created["token"])
+        assert welcome["seat"] == 0
+        assert ann.wait_for("state")["version"] == 3
+        with server.http() as http:
+            assert http.get("/api/matches").json() == []  # nothing was ended and recorded
+
+
+def test_a_finished_room_comes_back_finished_and_its_match_is_stored_once(tmp_path):
+    var = tmp_path / "var"
+    with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000) as server, \
+            ClientPool() as pool:
+        code, clients = room_of(server, lambda c: pool(server, c), "panika", 2)
+        start_panika(clients)
+        PanikaTable(clients).play_to_end()
+        saved = wait_frame(clients[0], lambda f: f["type"] == "room" and f["match_id"],
+                           timeout=10)
+    with LiveServer(var, ping_interval_seconds=0.5) as server:
+        room = server.registry.get(code)
+        assert room is not None and room.status == "finished"
+        deadline = time.monotonic() + 10
+        while room.match_id is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert room.match_id == saved["match_id"]
+        assert room.result["seed_hash"] == saved["result"]["seed_hash"]
+        with server.http() as http:
+            assert [m["id"] for m in http.get("/api/matches").json()] == [saved["match_id"]]
