@@ -84,6 +84,7 @@ class Journal:
         """Bumped when the queue is dropped (a batch in flight then no longer heads it)."""
         self._ok_generation = 0
         """The generation in which the database last took a write (or answered a ping)."""
+        self._dropped = False
         self._issued = 0
         self.durable = 0
         """Every operation with a ticket up to this one is in the database (or was superseded)."""
@@ -225,6 +226,7 @@ class Journal:
                   "whole", len(self._queue))
         self._queue.clear()
         self._generation += 1
+        self._dropped = True
         for recorder in list(self._recorders):
             recorder.reset()
 
@@ -248,9 +250,11 @@ class Journal:
             log.warning("journal: the database is back after %.1f s",
                         time.monotonic() - self.failing_since)
             self.failing_since = None
-        if not self._queue:  # all written (or dropped and written again): every gate is clear
+        if not self._queue:  # all written (or dropped and superseded): every ticket is clear
             self.durable = self._issued
-            gates = gates | {r.gate for r in list(self._recorders)}
+            if self._dropped:  # gates whose operations were dropped hear it here
+                self._dropped = False
+                gates = gates | {r.gate for r in list(self._recorders)}
         if self.open and (not self._queue
                           or time.monotonic() - self._queue[0][3] < CAUGHT_UP_SECONDS):
             log.warning("journal: the database has caught up; frames wait for it again")
