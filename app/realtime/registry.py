@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -87,10 +88,11 @@ class RoomRegistry:
             room.options = parsed
         host = room.add_member(host_nickname)
         self.rooms[room.code] = room
-        room.start(on_close=self._forget)
         if room.recorder is not None:  # the host's token names a member the database has
             assert self.journal is not None
             await self.journal.wait(room.recorder.record(room), CREATE_WAIT_SECONDS)
+            room.last_activity = time.monotonic()  # its idle time counts from now
+        room.start(on_close=self._forget)
         return room, host, room.token_for(host)
 
     def _new_room(self, *, code: str, game: Game, public: bool) -> Room:
