@@ -31,14 +31,20 @@ def _replay(room: Room, game: Game, stored: StoredMatch) -> tuple[MatchRun, dict
                      seed=bytes.fromhex(stored.seed), started_at=stored.started_at)
     rng = SeededRng(match.seed)
     state = game.setup(stored.players, game.parse_options(stored.options), rng)
-    started = {t.key: 0 for t in game.timers(state)}
+    timers = game.timers(state)
+    started = {t.key: 0 for t in timers}
     room._record([Event(f"A new match of {game.title} begins.", kind="start")])
     for move in stored.moves:
+        # A system move is the timer that fired: if the rules keep its key, it starts again
+        # (as the room's timer board does).
+        fired = {t.key for t in timers if t.action == move.action} if move.seat is None else set()
         action = game.parse_action(move.action)
         events = game.step(state, Move(move.seat, action, move.at_ms, move.rtt_ms), rng)
         room._record(events)
         match.log.append(AppliedMove(move.seat, move.action, move.at_ms, move.rtt_ms))
-        started = {t.key: started.get(t.key, move.at_ms) for t in game.timers(state)}
+        timers = game.timers(state)
+        started = {t.key: move.at_ms if t.key in fired else started.get(t.key, move.at_ms)
+                   for t in timers}
     match.state, match.rng, match.version = state, rng, len(match.log)
     return match, started
 

@@ -26,7 +26,18 @@ Frame = dict[str, Any]
 
 @pytest.fixture
 def process(tmp_path):  # type: ignore[no-untyped-def]
+    """A server on SQLite under its var folder."""
     server = ServerProcess(tmp_path / "var")
+    try:
+        yield server
+    finally:
+        server.ensure_stopped()
+
+
+@pytest.fixture
+def pg_process(tmp_path, postgres_url):  # type: ignore[no-untyped-def]
+    """A server on a fresh PostgreSQL database (the production set-up)."""
+    server = ServerProcess(tmp_path / "var", database_url=postgres_url)
     try:
         yield server
     finally:
@@ -125,7 +136,9 @@ class RecordingTable(PanikaTable):
         return True
 
 
-def test_panika_match_survives_sigkill_mid_match(process, opened):
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_panika_match_survives_sigkill_mid_match(backend, request, opened):
+    process = request.getfixturevalue("process" if backend == "sqlite" else "pg_process")
     process.start()
     code, clients = _room(process, opened, "panika", ["Ann", "Bob", "Cy"])
     start_panika(clients)
