@@ -228,6 +228,9 @@ def test_panic_lab_round_survives_sigkill_mid_round(process, opened):
     assert state["view"]["round"] == 2 and state["view"]["phase"] in ("search", "settling")
     assert state["view"]["players"][1]["claimed"] and state["view"]["dice"] == view["dice"]
     assert state["version"] == told_before
+    if state["view"]["phase"] == "search":  # its clock ran on through the restart
+        (left,) = [t for t in state["timers"] if t["key"] == "search:2"]
+        assert left["remaining_ms"] < 14_000
     again[0].action({"type": "claim", "tile": answer})
     finished = wait_frame(again[0], lambda f: f["type"] == "room" and f["status"] == "finished",
                           timeout=15.0)
