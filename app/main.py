@@ -24,6 +24,7 @@ from app.logs import configure as configure_logging
 from app.realtime.cluster import Cluster
 from app.realtime.endpoint import serve_room_socket
 from app.realtime.guard import SocketGuard, SocketPolicy
+from app.realtime.journal import Journal
 from app.realtime.registry import RoomRegistry
 from app.realtime.tokens import SeatTokens
 
@@ -63,6 +64,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.registry.writer = app.state.writer
         await app.state.writer.start()
+        journal = Journal(app.state.db, window=settings.journal_window_ms / 1000,
+                          hold=settings.journal_hold_seconds) if settings.durable_rooms else None
+        if journal is not None:  # durable rooms: recorded as they change, restored at start
+            app.state.registry.journal = journal
+            journal.start()
+            try:
+                await app.state.registry.restore()
+            except UNAVAILABLE_ERRORS as error:
+                log.error("could not restore the open rooms: %s", error)
         await app.state.registry.start()
         collector = asyncio.get_running_loop().create_task(
             run_collector_schedule(settings.gc_young_seconds, settings.gc_full_seconds)
@@ -70,6 +80,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         collector.cancel()
         await app.state.registry.close_all()
+        if journal is not None:
+            await journal.stop()
         await app.state.writer.stop()
         app.state.db.dispose()
 

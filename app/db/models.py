@@ -52,3 +52,79 @@ class MatchPlayer(Base):
     winner: Mapped[bool] = mapped_column(Boolean)
 
     match: Mapped[Match] = relationship(back_populates="players")
+
+
+# --- Durable rooms (docs/architecture.md, "Durable rooms") -----------------------------------
+# A room open in a process, written as it changes so that a restarted process rebuilds it: the
+# room and its members (rare changes, each written whole), the running match (seed, players,
+# options) and every accepted move of it (the hot path, written in batches by the journal,
+# app/realtime/journal.py). Finished matches live in ``matches`` above; these rows go when the
+# room closes.
+
+
+class RoomRow(Base):
+    """An open room: what ``Room`` needs besides its members and its match."""
+
+    __tablename__ = "rooms"
+
+    code: Mapped[str] = mapped_column(String(8), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]]
+    host: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The host's member id."""
+    public: Mapped[bool] = mapped_column(Boolean)
+    status: Mapped[str] = mapped_column(String(16))
+    match_number: Mapped[int] = mapped_column(Integer)
+    next_member: Mapped[int] = mapped_column(Integer)
+    """The id the next member will get (ids are never reused in a room: tokens name them)."""
+    banned: Mapped[dict[str, Any]]
+    """``{"nonces": [...], "names": [...]}``: the seat tokens and nicknames the host removed."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class RoomMemberRow(Base):
+    """A member of an open room (a player or a spectator)."""
+
+    __tablename__ = "room_members"
+
+    room_code: Mapped[str] = mapped_column(
+        ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True)
+    member_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    nickname: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    player: Mapped[bool] = mapped_column(Boolean)
+    nonce: Mapped[str] = mapped_column(String(32))
+    """The nonce the member's seat token carries (app/realtime/tokens.py)."""
+
+
+class RoomMatchRow(Base):
+    """The current match of an open room (running, or finished and waiting for a rematch)."""
+
+    __tablename__ = "room_matches"
+
+    room_code: Mapped[str] = mapped_column(
+        ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True)
+    match_number: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(128))
+    """Hex; secret until the match ends, like every seed (docs/fairness.md)."""
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]]
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    """Wall time of the start: the match clock (``at_ms``) continues from it after a restart."""
+
+
+class RoomMoveRow(Base):
+    """One accepted move of a room's current match, system moves included."""
+
+    __tablename__ = "room_moves"
+
+    room_code: Mapped[str] = mapped_column(
+        ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1 for the match's first move; equals the ``version`` of the state frame it caused."""
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    action: Mapped[dict[str, Any]]
+    at_ms: Mapped[int] = mapped_column(Integer)
+    rtt_ms: Mapped[int] = mapped_column(Integer)
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

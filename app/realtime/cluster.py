@@ -46,6 +46,10 @@ class RelayConnection(Connection):
         if not self.closed:
             self._cluster.publish(self._node, {"op": "out", "conn": self.key, "text": text})
 
+    def send_control(self, text: str) -> None:
+        """Pings and pongs travel as every frame does (durable rooms' gate: journal.py)."""
+        self.send_text(text)
+
     def close(self, code: int = 1000, error: tuple[str, str] | None = None) -> None:
         if not self.closed:
             if error is not None:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from .protocol import encode, error_frame
 
 if TYPE_CHECKING:
+    from .journal import FrameGate
     from .members import Member
 
 BACKLOG_LIMIT = 512
@@ -39,7 +40,7 @@ class Connection:
     """A joined (or joining) WebSocket client of one room."""
 
     __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_backlog",
-                 "_finishing", "_pings", "on_gone", "on_bad_join", "__weakref__")
+                 "_finishing", "_pings", "on_gone", "on_bad_join", "gate", "__weakref__")
 
     def __init__(self, send: AsgiSend | None = None) -> None:
         self.id = next(_ids)
@@ -57,6 +58,9 @@ class Connection:
         """Called once when the server gives up on this connection (fell behind, broken)."""
         self.on_bad_join: Callable[[], None] | None = None
         """Called when a join on this connection fails (a bad seat token): a probe spent."""
+        self.gate: FrameGate | None = None
+        """The room's frame gate once the room has this connection (durable rooms: frames wait
+        until the journal has the moves they show; app/realtime/journal.py)."""
 
     @property
     def joined(self) -> bool:
@@ -67,9 +71,23 @@ class Connection:
         return self.member.seat if self.member is not None else None
 
     def send_text(self, text: str) -> None:
-        """Send one frame now (or after the frames still waiting, if any)."""
+        """Send one frame now (or after the frames still waiting, if any): through the room's
+        gate when it has one."""
+        if not self.closed:
+            message = {"type": "websocket.send", "text": text}
+            if self.gate is not None:
+                self.gate.send(self, message)
+            else:
+                self._write(message)
+
+    def send_control(self, text: str) -> None:
+        """A ping or a pong: past the gate (they show no move, and their timing is measured)."""
         if not self.closed:
             self._write({"type": "websocket.send", "text": text})
+
+    def write_now(self, message: Message) -> None:
+        """The gate lets ``message`` out."""
+        self._write(message)
 
     def _write(self, message: Message) -> None:
         if self._send is None:
@@ -145,7 +163,11 @@ class Connection:
             return
         if error is not None:
             self.error(*error)
-        self._write({"type": "websocket.close", "code": code})
+        message = {"type": "websocket.close", "code": code}
+        if self.gate is not None:
+            self.gate.send(self, message)
+        else:
+            self._write(message)
         self.closed = True
 
     def ping_sent(self, t: int, now: float) -> None:

@@ -57,6 +57,10 @@ class MatchRun:
         """Milliseconds since the match started: the time stamp of every move."""
         return int((time.monotonic() - self._t0) * 1000)
 
+    def resume_clock(self, now_ms: int) -> None:
+        """A restored match: its clock reads ``now_ms`` now and runs on from there."""
+        self._t0 = time.monotonic() - now_ms / 1000
+
     def play(self, seat: int | None, raw_action: Any, rtt_ms: int = 0) -> list[Event]:
         """Parse, validate and apply one move; ``EngineError`` leaves everything unchanged.
 

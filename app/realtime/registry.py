@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 from app.db.database import Database
@@ -14,6 +16,7 @@ from app.engine import Game
 
 from .cluster import REFRESH_SECONDS, Cluster
 from .guard import SocketPolicy
+from .journal import Journal, RoomRecorder
 from .members import Member
 from .room import CLOSE_SERVER_RESTARTING, Room
 from .tokens import SeatTokens
@@ -23,6 +26,8 @@ log = logging.getLogger(__name__)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
 """Capital letters without the look-alikes I, L and O (read as 1 and 0)."""
 CODE_LENGTH = 4
+CREATE_WAIT_SECONDS = 2.0
+"""Durable rooms: how long creating a room waits for its first record (docs/architecture.md)."""
 
 
 class RoomLimitReached(Exception):
@@ -78,17 +83,63 @@ class RoomRegistry:
                        "host": host_nickname}
             while not await self.cluster.claim_code(code, {"code": code, **summary}):
                 code = self.new_code()
+        room = self._new_room(code=code, game=game, public=public)
+        if parsed is not None:
+            room.options = parsed
+        host = room.add_member(host_nickname)
+        self.rooms[room.code] = room
+        if room.recorder is not None:  # the host's token names a member the database has
+            assert self.journal is not None
+            await self.journal.wait(room.recorder.record(room), CREATE_WAIT_SECONDS)
+            room.last_activity = time.monotonic()  # its idle time counts from now
+        room.start(on_close=self._forget)
+        return room, host, room.token_for(host)
+
+    def _new_room(self, *, code: str, game: Game, public: bool) -> Room:
         room = Room(
             code=code, game=game, public=public, tokens=self.tokens,
             save_match=self._save, idle_seconds=self._idle_seconds,
             ping_seconds=self._ping_seconds, policy=self.policy,
         )
-        if parsed is not None:
-            room.options = parsed
-        host = room.add_member(host_nickname)
-        self.rooms[room.code] = room
-        room.start(on_close=self._forget)
-        return room, host, room.token_for(host)
+        if self.journal is not None:
+            room.recorder = RoomRecorder(self.journal, code)
+            room.recorder.gate.on_saving = room.on_saving
+        return room
+
+    async def restore(self) -> int:
+        """Durable rooms, at start: every recorded room comes back (``restore.py``), except
+        those idle past the idle time, which are deleted. Returns the number restored."""
+        from app.db.rooms import delete_rooms, load_rooms
+
+        from .restore import restore_room, resume
+
+        if self.journal is None:
+            return 0
+        stored = await self._db.run(load_rooms, self._db, deadline=max(30.0, self._db.deadline))
+        now = datetime.now(UTC)
+        stale = [s.code for s in stored
+                 if (now - s.last_activity).total_seconds() > self._idle_seconds]
+        restored = 0
+        for room_data in stored:
+            if room_data.code in stale or room_data.code in self.rooms:
+                continue
+            try:
+                room, elapsed = restore_room(room_data, self._new_room)
+            except Exception:  # noqa: BLE001 - one bad room must not keep the site down
+                log.exception("could not restore room %s; deleting it", room_data.code)
+                stale.append(room_data.code)
+                continue
+            assert room.recorder is not None
+            room.recorder.adopt(room)
+            self.rooms[room.code] = room
+            room.start(on_close=self._forget)
+            resume(room, elapsed)
+            room.recorder.record(room)
+            restored += 1
+        if stale:
+            await self._db.run(delete_rooms, self._db, stale)
+        log.info("restored %d rooms; deleted %d idle or broken ones", restored, len(stale))
+        return restored
 
     def get(self, code: str) -> Room | None:
         return self.rooms.get(code.upper())
@@ -139,6 +190,9 @@ class RoomRegistry:
             except Exception:  # noqa: BLE001 - Redis may come back; the rooms go on meanwhile
                 log.exception("could not refresh the room directory")
 
+    journal: Journal | None = None
+    """Durable rooms (``DURABLE_ROOMS``): the journal every room records its changes in."""
+
     writer: MatchWriter | None = None
     """The durable writer of finished matches (app/db/outbox.py), set by the app at start-up."""
 
@@ -150,6 +204,8 @@ class RoomRegistry:
         return await self._db.run(save_match, self._db, record=record)
 
     def _forget(self, room: Room) -> None:
+        if room.recorder is not None and room.close_code != CLOSE_SERVER_RESTARTING:
+            room.recorder.forget()  # closed for good (idle, or closed): its rows go
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
             if self.cluster is not None and not self._closing:
@@ -161,6 +217,8 @@ class RoomRegistry:
         self._closing = True
         if self._directory_task is not None:
             self._directory_task.cancel()
+        if self.journal is not None:  # every recorded move is in before the pages are told
+            await self.journal.flush(2.0)
         rooms = list(self.rooms.values())
         for room in rooms:
             room.post("close", CLOSE_SERVER_RESTARTING)

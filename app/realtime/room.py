@@ -25,6 +25,7 @@ from app.engine import EngineError, Event, Game
 from . import protocol as p
 from .connection import Connection
 from .guard import CLOSE_POLICY, SocketPolicy, TokenBucket
+from .journal import RoomRecorder
 from .match import MatchRun
 from .members import Member
 from .membership import Membership
@@ -99,6 +100,8 @@ class Room(Membership):
         self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._on_close: Callable[[Room], None] | None = None
+        self.recorder: RoomRecorder | None = None
+        """Durable rooms: records every change before its frames go out (journal.py)."""
         if game.open_table:
             self._start_match(players=game.max_players)
 
@@ -127,11 +130,17 @@ class Room(Membership):
         try:
             while not self.closed:
                 message = await self._queue.get()
+                recorder = self.recorder
+                if recorder is not None:
+                    recorder.begin()
                 try:
                     self._handle(*message)
                 except Exception:  # noqa: BLE001 - a bug costs one message, never the room
                     log.exception("room %s: failed to handle %s", self.code, message[0])
                     self._recover()
+                finally:
+                    if recorder is not None:
+                        recorder.end(self)
         finally:
             tick.cancel()
             self._shutdown()
@@ -146,6 +155,8 @@ class Room(Membership):
         if kind == "frame":
             conn, message = args
             self.last_activity = time.monotonic()
+            if self.recorder is not None and conn.gate is None:
+                conn.gate = self.recorder.gate
             self._on_frame(conn, message)
         elif kind == "closed":
             self._on_closed(args[0])
@@ -194,7 +205,8 @@ class Room(Membership):
     def _shutdown(self) -> None:
         """Every connection is closed: 4003 when the room closes, 1012 when the server stops."""
         self.closed = True
-        self._end_open_match()
+        if self.recorder is None or self.close_code != CLOSE_SERVER_RESTARTING:
+            self._end_open_match()  # a durable room carries on after the restart instead
         self._timers.clear()
         why = ("room_closed", "this room has closed") if self.close_code == CLOSE_ROOM_CLOSED \
             else ("server_restarting", "the server is restarting; back in a moment")
@@ -209,7 +221,7 @@ class Room(Membership):
             self._on_join(conn, message)
             return
         if isinstance(message, p.Ping):
-            conn.send({"type": "pong", "t": message.t})
+            conn.send_control(p.encode({"type": "pong", "t": message.t}))
             return
         ref = getattr(message, "ref", None)
         if not conn.joined:
@@ -269,6 +281,10 @@ class Room(Membership):
             return
         if member.seat is None:
             conn.error("spectator", "spectators cannot play", message.ref)
+            return
+        if self.recorder is not None and self.recorder.gate.full:
+            conn.error("saving", "the server is saving the game; try again in a moment",
+                       message.ref)
             return
         try:
             events = self.match.play(member.seat, message.action, conn.rtt_ms)
@@ -361,10 +377,10 @@ class Room(Membership):
         outcome = self.match.outcome()
         if outcome is None:
             self._sync_timers()
-            self._broadcast_state(frames)
+            self._broadcast_state(frames, moved=True)
         else:
             self._timers.clear()
-            self._broadcast_state(frames)
+            self._broadcast_state(frames, moved=True)
             self._end_match(outcome)
 
     def _end_match(self, outcome: Any) -> None:
@@ -514,7 +530,7 @@ class Room(Membership):
             frame = p.encode({"type": "ping", "t": t, "rtt": self._rtts()})
             for conn in conns:
                 conn.ping_sent(t, now)
-                conn.send_text(frame)
+                conn.send_control(frame)
         elif now - self.last_activity > self._idle_seconds:
             self.closed = True
             return
@@ -571,25 +587,30 @@ class Room(Membership):
         for conn in self._all_connections():
             conn.send_text(text)
 
-    def _state_common(self, events: list[dict[str, Any]]) -> dict[str, Any]:
-        """The part of a state frame that every recipient shares."""
+    def _state_common(self, events: list[dict[str, Any]], moved: bool = False) -> dict[str, Any]:
+        """The part of a state frame that every recipient shares; after a move, which move it
+        was (its number, seat and time: never the action, which may be a secret)."""
         match = self.match
         assert match is not None
         timers = self._timers.visible()
-        return {"match": self.match_number, "version": match.version,
-                "active": self.game.active_seats(match.state),
-                "timers": timers, "events": events}
+        common = {"match": self.match_number, "version": match.version,
+                  "active": self.game.active_seats(match.state),
+                  "timers": timers, "events": events}
+        if moved and match.log:
+            last = match.log[-1]
+            common["move"] = {"seq": match.version, "seat": last.seat, "at_ms": last.at_ms}
+        return common
 
     @staticmethod
     def _state_frame(common: dict[str, Any], seat: int | None, view: dict[str, Any]) -> str:
         return p.encode({"type": "state", "seat": seat, "view": view, **common})
 
-    def _broadcast_state(self, events: list[dict[str, Any]]) -> None:
+    def _broadcast_state(self, events: list[dict[str, Any]], moved: bool = False) -> None:
         """Each recipient gets its own seat's view; one view and one encoding per seat."""
         if self.match is None:
             return
         conns = self._all_connections()
-        common = self._state_common(events)
+        common = self._state_common(events, moved)
         views = self.match.views({conn.seat for conn in conns})
         texts = {seat: self._state_frame(common, seat, view) for seat, view in views.items()}
         for conn in conns:
@@ -599,3 +620,27 @@ class Room(Membership):
         if self.match is not None:
             seat = conn.seat
             conn.send_text(self._state_frame(self._state_common([]), seat, self.match.view(seat)))
+
+    # --- durable rooms (app/realtime/journal.py, app/realtime/restore.py) ---------------------
+    @property
+    def next_member_id(self) -> int:
+        return self._next_member
+
+    @property
+    def banned_count(self) -> int:
+        return len(self._banned_nonces) + len(self._banned_names)
+
+    def banned_lists(self) -> dict[str, list[str]]:
+        return {"nonces": sorted(self._banned_nonces), "names": sorted(self._banned_names)}
+
+    def restore_membership(self, next_member: int, banned: dict[str, list[str]]) -> None:
+        self._next_member = next_member
+        self._banned_nonces = set(banned.get("nonces", ()))
+        self._banned_names = set(banned.get("names", ()))
+
+    def on_saving(self, waiting: bool) -> None:
+        """The journal waits for the database (or is through): every page hears it at once
+        (docs/protocol.md, "Saving")."""
+        frame = p.encode({"type": "saving", "waiting": waiting})
+        for conn in self._all_connections():
+            conn.send_control(frame)

@@ -15,7 +15,7 @@ up in the event loop's heap until it is rebuilt).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,8 +40,9 @@ class TimerBoard:
         self._handle: asyncio.TimerHandle | None = None
         self._armed_for = 0.0
 
-    def sync(self, wanted: Iterable[Timer]) -> None:
-        """Run exactly ``wanted``: drop the keys no longer asked for, start the new ones."""
+    def sync(self, wanted: Iterable[Timer], elapsed: Mapping[str, float] | None = None) -> None:
+        """Run exactly ``wanted``: drop the keys no longer asked for, start the new ones (a
+        restored room passes the seconds each has run already: ``elapsed``)."""
         by_key = {t.key: t for t in wanted}
         for key in [k for k in self._running if k not in by_key]:
             del self._running[key]
@@ -50,7 +51,8 @@ class TimerBoard:
         now = asyncio.get_running_loop().time()
         for key, timer in by_key.items():
             if key not in self._running and key not in self._fired:
-                self._running[key] = RunningTimer(timer, now + timer.seconds)
+                ran = elapsed.get(key, 0.0) if elapsed else 0.0
+                self._running[key] = RunningTimer(timer, now + timer.seconds - ran)
         self._arm()
 
     def clear(self) -> None:

@@ -98,6 +98,9 @@ function onFrame(frame) {
       break;
     case "chat": addChat(frame, true); break;
     case "ping": updateRtts(frame.rtt || {}); break;
+    case "saving":  // moves wait for the server's database (docs/protocol.md, "Saving")
+      setStatus(frame.waiting ? T.savingMoves : "");
+      break;
     case "error": onError(frame); break;
     default: break;
   }

@@ -58,6 +58,7 @@ export const T = {
 
   // results
   savingMatch: t("room.saving_match"),
+  savingMoves: t("room.saving_moves"),
   retryingSave: t("room.retrying_save"),
   savedAs: (id) => t("room.saved_as", { id }),
   winner: t("room.winner"),

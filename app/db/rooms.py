@@ -1,0 +1,232 @@
+"""Open rooms in the database: the writes the journal batches, and the reads of a restart.
+
+The journal (app/realtime/journal.py) turns a room's changes into the operations below and writes
+every operation queued in the last few milliseconds in one transaction (``write_ops``). Each
+operation is idempotent, so a batch whose commit succeeded but whose answer was lost can be
+written again as it is: a room is written whole (its row and all its members), a match start
+replaces the room's match and its moves, and a move that is there already is left as it is
+(docs/architecture.md, "Durable rooms").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, delete, insert, select, update
+
+from .database import Database
+from .models import RoomMatchRow, RoomMemberRow, RoomMoveRow, RoomRow
+
+
+@dataclass(frozen=True, slots=True)
+class MemberRecord:
+    id: int
+    nickname: str
+    seat: int | None
+    player: bool
+    nonce: str
+
+
+@dataclass(frozen=True, slots=True)
+class SaveRoom:
+    """The room and all its members as they are now (written whole: members change rarely)."""
+
+    code: str
+    game: str
+    options: dict[str, Any]
+    host: int | None
+    public: bool
+    status: str
+    match_number: int
+    next_member: int
+    banned: dict[str, list[str]]
+    members: tuple[MemberRecord, ...]
+    at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+@dataclass(frozen=True, slots=True)
+class StartMatch:
+    """A new match in the room: it replaces the previous one and its moves."""
+
+    code: str
+    match_number: int
+    seed: str
+    players: int
+    options: dict[str, Any]
+    started_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class AddMove:
+    """One accepted move of the room's current match."""
+
+    code: str
+    seq: int
+    seat: int | None
+    action: dict[str, Any]
+    at_ms: int
+    rtt_ms: int
+    received_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteRoom:
+    """The room closed (or was found idle or finished at start): its rows go."""
+
+    code: str
+
+
+RoomOp = SaveRoom | StartMatch | AddMove | DeleteRoom
+
+
+def _insert_moves(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    """Moves that are in the table already (a batch written again) are kept as they are."""
+    dialect = connection.dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as dialect_insert
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as dialect_insert
+    else:  # pragma: no cover - the two databases the site runs on
+        connection.execute(insert(RoomMoveRow), rows)
+        return
+    connection.execute(dialect_insert(RoomMoveRow).on_conflict_do_nothing(), rows)
+
+
+def _delete_room(connection: Connection, code: str) -> None:
+    for table in (RoomMoveRow, RoomMatchRow, RoomMemberRow):
+        connection.execute(delete(table).where(table.room_code == code))
+    connection.execute(delete(RoomRow).where(RoomRow.code == code))
+
+
+def _save_room(connection: Connection, op: SaveRoom) -> None:
+    values = {"game": op.game, "options": op.options, "host": op.host, "public": op.public,
+              "status": op.status, "match_number": op.match_number,
+              "next_member": op.next_member, "banned": op.banned, "updated_at": op.at}
+    changed = connection.execute(update(RoomRow).where(RoomRow.code == op.code).values(values))
+    if changed.rowcount == 0:
+        connection.execute(insert(RoomRow).values(code=op.code, created_at=op.at, **values))
+    connection.execute(delete(RoomMemberRow).where(RoomMemberRow.room_code == op.code))
+    if op.members:
+        connection.execute(insert(RoomMemberRow), [
+            {"room_code": op.code, "member_id": m.id, "nickname": m.nickname, "seat": m.seat,
+             "player": m.player, "nonce": m.nonce} for m in op.members])
+
+
+def _start_match(connection: Connection, op: StartMatch) -> None:
+    connection.execute(delete(RoomMoveRow).where(RoomMoveRow.room_code == op.code))
+    connection.execute(delete(RoomMatchRow).where(RoomMatchRow.room_code == op.code))
+    connection.execute(insert(RoomMatchRow), [{
+        "room_code": op.code, "match_number": op.match_number, "seed": op.seed,
+        "players": op.players, "options": op.options, "started_at": op.started_at}])
+
+
+def write_ops(db: Database, ops: list[RoomOp]) -> None:
+    """Write ``ops`` in order, in one transaction (blocking: run through ``Database.run``).
+    Consecutive moves go in one multi-row insert. SQLAlchemy Core, not the ORM: on the hot path
+    a transaction through a ``Session`` costs about twice the CPU (docs/performance.md)."""
+    with db.engine.begin() as connection:
+        moves: list[dict[str, Any]] = []
+        for op in ops:
+            if isinstance(op, AddMove):
+                moves.append({"room_code": op.code, "seq": op.seq, "seat": op.seat,
+                              "action": op.action, "at_ms": op.at_ms, "rtt_ms": op.rtt_ms,
+                              "received_at": op.received_at})
+                continue
+            if moves:
+                _insert_moves(connection, moves)
+                moves = []
+            if isinstance(op, SaveRoom):
+                _save_room(connection, op)
+            elif isinstance(op, StartMatch):
+                _start_match(connection, op)
+            else:
+                _delete_room(connection, op.code)
+        if moves:
+            _insert_moves(connection, moves)
+
+
+# --- reading back, at start -----------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class StoredMove:
+    seq: int
+    seat: int | None
+    action: dict[str, Any]
+    at_ms: int
+    rtt_ms: int
+    received_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    match_number: int
+    seed: str
+    players: int
+    options: dict[str, Any]
+    started_at: datetime
+    moves: tuple[StoredMove, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    code: str
+    game: str
+    options: dict[str, Any]
+    host: int | None
+    public: bool
+    status: str
+    match_number: int
+    next_member: int
+    banned: dict[str, list[str]]
+    created_at: datetime
+    updated_at: datetime
+    members: tuple[MemberRecord, ...]
+    match: StoredMatch | None
+
+    @property
+    def last_activity(self) -> datetime:
+        """The later of the room's last change and its last move."""
+        times = [self.updated_at]
+        if self.match is not None and self.match.moves:
+            times.append(self.match.moves[-1].received_at)
+        return max(_aware(t) for t in times)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back naive date-times (written as UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def load_rooms(db: Database) -> list[StoredRoom]:
+    """Every room in the table, with its members, its match and that match's moves in order."""
+    with db.session() as session:
+        rooms = session.scalars(select(RoomRow).order_by(RoomRow.created_at)).all()
+        members: dict[str, list[MemberRecord]] = {}
+        for m in session.scalars(select(RoomMemberRow).order_by(
+                RoomMemberRow.room_code, RoomMemberRow.member_id)):
+            members.setdefault(m.room_code, []).append(
+                MemberRecord(m.member_id, m.nickname, m.seat, m.player, m.nonce))
+        moves: dict[str, list[StoredMove]] = {}
+        for mv in session.scalars(select(RoomMoveRow).order_by(
+                RoomMoveRow.room_code, RoomMoveRow.seq)):
+            moves.setdefault(mv.room_code, []).append(StoredMove(
+                mv.seq, mv.seat, mv.action, mv.at_ms, mv.rtt_ms, _aware(mv.received_at)))
+        matches = {
+            m.room_code: StoredMatch(m.match_number, m.seed, m.players, m.options,
+                                     _aware(m.started_at), tuple(moves.get(m.room_code, ())))
+            for m in session.scalars(select(RoomMatchRow))
+        }
+        return [
+            StoredRoom(r.code, r.game, r.options, r.host, r.public, r.status, r.match_number,
+                       r.next_member, r.banned, _aware(r.created_at), _aware(r.updated_at),
+                       tuple(members.get(r.code, ())), matches.get(r.code))
+            for r in rooms
+        ]
+
+
+def delete_rooms(db: Database, codes: list[str]) -> None:
+    """Remove these rooms and everything recorded of them (blocking)."""
+    with db.engine.begin() as connection:
+        for code in codes:
+            _delete_room(connection, code)

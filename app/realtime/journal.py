@@ -1,0 +1,432 @@
+"""The journal of open rooms: every change a room needs to be rebuilt, recorded before any client
+sees its effects (docs/architecture.md, "Durable rooms").
+
+Three parts:
+
+- ``Journal``, one per process: takes operations (app/db/rooms.py) from every room, never
+  blocking the caller, and writes everything queued in the last few milliseconds in one
+  transaction on a database thread (group commit, through ``Database.run``). Batches are written
+  in order, one at a time, so "durable up to ticket N" only ever grows. A failed batch (the
+  database down or silent) is retried, whole and in order, with capped backoff; the rooms in it
+  are told they are waiting ("saving") and told again once it is written.
+- ``FrameGate``, one per room: every frame the room sends passes through it. Frames made while
+  handling one input are tagged with the room's last ticket and go out only once the journal has
+  that ticket durable; frames wait behind earlier frames of the room, in order. Pings and pongs
+  (``Connection.send_control``) pass at once: they show no move, and holding them would falsify
+  the round trips that Panika's fairness uses (docs/fairness.md).
+- ``RoomRecorder``, one per room: after each input the room handled, it compares the room with
+  what it recorded last and queues what changed: the room and its members (rare, written whole),
+  a new match, and the match's new moves. The room itself only calls ``begin``/``end``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from app.db.database import Database
+from app.db.rooms import AddMove, DeleteRoom, MemberRecord, RoomOp, SaveRoom, StartMatch, write_ops
+
+if TYPE_CHECKING:
+    from .connection import Connection, Message
+    from .match import MatchRun
+    from .room import Room
+
+log = logging.getLogger(__name__)
+
+GROUP_WINDOW_SECONDS = 0.002
+"""How long the journal gathers operations before it writes them (one transaction for all)."""
+HOLD_SECONDS = 3.0
+"""How long frames wait for a database that does not answer before the rooms play on unrecorded
+(see ``Journal``)."""
+MAX_BATCH = 2000
+"""Operations in one transaction, at most (a backlog after an outage goes in several)."""
+MAX_QUEUED = 100_000
+"""Operations kept while the database is away; past this, they are dropped and every room is
+written again whole once it is back."""
+MAX_UNSAVED = 200
+"""A room with more changes than this waiting for the database refuses further actions
+(``saving``) while its frames are held."""
+CAUGHT_UP_SECONDS = 0.5
+"""An open journal closes again once its oldest waiting operation is younger than this."""
+RETRY_FIRST_SECONDS = 0.05
+RETRY_MAX_SECONDS = 2.0
+
+
+class Journal:
+    """Group-committed writes of every room's operations, in order, off the event loop.
+
+    When the database does not answer, the rooms' frames wait for it, at most ``hold`` seconds
+    (the oldest unwritten operation's age): past that the journal *opens*: frames go out without
+    waiting (the games play on, as they did before rooms were recorded) while the operations stay
+    queued and are written, in order, once the database is back; then the journal closes again.
+    A crash while it is open loses the moves not yet written (docs/architecture.md, "Durable
+    rooms"). Past ``max_queued`` operations the queue is dropped and every room is written again
+    whole (every operation is idempotent) on its next input.
+    """
+
+    def __init__(self, db: Database, *, window: float = GROUP_WINDOW_SECONDS,
+                 hold: float = HOLD_SECONDS, retry_max: float = RETRY_MAX_SECONDS,
+                 max_queued: int = MAX_QUEUED) -> None:
+        self._db = db
+        self._window = window
+        self._hold = hold
+        self._retry_max = retry_max
+        self._max_queued = max_queued
+        self._queue: deque[tuple[int, RoomOp, FrameGate | None, float]] = deque()
+        self._generation = 0
+        """Bumped when the queue is dropped (a batch in flight then no longer heads it)."""
+        self._ok_generation = 0
+        """The generation in which the database last took a write (or answered a ping)."""
+        self._dropped = False
+        self._issued = 0
+        self.durable = 0
+        """Every operation with a ticket up to this one is in the database (or was superseded)."""
+        self.open = False
+        """The database has kept the frames waiting too long: they go out without waiting."""
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self.failing_since: float | None = None
+        """``time.monotonic()`` of the first failure of the batch being retried, else None."""
+        self._waiting_gates: set[FrameGate] = set()
+        self._recorders: weakref.WeakSet[RoomRecorder] = weakref.WeakSet()
+        self.batches = 0
+        """Transactions written so far (for tests and measurements)."""
+
+    @property
+    def pending(self) -> int:
+        """Operations queued, not yet durable (the "saves pending" of the metrics)."""
+        return len(self._queue)
+
+    @property
+    def accepting(self) -> bool:
+        """False after the queue was dropped, until the database answers again: the rooms then
+        wait to write themselves again whole."""
+        return self._ok_generation == self._generation
+
+    def attach(self, recorder: RoomRecorder) -> None:
+        self._recorders.add(recorder)
+
+    def write(self, op: RoomOp, gate: FrameGate | None = None) -> int:
+        """Queue ``op``; returns its ticket. ``gate`` hears when it is durable. Never blocks."""
+        if len(self._queue) >= self._max_queued and self.failing_since is not None:
+            self._drop_queue()
+        self._issued += 1
+        self._queue.append((self._issued, op, gate, time.monotonic()))
+        self._wake.set()
+        return self._issued
+
+    async def wait(self, ticket: int, timeout: float) -> bool:
+        """Whether ``ticket`` became durable within ``timeout`` seconds."""
+        if self.durable >= ticket:
+            return True
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append((ticket, future))
+        try:
+            await asyncio.wait_for(asyncio.shield(future), timeout)
+            return True
+        except TimeoutError:
+            return False
+
+    async def flush(self, timeout: float) -> bool:
+        """Wait until everything queued so far is durable (at most ``timeout`` seconds)."""
+        return await self.wait(self._issued, timeout)
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._run(), name="room-journal"),
+                       loop.create_task(self._watch(), name="room-journal-watch")]
+
+    async def stop(self, timeout: float = 3.0) -> None:
+        """Write what is queued (within ``timeout``), then stop."""
+        if not self._tasks:
+            return
+        if not await self.flush(timeout):
+            log.error("journal: %d operations could not be written before the stop",
+                      len(self._queue))
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+        self._tasks = []
+
+    async def _run(self) -> None:
+        delay = RETRY_FIRST_SECONDS
+        while True:
+            if not self._queue:
+                self._wake.clear()
+                if self.accepting and not self.open:
+                    await self._wake.wait()
+                else:  # nothing to write, but the database is to be watched
+                    try:
+                        await asyncio.wait_for(self._wake.wait(), self._retry_max)
+                    except TimeoutError:
+                        await self._probe()
+                        continue
+                await asyncio.sleep(self._window)  # let the other moves of this moment join
+            generation = self._generation
+            batch = [self._queue[i] for i in range(min(MAX_BATCH, len(self._queue)))]
+            if not batch:
+                continue
+            try:
+                await self._db.run(write_ops, self._db, [entry[1] for entry in batch])
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 - retried until the database has it
+                self._failed(batch, error)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self._retry_max)
+                continue
+            delay = RETRY_FIRST_SECONDS
+            if generation == self._generation:
+                self._ok_generation = generation
+                for _ in batch:
+                    self._queue.popleft()
+            self.batches += 1
+            self._written(batch[-1][0], {entry[2] for entry in batch if entry[2] is not None})
+
+    async def _probe(self) -> None:
+        """With nothing queued: whether the database answers again."""
+        generation = self._generation
+        if await self._db.ping_within(self._db.deadline) and generation == self._generation:
+            self._ok_generation = generation
+            self._written(self._issued, set())
+
+    async def _watch(self) -> None:
+        """Open the journal when the oldest waiting operation has waited ``hold`` seconds."""
+        period = min(0.25, self._hold / 4)
+        while True:
+            await asyncio.sleep(period)
+            if not self.open and self._queue \
+                    and time.monotonic() - self._queue[0][3] > self._hold:
+                self._open()
+
+    def _open(self) -> None:
+        log.error("journal: the database has not answered for %.1f s; rooms play on while %d "
+                  "operations wait for it", self._hold, len(self._queue))
+        self.open = True
+        for recorder in list(self._recorders):
+            recorder.gate.release(recorder.gate.ticket)
+            if recorder.gate in self._waiting_gates:
+                self._waiting_gates.discard(recorder.gate)
+                recorder.gate.saving(False)
+
+    def _drop_queue(self) -> None:
+        log.error("journal: %d operations waiting; dropped, every room will be written again "
+                  "whole", len(self._queue))
+        self._queue.clear()
+        self._generation += 1
+        self._dropped = True
+        for recorder in list(self._recorders):
+            recorder.reset()
+
+    def _failed(self, batch: list[tuple[int, RoomOp, FrameGate | None, float]],
+                error: Exception) -> None:
+        if self.failing_since is None:
+            self.failing_since = time.monotonic()
+            log.error("journal: the database did not take %d operations (%s); retrying",
+                      len(batch), str(error).splitlines()[0] if str(error) else type(error))
+        if self.open:
+            return
+        for entry in batch:
+            gate = entry[2]
+            if gate is not None and gate not in self._waiting_gates:
+                self._waiting_gates.add(gate)
+                gate.saving(True)
+
+    def _written(self, ticket: int, gates: set[FrameGate]) -> None:
+        self.durable = max(self.durable, ticket)
+        if self.failing_since is not None:
+            log.warning("journal: the database is back after %.1f s",
+                        time.monotonic() - self.failing_since)
+            self.failing_since = None
+        if not self._queue:  # all written (or dropped and superseded): every ticket is clear
+            self.durable = self._issued
+            if self._dropped:  # gates whose operations were dropped hear it here
+                self._dropped = False
+                gates = gates | {r.gate for r in list(self._recorders)}
+        if self.open and (not self._queue
+                          or time.monotonic() - self._queue[0][3] < CAUGHT_UP_SECONDS):
+            log.warning("journal: the database has caught up; frames wait for it again")
+            self.open = False
+        for gate in gates:
+            if gate in self._waiting_gates:
+                self._waiting_gates.discard(gate)
+                gate.saving(False)
+            gate.release(self.durable)
+        if self._waiters:
+            still = []
+            for wanted, future in self._waiters:
+                if wanted <= self.durable:
+                    if not future.done():
+                        future.set_result(None)
+                else:
+                    still.append((wanted, future))
+            self._waiters = still
+
+
+class FrameGate:
+    """Holds a room's frames until the journal has every change they show (in order)."""
+
+    __slots__ = ("ticket", "durable", "_held", "_batch", "on_saving", "journal", "__weakref__")
+
+    def __init__(self, journal: Journal | None = None) -> None:
+        self.ticket = 0
+        """The room's last ticket."""
+        self.durable = 0
+        """The journal's durable ticket as this gate last heard it."""
+        self._held: deque[tuple[int, Connection, Message]] = deque()
+        self._batch: list[tuple[Connection, Message]] | None = None
+        self.on_saving: Callable[[bool], None] | None = None
+        """Told True when the room's changes wait for the database, False when they are in."""
+        self.journal = journal
+
+    @property
+    def held(self) -> int:
+        """Frames waiting for the journal."""
+        return len(self._held)
+
+    @property
+    def unsaved(self) -> int:
+        """The room's operations not yet durable."""
+        return max(0, self.ticket - self.durable)
+
+    @property
+    def full(self) -> bool:
+        """Too many of the room's changes wait, with their frames held: refuse more actions."""
+        journal = self.journal
+        return self.unsaved > MAX_UNSAVED and not (journal is not None and journal.open)
+
+    def send(self, conn: Connection, message: Message) -> None:
+        if self._batch is not None:
+            self._batch.append((conn, message))
+        elif self._held:
+            self._held.append((self.ticket, conn, message))
+        else:
+            conn.write_now(message)
+
+    def begin(self) -> None:
+        """The room starts handling an input: its frames are gathered."""
+        self._batch = []
+
+    def end(self) -> None:
+        """The input is handled (and its changes queued): its frames go out when durable."""
+        batch, self._batch = self._batch, None
+        if not batch:
+            return
+        journal = self.journal
+        if not self._held and (self.durable >= self.ticket
+                               or (journal is not None and journal.open)):
+            for conn, message in batch:
+                conn.write_now(message)
+            return
+        tag = self.ticket
+        self._held.extend((tag, conn, message) for conn, message in batch)
+
+    def release(self, durable: int) -> None:
+        """The journal has everything up to ``durable``: the frames waiting for it go out."""
+        if durable > self.durable:
+            self.durable = durable
+        held = self._held
+        while held and held[0][0] <= durable:
+            _, conn, message = held.popleft()
+            conn.write_now(message)
+
+    def saving(self, waiting: bool) -> None:
+        if self.on_saving is not None:
+            self.on_saving(waiting)
+
+
+def _members(room: Room) -> tuple[MemberRecord, ...]:
+    return tuple(MemberRecord(m.id, m.nickname, m.seat, m.player, m.nonce)
+                 for m in room.members.values())
+
+
+def _fingerprint(room: Room) -> tuple[Any, ...]:
+    """What a ``SaveRoom`` holds, cheaply compared after every input."""
+    return (room.host, room.public, room.status, room.match_number, room.next_member_id,
+            room.banned_count, room.options,
+            tuple((m.id, m.nickname, m.seat, m.player) for m in room.members.values()))
+
+
+class RoomRecorder:
+    """Records one room's changes in the journal and gates its frames (see the module doc)."""
+
+    def __init__(self, journal: Journal, code: str) -> None:
+        self.journal = journal
+        self.code = code
+        self.gate = FrameGate(journal)
+        self._fingerprint: tuple[Any, ...] | None = None
+        self._match: MatchRun | None = None
+        self._logged = 0
+        self._stale = False
+        journal.attach(self)
+
+    def reset(self) -> None:
+        """The journal dropped its queue: once the database answers again, the next ``record``
+        writes the room whole again (until then the room plays on unrecorded)."""
+        self._fingerprint = None
+        self._match = None
+        self._logged = 0
+        self._stale = True
+
+    def begin(self) -> None:
+        self.gate.begin()
+
+    def end(self, room: Room) -> None:
+        """After an input: queue what changed, then let the input's frames follow it."""
+        try:
+            self.record(room)
+        finally:
+            self.gate.end()
+
+    def adopt(self, room: Room) -> None:
+        """A restored room: what the database holds already is not written again."""
+        self._fingerprint = _fingerprint(room)
+        self._match = room.match
+        self._logged = len(room.match.log) if room.match is not None else 0
+
+    def record(self, room: Room) -> int:
+        """Queue the room's changes since the last call; returns the room's last ticket."""
+        if self._stale:
+            if not self.journal.accepting:
+                return self.gate.ticket
+            self._stale = False
+        fingerprint = _fingerprint(room)
+        if fingerprint != self._fingerprint:
+            self._fingerprint = fingerprint
+            self._write(SaveRoom(
+                code=room.code, game=room.game.id, options=dict(room.options), host=room.host,
+                public=room.public, status=room.status, match_number=room.match_number,
+                next_member=room.next_member_id, banned=room.banned_lists(),
+                members=_members(room)))
+        match = room.match
+        if match is not None and match is not self._match:
+            self._match, self._logged = match, 0
+            self._write(StartMatch(
+                code=room.code, match_number=room.match_number, seed=match.seed.hex(),
+                players=match.players, options=dict(match.options), started_at=match.started_at))
+        if match is not None and len(match.log) > self._logged:
+            now = datetime.now(UTC)
+            for seq in range(self._logged + 1, len(match.log) + 1):
+                m = match.log[seq - 1]
+                self._write(AddMove(self.code, seq, m.seat, m.action, m.at_ms, m.rtt_ms, now))
+            self._logged = len(match.log)
+        return self.gate.ticket
+
+    def forget(self) -> None:
+        """The room closed for good: its rows go."""
+        self.journal.write(DeleteRoom(self.code))
+
+    def _write(self, op: RoomOp) -> None:
+        self.gate.ticket = self.journal.write(op, self.gate)

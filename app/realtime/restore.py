@@ -1,0 +1,105 @@
+"""A room rebuilt from what the journal recorded (docs/architecture.md, "Durable rooms").
+
+The room comes back with its options, host, public flag, status, match number and members (every
+member as having left a moment ago: their pages reconnect with their seat tokens into the same
+seats). The current match is replayed move by move from its seed, exactly as the engines replay;
+the event history is rebuilt from the events the replay gives; the match clock continues from
+the wall time the match started (the downtime counts, as it would for a player waiting), and
+each timer the rules ask for runs on from the time it started, so a timer whose deadline passed
+while the server was down fires at once. A match that the recorded moves show ended is finished
+again (saving it is idempotent: ``matches.seed_hash`` is unique).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from app.db.rooms import StoredMatch, StoredRoom
+from app.engine import Event, Game, Move, SeededRng, get_game
+
+from .match import AppliedMove, MatchRun
+from .members import Member
+from .room import Room
+
+
+def _replay(room: Room, game: Game, stored: StoredMatch) -> tuple[MatchRun, dict[str, int]]:
+    """The match with its moves applied one by one; the ``at_ms`` each running timer started."""
+    match = MatchRun(game, stored.players, dict(stored.options),
+                     seed=bytes.fromhex(stored.seed), started_at=stored.started_at)
+    rng = SeededRng(match.seed)
+    state = game.setup(stored.players, game.parse_options(stored.options), rng)
+    timers = game.timers(state)
+    started = {t.key: 0 for t in timers}
+    room._record([Event(f"A new match of {game.title} begins.", kind="start")])
+    for move in stored.moves:
+        # A system move is the timer that fired: if the rules keep its key, it starts again
+        # (as the room's timer board does).
+        fired = {t.key for t in timers if t.action == move.action} if move.seat is None else set()
+        action = game.parse_action(move.action)
+        events = game.step(state, Move(move.seat, action, move.at_ms, move.rtt_ms), rng)
+        room._record(events)
+        match.log.append(AppliedMove(move.seat, move.action, move.at_ms, move.rtt_ms))
+        timers = game.timers(state)
+        started = {t.key: move.at_ms if t.key in fired else started.get(t.key, move.at_ms)
+                   for t in timers}
+    match.state, match.rng, match.version = state, rng, len(match.log)
+    return match, started
+
+
+def restore_room(
+    stored: StoredRoom, make_room: Callable[..., Room]
+) -> tuple[Room, dict[str, float]]:
+    """A ``Room`` (not started yet) as ``stored`` describes it, and the seconds each of its
+    match's timers has run; ``make_room(code=, game=, public=)`` builds an empty room with the
+    registry's settings."""
+    game = get_game(stored.game)
+    room = make_room(code=stored.code, game=game, public=stored.public)
+    room.options = dict(stored.options)
+    room.match_number = stored.match_number
+    room.restore_membership(stored.next_member, stored.banned)
+    now = time.monotonic()
+    room.members = {
+        m.id: Member(m.id, m.nickname, m.nonce, m.player, m.seat, left_at=now, left=True)
+        for m in stored.members
+    }
+    room.host = stored.host if stored.host in room.members else next(iter(room.members), None)
+    room.history.clear()
+    room._timers.clear()
+    room.match = None
+    room.status = stored.status
+    elapsed: dict[str, float] = {}
+    if stored.match is not None:
+        match, started = _replay(room, game, stored.match)
+        now_ms = max(int((datetime.now(UTC) - stored.match.started_at).total_seconds() * 1000),
+                     stored.match.moves[-1].at_ms if stored.match.moves else 0)
+        match.resume_clock(now_ms)
+        room.match = match
+        elapsed = {key: (now_ms - at) / 1000 for key, at in started.items()}
+    elif room.status == "playing":  # a start whose match was not recorded: back to waiting
+        room.status = "waiting"
+    return room, elapsed
+
+
+def resume(room: Room, elapsed: dict[str, float]) -> None:
+    """In the running event loop: the restored room's timers run on, or its ended match is
+    finished (recorded, the seed revealed)."""
+    match = room.match
+    if match is None or room.status not in ("playing", "finished"):
+        return
+    outcome = match.outcome()
+    if outcome is not None:
+        room._timers.clear()
+        room._finish(outcome)
+        return
+    if room.status == "playing":
+        room._timers.sync(room.game.timers(match.state), elapsed)
+
+
+def restored_summary(stored: StoredRoom) -> dict[str, Any]:
+    """For the log line of a restart."""
+    return {"code": stored.code, "game": stored.game, "status": stored.status,
+            "members": len(stored.members),
+            "moves": len(stored.match.moves) if stored.match is not None else 0}

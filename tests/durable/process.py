@@ -1,0 +1,95 @@
+"""A real server process for restart tests: ``python -m uvicorn`` on a fixed 127.0.0.1 port and
+a var folder that outlive the process, so a test can SIGKILL it and start it again in place."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from app.config import PROJECT_ROOT
+from tests.live import free_port
+
+
+class ServerProcess:
+    """The whole app in a process of its own; ``start``, ``kill`` (SIGKILL), ``stop`` (SIGTERM).
+
+    Duck-types ``LiveServer`` for ``tests.live.Client`` (``ws_url``) and the room helpers."""
+
+    def __init__(self, var_dir: Path, **env: Any) -> None:
+        self.var_dir = var_dir
+        self.port = free_port()
+        self.env = {
+            **os.environ, "VAR_DIR": str(var_dir), "WS_MESSAGES_PER_SECOND": "100000",
+            "PING_INTERVAL_SECONDS": "0.5", "LOG_LEVEL": "warning",
+            **{k.upper(): str(v) for k, v in env.items()},
+        }
+        self.env.pop("SECRET_KEY", None)  # the key generated once and kept in var/secret_key
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = var_dir.parent / "server.log"
+
+    def start(self, timeout: float = 20.0) -> ServerProcess:
+        self.var_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
+                 "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+                 "--ws-max-size", "65536", "--ws-per-message-deflate", "false"],
+                cwd=PROJECT_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.base_url}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"the server did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: nothing is flushed, nothing is closed."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self, timeout: float = 10.0) -> float:
+        """SIGTERM, as a deploy does; returns the seconds it took to exit. A graceful exit is
+        status 0, or death by the same SIGTERM: uvicorn raises the signal again once it has shut
+        down cleanly, so that the parent sees why it stopped."""
+        assert self.process is not None
+        started = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        status = self.process.wait(timeout)
+        assert status in (0, -signal.SIGTERM), status
+        assert "Traceback" not in self.log.read_text(errors="replace")
+        return time.monotonic() - started
+
+    def ensure_stopped(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, code: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/{code}"
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base_url, timeout=10)
+
+    def create_room(self, game: str, nickname: str = "Host", **body: Any) -> dict[str, Any]:
+        with self.http() as client:
+            response = client.post("/api/rooms", json={"game": game, "nickname": nickname, **body})
+            response.raise_for_status()
+            return response.json()

@@ -1,0 +1,351 @@
+"""The journal of open rooms (app/realtime/journal.py; docs/architecture.md, "Durable rooms"):
+group commit, order, the frame gate, and a database that goes away and comes back, on SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from datetime import UTC, datetime
+
+import pytest
+
+from app.db.database import Database, migrate
+from app.db.rooms import AddMove, DeleteRoom, MemberRecord, SaveRoom, StartMatch, load_rooms
+from app.realtime.connection import Connection
+from app.realtime.journal import FrameGate, Journal
+
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def _room(code: str = "ABCD", status: str = "playing", members: int = 2) -> SaveRoom:
+    return SaveRoom(code=code, game="panika", options={"x": 1}, host=1, public=False,
+                    status=status, match_number=1, next_member=members + 1,
+                    banned={"nonces": [], "names": []},
+                    members=tuple(MemberRecord(i, f"P{i}", i - 1, True, f"n{i}")
+                                  for i in range(1, members + 1)))
+
+
+def _start(code: str = "ABCD") -> StartMatch:
+    return StartMatch(code=code, match_number=1, seed="00" * 32, players=2, options={"x": 1},
+                      started_at=NOW)
+
+
+def _move(seq: int, code: str = "ABCD") -> AddMove:
+    return AddMove(code, seq, seq % 2, {"type": "tap", "n": seq}, seq * 10, 5, NOW)
+
+
+class Recorder(Connection):
+    """A connection that keeps what the gate lets out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.out: list[str] = []
+
+    def _write(self, message):  # type: ignore[no-untyped-def]
+        self.out.append(message.get("text") or f"close {message['code']}")
+
+
+def _db(url: str) -> Database:
+    migrate(url)
+    return Database(url, timeout=2.0)
+
+
+async def _settled(journal: Journal) -> None:
+    assert await journal.flush(10.0)
+
+
+def test_group_commit_writes_many_moves_in_few_transactions_in_order(database_url):
+    db = _db(database_url)
+
+    async def scenario() -> None:
+        journal = Journal(db, window=0.01)
+        journal.start()
+        journal.write(_room())
+        journal.write(_start())
+        for seq in range(1, 301):
+            journal.write(_move(seq))
+        await _settled(journal)
+        assert journal.batches <= 3  # everything queued in one moment: one transaction or so
+        await journal.stop()
+
+    asyncio.run(scenario())
+    (room,) = load_rooms(db)
+    assert room.match is not None
+    assert [m.seq for m in room.match.moves] == list(range(1, 301))
+    assert [m.action["n"] for m in room.match.moves] == list(range(1, 301))
+    assert [m.id for m in room.members] == [1, 2]
+    db.dispose()
+
+
+def test_operations_apply_in_order_a_new_match_replaces_the_old_and_delete_removes(database_url):
+    db = _db(database_url)
+
+    async def scenario() -> None:
+        journal = Journal(db)
+        journal.start()
+        journal.write(_room())
+        journal.write(_start())
+        for seq in (1, 2, 3):
+            journal.write(_move(seq))
+        await _settled(journal)
+        journal.write(_room(members=3))
+        journal.write(StartMatch("ABCD", 2, "11" * 32, 3, {}, NOW))
+        journal.write(_move(1))
+        journal.write(_room("WXYZ", status="waiting"))
+        await _settled(journal)
+        rooms = {r.code: r for r in load_rooms(db)}
+        assert rooms["ABCD"].match is not None and rooms["ABCD"].match.match_number == 2
+        assert [m.seq for m in rooms["ABCD"].match.moves] == [1]
+        assert len(rooms["ABCD"].members) == 3 and rooms["WXYZ"].match is None
+        journal.write(DeleteRoom("ABCD"))
+        await _settled(journal)
+        assert [r.code for r in load_rooms(db)] == ["WXYZ"]
+        await journal.stop()
+
+    asyncio.run(scenario())
+    db.dispose()
+
+
+def test_a_batch_written_twice_stores_each_move_once(database_url):
+    """A commit whose answer was lost is retried whole: every operation is idempotent."""
+    from app.db.rooms import write_ops
+
+    db = _db(database_url)
+    ops = [_room(), _start(), _move(1), _move(2)]
+    write_ops(db, ops)
+    write_ops(db, ops + [_move(3)])
+    (room,) = load_rooms(db)
+    assert room.match is not None and [m.seq for m in room.match.moves] == [1, 2, 3]
+    db.dispose()
+
+
+def test_the_gate_holds_frames_until_their_moves_are_durable_in_order():
+    gate = FrameGate()
+    conn = Recorder()
+    conn.gate = gate
+    saving: list[bool] = []
+    gate.on_saving = saving.append
+    # Nothing recorded: frames go out at once.
+    gate.begin()
+    conn.send_text("a")
+    gate.end()
+    assert conn.out == ["a"]
+    # A move recorded (ticket 1, not durable): its frames wait.
+    gate.begin()
+    conn.send_text("b")
+    gate.ticket = 1
+    gate.end()
+    conn.send_text("c")  # outside an input: behind "b"
+    conn.send_control("ping")  # pings pass at once
+    gate.begin()
+    conn.send_text("d")
+    gate.ticket = 2
+    gate.end()
+    assert conn.out == ["a", "ping"] and gate.unsaved == 2
+    gate.release(1)
+    assert conn.out == ["a", "ping", "b", "c"]
+    conn.close(1012)  # the close waits behind "d" too
+    assert conn.out == ["a", "ping", "b", "c"]
+    gate.release(2)
+    assert conn.out == ["a", "ping", "b", "c", "d", "close 1012"]
+    assert gate.held == 0 and gate.unsaved == 0 and saving == []
+
+
+def test_the_journal_releases_gates_and_never_blocks_the_caller(database_url):
+    db = _db(database_url)
+
+    async def scenario() -> None:
+        journal = Journal(db)
+        journal.start()
+        gate = FrameGate()
+        conn = Recorder()
+        conn.gate = gate
+        gate.begin()
+        gate.ticket = journal.write(_room(), gate)
+        gate.ticket = journal.write(_start(), gate)
+        gate.ticket = journal.write(_move(1), gate)
+        conn.send_text("state 1")
+        gate.end()
+        assert conn.out == []  # the move is not in the database yet
+        await _settled(journal)
+        assert conn.out == ["state 1"]
+        await journal.stop()
+
+    asyncio.run(scenario())
+    db.dispose()
+
+
+def _lock_sqlite(path: str) -> sqlite3.Connection:
+    """Another writer holds the SQLite file: writes fail after the busy timeout."""
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    return holder
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_database_down_then_back_moves_wait_in_order_and_nothing_is_lost(backend, tmp_path,
+                                                                       request):
+    if backend == "sqlite":
+        path = tmp_path / "down.sqlite3"
+        url = f"sqlite:///{path}"
+        migrate(url)
+        db = Database(url, timeout=0.3)
+        holder: list[sqlite3.Connection] = []
+
+        def down() -> None:
+            holder.append(_lock_sqlite(str(path)))
+
+        def up() -> None:
+            holder.pop().execute("ROLLBACK")
+    else:
+        proxy = request.getfixturevalue("flaky_postgres")
+        db = Database(proxy.url, timeout=1.0)
+
+        def down() -> None:
+            proxy.set_mode("refuse")
+
+        def up() -> None:
+            proxy.set_mode("forward")
+
+    async def scenario() -> None:
+        journal = Journal(db, retry_max=0.2)
+        journal.start()
+        gate = FrameGate()
+        conn = Recorder()
+        conn.gate = gate
+        saving: list[bool] = []
+        gate.on_saving = saving.append
+        gate.ticket = journal.write(_room(), gate)
+        gate.ticket = journal.write(_start(), gate)
+        await _settled(journal)
+        down()
+        for seq in range(1, 21):
+            gate.begin()
+            gate.ticket = journal.write(_move(seq), gate)
+            conn.send_text(f"state {seq}")
+            gate.end()
+        await asyncio.sleep(1.5)
+        assert conn.out == [] and gate.held == 20 and journal.failing_since is not None
+        assert saving == [True]
+        up()
+        assert await journal.flush(15.0)
+        assert conn.out == [f"state {seq}" for seq in range(1, 21)]
+        assert saving == [True, False] and journal.failing_since is None
+        await journal.stop()
+
+    asyncio.run(scenario())
+    (room,) = load_rooms(db)
+    assert room.match is not None and [m.seq for m in room.match.moves] == list(range(1, 21))
+    db.dispose()
+
+
+def _sqlite_outage(tmp_path):  # type: ignore[no-untyped-def]
+    path = tmp_path / "outage.sqlite3"
+    url = f"sqlite:///{path}"
+    migrate(url)
+    db = Database(url, timeout=0.2)
+    holder: list[sqlite3.Connection] = []
+    return db, (lambda: holder.append(_lock_sqlite(str(path)))), \
+        (lambda: holder.pop().execute("ROLLBACK"))
+
+
+def test_after_the_hold_the_rooms_play_on_and_the_moves_are_written_when_it_is_back(tmp_path):
+    """A long outage: frames wait ``hold`` seconds, then go out; the moves stay queued, in
+    order, and reach the database when it is back; then frames wait for it again."""
+    db, down, up = _sqlite_outage(tmp_path)
+
+    async def scenario() -> None:
+        journal = Journal(db, hold=0.8, retry_max=0.2)
+        journal.start()
+        gate = FrameGate(journal)
+        conn = Recorder()
+        conn.gate = gate
+        saving: list[bool] = []
+        gate.on_saving = saving.append
+        from app.realtime.journal import RoomRecorder
+
+        recorder = RoomRecorder(journal, "ABCD")
+        recorder.gate = gate
+        journal.write(_room(), gate)
+        gate.ticket = journal.write(_start(), gate)
+        await _settled(journal)
+        down()
+        gate.begin()
+        gate.ticket = journal.write(_move(1), gate)
+        conn.send_text("state 1")
+        gate.end()
+        await asyncio.sleep(0.5)
+        assert conn.out == [] and saving == [True]
+        await asyncio.sleep(1.0)  # past the hold: the journal opens
+        assert journal.open and conn.out == ["state 1"] and saving == [True, False]
+        for seq in (2, 3):
+            gate.begin()
+            gate.ticket = journal.write(_move(seq), gate)
+            conn.send_text(f"state {seq}")
+            gate.end()
+        assert conn.out == ["state 1", "state 2", "state 3"]  # no waiting while open
+        assert journal.pending == 3
+        up()
+        assert await journal.flush(10.0)
+        assert not journal.open
+        gate.begin()
+        gate.ticket = journal.write(_move(4), gate)
+        conn.send_text("state 4")
+        gate.end()
+        assert conn.out[-1] == "state 3"  # waiting for the database again
+        await _settled(journal)
+        assert conn.out[-1] == "state 4"
+        await journal.stop()
+
+    asyncio.run(scenario())
+    (room,) = load_rooms(db)
+    assert room.match is not None and [m.seq for m in room.match.moves] == [1, 2, 3, 4]
+    db.dispose()
+
+
+def test_an_overflowing_queue_is_dropped_and_each_room_written_again_whole(tmp_path):
+    from app.engine import get_game
+    from app.games import load_all
+    from app.realtime.journal import RoomRecorder
+    from app.realtime.room import Room
+    from app.realtime.tokens import SeatTokens
+
+    load_all()
+    db, down, up = _sqlite_outage(tmp_path)
+
+    async def scenario() -> None:
+        async def save(*_args):  # type: ignore[no-untyped-def]
+            return 1
+
+        journal = Journal(db, hold=0.1, retry_max=0.2, max_queued=10)
+        journal.start()
+        room = Room(code="QRST", game=get_game("panika_counter"), public=True,
+                    tokens=SeatTokens("k"), save_match=save)
+        room.add_member("Ann")
+        room.recorder = RoomRecorder(journal, room.code)
+        room.recorder.record(room)
+        await _settled(journal)
+        down()
+        room.match.play(0, {"type": "tap"})
+        room.recorder.record(room)
+        while journal.failing_since is None:  # the database is found away
+            await asyncio.sleep(0.05)
+        for i in range(1, 25):  # up and down by one: the counter never bursts
+            room.match.play(0, {"type": "tap" if i % 2 == 0 else "back"})
+            room.recorder.record(room)
+        assert journal.pending <= 10  # dropped at 10; the room waits for the database
+        up()
+        assert await journal.flush(10.0)
+        room.match.play(0, {"type": "back"})  # the room's next input: written again whole
+        room.recorder.record(room)
+        assert await journal.flush(10.0)
+        await journal.stop()
+        room._timers.clear()
+
+    asyncio.run(scenario())
+    (stored,) = load_rooms(db)
+    assert stored.code == "QRST" and stored.match is not None
+    assert [m.seq for m in stored.match.moves] == list(range(1, 27))
+    assert [m.nickname for m in stored.members] == ["Ann"]
+    db.dispose()

@@ -1,0 +1,110 @@
+"""A room rebuilt from its records (app/realtime/restore.py; docs/architecture.md, "Durable
+rooms"): members, host and bans as recorded, the match replayed from its seed, the match clock
+continued from its start, and timers re-armed from when they started."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+from app.db.rooms import MemberRecord, StoredMatch, StoredMove, StoredRoom
+from app.engine import get_game
+from app.games import load_all
+from app.realtime.restore import restore_room, resume
+from app.realtime.room import Room
+from app.realtime.tokens import SeatTokens
+
+SEED = "ab" * 32
+
+
+def _stored(started_ago: float, moves: tuple[StoredMove, ...] = ()) -> StoredRoom:
+    now = datetime.now(UTC)
+    options = {"target_tokens": 2, "countdown_seconds": 3, "search_seconds": 60}
+    return StoredRoom(
+        code="LABS", game="panic_lab", options=options, host=2, public=True, status="playing",
+        match_number=3, next_member=4, banned={"nonces": ["gone"], "names": ["eve"]},
+        created_at=now, updated_at=now,
+        members=(MemberRecord(1, "Ann", 0, True, "n1"), MemberRecord(2, "Bob", 1, True, "n2"),
+                 MemberRecord(3, "Cy", None, False, "n3")),
+        match=StoredMatch(3, SEED, 2, options, now - timedelta(seconds=started_ago), moves),
+    )
+
+
+def _make_room(**kwargs):  # type: ignore[no-untyped-def]
+    async def save(*_args):  # type: ignore[no-untyped-def]
+        return 7
+
+    return Room(tokens=SeatTokens("k"), save_match=save, **kwargs)
+
+
+def test_a_restored_room_has_its_members_host_bans_and_match():
+    load_all()
+
+    async def scenario() -> None:
+        room, elapsed = restore_room(_stored(1.0), _make_room)
+        assert [(m.id, m.nickname, m.seat, m.player) for m in room.members.values()] == [
+            (1, "Ann", 0, True), (2, "Bob", 1, True), (3, "Cy", None, False)]
+        assert all(m.left and not m.connected for m in room.members.values())
+        assert room.host == 2 and room.match_number == 3 and room.status == "playing"
+        assert room.next_member_id == 4 and room.banned_lists() == {
+            "nonces": ["gone"], "names": ["eve"]}
+        assert room.match is not None and room.match.seed.hex() == SEED
+        assert room.match.version == 0 and 900 <= room.match.now_ms() < 5000
+        assert list(elapsed) == ["countdown:1"] and 0.9 <= elapsed["countdown:1"] < 5
+        assert [e["kind"] for e in room.history] == ["start"]
+
+    asyncio.run(scenario())
+
+
+def test_a_timer_that_ran_out_during_the_downtime_fires_at_once_with_the_clock_run_on():
+    load_all()
+
+    async def scenario() -> None:
+        room, elapsed = restore_room(_stored(10.0), _make_room)
+        room.start(on_close=lambda _room: None)
+        resume(room, elapsed)
+        await asyncio.sleep(0.3)
+        assert room.match is not None
+        (reveal,) = room.match.log
+        assert reveal.seat is None and reveal.action == {"type": "reveal"}
+        assert reveal.at_ms >= 10_000  # the match clock counted the downtime
+        assert room.game.view(room.match.state, None)["phase"] == "search"
+        room.post("close")
+        await asyncio.wait_for(room.task, 5)  # type: ignore[arg-type]
+
+    asyncio.run(scenario())
+
+
+def test_a_replayed_match_equals_the_match_that_was_played():
+    """The moves replay to the very state (the engines replay exactly from seed and log)."""
+    load_all()
+    game = get_game("panic_lab")
+
+    async def scenario() -> None:
+        original = _make_room(code="LABS", game=game, public=True)
+        original.add_member("Ann")
+        original.add_member("Bob")
+        original.options = _stored(0).options
+        original._start_match(players=2)
+        match = original.match
+        assert match is not None
+        match.play(None, {"type": "reveal"})
+        legal = game.legal_actions(match.state, 0)
+        match.play(0, legal[0])
+        moves = tuple(StoredMove(i + 1, m.seat, m.action, m.at_ms, m.rtt_ms, datetime.now(UTC))
+                      for i, m in enumerate(match.log))
+        stored = _stored(0.5, moves)
+        stored = StoredRoom(**{**{f: getattr(stored, f) for f in stored.__slots__},
+                               "match": StoredMatch(3, match.seed.hex(), 2, stored.options,
+                                                    match.started_at, moves)})
+        room, _elapsed = restore_room(stored, _make_room)
+        assert room.match is not None and room.match.version == 2
+        for seat in (None, 0, 1):
+            assert room.match.view(seat) == match.view(seat)
+        # The generator stands where it stood: the next draws are the same.
+        assert [room.match.rng.getrandbits(32) for _ in range(4)] == \
+            [match.rng.getrandbits(32) for _ in range(4)]
+        original._timers.clear()
+        room._timers.clear()
+
+    asyncio.run(scenario())

@@ -1,0 +1,129 @@
+"""A room's frames wait for the journal, and a room's rows live as long as the room
+(docs/architecture.md, "Durable rooms"), with the real app in this process."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+from app.db.database import Database
+from app.db.rooms import load_rooms
+from tests.live import ClientPool, LiveServer
+from tests.realtime.helpers import PanikaTable, room_of, start_panika, wait_frame
+
+
+def _stored(var_dir) -> list:  # type: ignore[no-untyped-def]
+    db = Database(f"sqlite:///{var_dir / 'panic-party.sqlite3'}")
+    try:
+        return load_rooms(db)
+    finally:
+        db.dispose()
+
+
+def test_a_move_reaches_no_client_before_the_database_has_it(tmp_path):
+    var = tmp_path / "var"
+    with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000,
+                    database_timeout_seconds=0.3, journal_hold_seconds=60) as server, \
+            ClientPool() as pool:
+        code, clients = room_of(server, lambda c: pool(server, c), "panika", 2)
+        start_panika(clients)
+        table = PanikaTable(clients)
+        for _ in range(3):
+            assert table.step()
+        version = table.version
+        holder = sqlite3.connect(var / "panic-party.sqlite3", isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")  # another writer holds the file: writes wait
+        seat, action = table.next_move()  # type: ignore[misc]
+        table.by_seat[seat].action(action)
+        for c in clients:
+            wait_frame(c, lambda f: f["type"] == "saving" and f["waiting"], timeout=10)
+        room = server.registry.get(code)
+        assert room.match.version == version + 1  # applied in memory...
+        for c in clients:  # ...but shown to no one
+            assert not any(f["type"] == "state" and f["version"] > version for f in c.frames)
+        holder.execute("ROLLBACK")
+        holder.close()
+        for c in clients:
+            wait_frame(c, lambda f: f["type"] == "state" and f["version"] == version + 1,
+                       timeout=10)
+            wait_frame(c, lambda f: f["type"] == "saving" and not f["waiting"], timeout=10)
+        (stored,) = _stored(var)
+        assert stored.match is not None and len(stored.match.moves) == version + 1
+
+
+def test_a_closed_room_leaves_no_rows_and_idle_rooms_are_deleted_at_start(tmp_path):
+    var = tmp_path / "var"
+    with LiveServer(var, ping_interval_seconds=0.2, room_idle_seconds=0.5) as server:
+        code = server.create_room("panika", "Ann")["code"]
+        assert [r.code for r in _stored(var)] == [code]
+        deadline = time.monotonic() + 10
+        while server.registry.get(code) is not None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert server.registry.get(code) is None
+        deadline = time.monotonic() + 5  # the journal writes the deletion a moment later
+        while _stored(var) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _stored(var) == []
+    with LiveServer(var, ping_interval_seconds=0.5) as server:
+        code = server.create_room("panique", "Bob")["code"]
+    assert [r.code for r in _stored(var)] == [code]  # a restart keeps the room
+    time.sleep(0.6)
+    with LiveServer(var, ping_interval_seconds=0.5, room_idle_seconds=0.5) as server:
+        assert server.registry.get(code) is None  # idle past the limit: deleted, not restored
+    assert _stored(var) == []
+
+
+def test_durable_rooms_can_be_switched_off(tmp_path):
+    var = tmp_path / "var"
+    with LiveServer(var, durable_rooms=False) as server:
+        code = server.create_room("panika", "Ann")["code"]
+        assert server.registry.get(code).recorder is None
+    assert _stored(var) == []
+
+
+def test_the_counter_carries_on_across_a_graceful_restart(tmp_path):
+    """An open table is not ended by a restart (its match would otherwise be closed and
+    recorded): it comes back with the same match, version and seats."""
+    var = tmp_path / "var"
+    with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000) as server, \
+            ClientPool() as pool:
+        created = server.create_room("panika_counter", "Ann")
+        code = created["code"]
+        ann = pool(server, code)
+        ann.join(token=created["token"])
+        ann.wait_for("state")
+        for n in range(1, 4):
+            ann.action({"type": "tap"})
+            wait_frame(ann, lambda f, n=n: f["type"] == "state" and f["version"] == n)
+        seed_hash = server.registry.get(code).match.seed_hash
+    with LiveServer(var, ping_interval_seconds=0.5) as server, ClientPool() as pool:
+        room = server.registry.get(code)
+        assert room is not None and room.status == "playing"
+        assert room.match.version == 3 and room.match.seed_hash == seed_hash
+        ann = pool(server, code)
+        welcome = ann.join(token=created["token"])
+        assert welcome["seat"] == 0
+        assert ann.wait_for("state")["version"] == 3
+        with server.http() as http:
+            assert http.get("/api/matches").json() == []  # nothing was ended and recorded
+
+
+def test_a_finished_room_comes_back_finished_and_its_match_is_stored_once(tmp_path):
+    var = tmp_path / "var"
+    with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000) as server, \
+            ClientPool() as pool:
+        code, clients = room_of(server, lambda c: pool(server, c), "panika", 2)
+        start_panika(clients)
+        PanikaTable(clients).play_to_end()
+        saved = wait_frame(clients[0], lambda f: f["type"] == "room" and f["match_id"],
+                           timeout=10)
+    with LiveServer(var, ping_interval_seconds=0.5) as server:
+        room = server.registry.get(code)
+        assert room is not None and room.status == "finished"
+        deadline = time.monotonic() + 10
+        while room.match_id is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert room.match_id == saved["match_id"]
+        assert room.result["seed_hash"] == saved["result"]["seed_hash"]
+        with server.http() as http:
+            assert [m["id"] for m in http.get("/api/matches").json()] == [saved["match_id"]]
