@@ -198,7 +198,7 @@ export function mount(container, shell) {
             type: "button", class: `${cls} target${chosen ? " chosen" : ""}`,
             "aria-pressed": String(!!chosen), "data-seat": p.seat, "data-mushroom": m,
             "aria-label": `${n} Steal ${NAMES[m]} from ${who(p.seat)}`,
-            html: `<span class="pp-n">${label}</span><span class="pp-steal-label">Steal</span>`,
+            html: `<span class="pp-n">${label}</span> <span class="pp-steal-label">Steal</span>`,
             onclick: () => onStack(p.seat, m),
           }));
         } else {
