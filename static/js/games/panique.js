@@ -12,6 +12,9 @@
 // [data-phase], .pq-heir[data-seat] [data-life], .pq-space[data-index], .pq-token[data-seat],
 // #pq-circle [data-value], #pq-card [data-entry].
 
+// While a match runs the room gives the game the whole screen (body.in-game; as the other games).
+export const layout = "fill";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["#ff6b6b", "#4dabf7", "#51cf66", "#fcc419", "#cc5de8"];
 const ROLL_MS = 700;
@@ -104,6 +107,7 @@ export function mount(container, ctx) {
 
   // --- fitting one screen ----------------------------------------------------------------------
   function fit() {
+    if (document.body.classList.contains("in-game")) { root.style.height = ""; return; } // the room sizes it
     const phone = window.innerWidth < 700 && !table;
     const rect = container.getBoundingClientRect();
     let avail;
@@ -122,6 +126,7 @@ export function mount(container, ctx) {
     if (table || window.innerWidth >= 700 || window.scrollY > 0) return;
     const anchor = document.getElementById("timers") || container;
     requestAnimationFrame(() => {
+      if (document.body.classList.contains("in-game")) return;
       const header = document.querySelector(".site-header");
       const offset = header && getComputedStyle(header).position === "sticky" ? header.offsetHeight : 0;
       window.scrollTo({ top: anchor.getBoundingClientRect().top + window.scrollY - offset - 6 });
@@ -470,10 +475,13 @@ export function mount(container, ctx) {
   }
   window.addEventListener("resize", onResize);
   requestAnimationFrame(fit);
+  // The board's box changes without a window resize too (the room takes the full screen).
+  const boardObserver = new ResizeObserver(() => buildBoard());
+  boardObserver.observe(boardEl);
 
   return {
     update,
     onEvent,
-    destroy() { window.removeEventListener("resize", onResize); clearTimeout(sentTimer); },
+    destroy() { window.removeEventListener("resize", onResize); boardObserver.disconnect(); clearTimeout(sentTimer); },
   };
 }
