@@ -164,6 +164,7 @@ def test_a_group_plays_panik_pilze_to_the_end_and_again(live, new_page, screensh
     # Choosing by turning display cards, by a party's type and by swapping came up (and a steal
     # whenever a hand held one while a rival had a mushroom).
     assert {"turn", "party", "swap"} <= checked, checked
+    print(f"{turns} turns; choosing modes checked: {sorted(checked)}")
 
     # Every page shows the scoring pad with the server's totals, and the same result.
     outcome = room.match.outcome()

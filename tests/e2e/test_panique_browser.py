@@ -91,6 +91,7 @@ def test_a_group_plays_panique_to_the_end_and_again(live, new_page, screenshots)
     assert presses >= len(by_people) > 10  # the moves came from the pages' buttons
     assert {m.action["type"] for m in by_people} >= {"roll"}
     assert {"order", "move", "encounter"} <= checked, checked
+    print(f"states checked: {sorted(checked)}")
 
     for page in group.everyone:
         page.wait_for_selector('.pq-root[data-phase="over"]')
@@ -107,7 +108,7 @@ def test_a_group_plays_panique_to_the_end_and_again(live, new_page, screenshots)
 
     # Play again: every page leaves the results for the new match, without a reload.
     old = room.match
-    play_again(group, body_class="playing")
+    play_again(group)  # Panique fills the screen while a match runs
     assert room.match is not old and room.match.outcome() is None
     wait_all(group.everyone, '.pq-root[data-phase="order"]')
     for page in group.players:

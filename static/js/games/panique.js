@@ -5,8 +5,8 @@
 //
 // The board is drawn in screen pixels (its viewBox is the box's own size) and rebuilt when the
 // box changes size, so its text is never scaled below 12 px. The whole game fits one screen:
-// fit() gives the game the height left under the room's header (phones scroll the game into
-// view, as the other games do).
+// while a match runs the room gives it the full screen (layout "fill"); otherwise fit() gives
+// it the height left under the room's header.
 //
 // Hooks for tests: #pq-roll, .pq-choice[data-option], .pq-target[data-target], .pq-root
 // [data-phase], .pq-heir[data-seat] [data-life], .pq-space[data-index], .pq-token[data-seat],
