@@ -206,9 +206,24 @@ export function mount(container, ctx) {
     tokensG = svg("g", { class: "pq-tokens" });
     house.append(tokensG);
     boardEl.replaceChildren(house);
+    fitLabels(house, cw - 2 * pad);
     // On large cells the discs sit in the lower half, under the space's mark and name.
     layout = { centres, cw, ch, big, r: Math.max(10, Math.min(cw, ch) * (big ? 0.15 : 0.2)) };
     drawTokens(true);
+  }
+
+  // Labels wider than their space: a space's name is squeezed into it (its size stays), a room's
+  // name that would cover the space's number is left out (the room's floor names it too).
+  function fitLabels(house, inner) {
+    for (const name of house.querySelectorAll(".pq-name")) {
+      if (name.getComputedTextLength() > inner - 6) {
+        name.setAttribute("textLength", (inner - 6).toFixed(1));
+        name.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+    }
+    for (const room of house.querySelectorAll(".pq-room")) {
+      if (room.getComputedTextLength() > inner - 34) room.remove();
+    }
   }
 
   function drawTokens(instant) {
