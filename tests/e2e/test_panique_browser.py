@@ -182,8 +182,9 @@ def test_the_game_fits_one_screen_at_five_sizes(live, new_page) -> None:  # type
     deadline = time.monotonic() + 120
     while not page.locator(".pq-choice").count() and time.monotonic() < deadline:
         if room.match.outcome() is not None:
-            page.click("#rematch-btn")
-            page.wait_for_selector('.pq-root[data-phase="order"]')
+            page.click("#rematch-btn")  # the new match shows without a reload
+            page.wait_for_selector("#result", state="hidden")
+            page.wait_for_selector('.pq-root:not([data-phase="over"]) #pq-roll')
         roll = page.locator("#pq-roll:not([disabled])")
         if roll.count():
             roll.click()
