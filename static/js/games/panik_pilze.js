@@ -190,7 +190,7 @@ export function mount(container, shell) {
         const n = p.basket[m];
         const lead = leaders[m].has(p.seat);
         const cls = `pp-stack pp-stack-${m}${lead ? " lead" : ""}${n ? "" : " empty"}`;
-        const label = `${n}${lead ? ICONS.star : ""}`;
+        const label = `${n}${lead ? ICONS.star : ""} `; // the space: a Steal button reads "2 Steal", as its name
         const canSteal = stealMode && p.seat !== me() && n > 0;
         if (canSteal) {
           const chosen = sel.steal && sel.steal.victim === p.seat && sel.steal.mushroom === m;
@@ -198,7 +198,7 @@ export function mount(container, shell) {
             type: "button", class: `${cls} target${chosen ? " chosen" : ""}`,
             "aria-pressed": String(!!chosen), "data-seat": p.seat, "data-mushroom": m,
             "aria-label": `${n} Steal ${NAMES[m]} from ${who(p.seat)}`,
-            html: `<span class="pp-n">${label}</span> <span class="pp-steal-label">Steal</span>`,
+            html: `<span class="pp-n">${label}</span><span class="pp-steal-label">Steal</span>`,
             onclick: () => onStack(p.seat, m),
           }));
         } else {

@@ -12,9 +12,6 @@
 // [data-phase], .pq-heir[data-seat] [data-life], .pq-space[data-index], .pq-token[data-seat],
 // #pq-circle [data-value], #pq-card [data-entry].
 
-// While a match runs the room gives the game the whole screen (body.in-game; as the other games).
-export const layout = "fill";
-
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["#ff6b6b", "#4dabf7", "#51cf66", "#fcc419", "#cc5de8"];
 const ROLL_MS = 700;
@@ -69,6 +66,9 @@ function chooseGrid(w, h) {
   }
   return best;
 }
+
+// While a match runs the room gives the game the whole screen (body.in-game; as the other games).
+export const layout = "fill";
 
 export function mount(container, ctx) {
   const table = !!ctx.table;
