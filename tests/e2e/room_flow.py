@@ -105,9 +105,10 @@ def saved_match_id(page, timeout: float = 15_000) -> int:  # type: ignore[no-unt
     return int(link.get_attribute("href").rsplit("/", 1)[1])
 
 
-def play_again(group: Group) -> None:
+def play_again(group: Group, body_class: str = "in-game") -> None:
     """Only the host has the button; the other players are told they wait for the host; after
-    the click every page leaves the results and shows the new match."""
+    the click every page leaves the results and shows the new match (its body gets
+    ``body_class``: ``in-game`` for a game that fills the screen, ``playing`` for the others)."""
     host = group.host
     for phone in group.phones:
         assert not phone.locator("#rematch-btn").is_visible()
@@ -115,7 +116,7 @@ def play_again(group: Group) -> None:
     host.click("#rematch-btn")
     for page in group.everyone:
         page.wait_for_selector("#result", state="hidden", timeout=15_000)
-        page.wait_for_function("() => document.body.classList.contains('in-game')", timeout=15_000)
+        page.wait_for_function("c => document.body.classList.contains(c)", arg=body_class, timeout=15_000)
 
 
 def match_listed(page, base_url: str, match_id: int) -> None:  # type: ignore[no-untyped-def]

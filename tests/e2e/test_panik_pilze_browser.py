@@ -1,6 +1,12 @@
-"""Panik Pilze in a real browser: a host page and two phone-sized pages play a whole match
-through the buttons, see the scoring pad and the results, and "Play again" starts a new match on
-every page; and the game screen fits one screen at five sizes (the table view too)."""
+"""Panik Pilze in real browsers, as a group plays it: a laptop host creates the room in the
+lobby, two phones join through the invite link, a TV shows the table view; everyone plays
+through the page's own buttons until the match ends; every page shows the same scoring pad and
+result; "Play again" starts a new match that every page shows (no reload); the match is on
+/matches. axe-core runs on every page in each state the test passes through (waiting room, play,
+each way of choosing a turn, results), and the game screen fits at five sizes.
+
+The other tests: the game screen fits one screen at five sizes (the table view too), and five
+players on 360 x 640 phones fit in every choosing mode."""
 
 from __future__ import annotations
 
@@ -10,35 +16,64 @@ import pytest
 
 from tests.e2e.layout import fit_problems
 from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
+from tests.e2e.room_flow import (
+    check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
+    saved_match_id, shoot, wait_all,
+)
 
 pytestmark = pytest.mark.browser
 
 SIZES = [(360, 640), (390, 844), (1280, 720), (1366, 768), (1920, 1080)]
 MUSHROOMS = ("schlaubi", "chef", "knuddel", "panik", "gifti")
+PLAYING = '.pilze[data-phase="play"] #pilze-board .pp-who'
+FLIP_SETTLE_MS = 1600  # a card's flip animation (FLIP_MS plus a stagger) is over
 
-# The page's own player: choose a hand card (draw cards first: they empty the pile soonest).
+# The page's own player, from its own view: the hand card to play (draw cards first: they empty
+# the pile soonest), or null when only an unplayable Steal is left (then it swaps).
 CHOOSE = """() => {
-  const cards = [...document.querySelectorAll('#pilze-hand button.pp-action')];
-  const rank = (b) => {
-    const t = b.textContent;
-    if (t.includes('Draw 2')) return 0;
-    if (t.includes('Draw 1')) return 1;
-    if (b.dataset.kind === 'party') return 2;
-    if (b.dataset.kind === 'collect') return 3;
-    return b.classList.contains('unplayable') ? 9 : 4;
+  const view = panicParty.state.frame.view;
+  const rank = (c) => {
+    if (c.kind === 'collect' && c.action === 'draw') return 2 - c.count;
+    if (c.kind === 'party') return 2;
+    if (c.kind === 'collect') return 3;
+    return view.legal.steal ? 4 : 9;
   };
-  const best = cards.map((b, i) => [rank(b), i]).sort((a, b) => a[0] - b[0])[0];
-  return best[0] === 9 ? -1 : best[1];
+  const best = view.hand.map((c) => [rank(c), c]).sort((a, b) => a[0] - b[0])[0];
+  if (!best || best[0] === 9) return null;
+  const c = best[1];
+  return {id: c.id, kind: c.kind, action: c.action || null, count: c.count || 0};
+}"""
+# The ways of choosing a turn this page's hand offers now: one hand card for each mode.
+MODES = """() => {
+  const view = panicParty.state.frame.view;
+  const out = {};
+  for (const c of view.hand) {
+    const mode = c.kind === 'collect' ? (c.action === 'turn' ? 'turn' : null)
+      : c.kind === 'steal' ? (view.legal.steal ? 'steal' : null) : 'party';
+    if (mode && !(mode in out)) out[mode] = c.id;
+  }
+  return out;
 }"""
 MOST_SHOWN = """() => {
   const ups = [...document.querySelectorAll('#pilze-display .pp-card')].map((c) => c.dataset.up);
   const count = (m) => ups.filter((u) => u === m).length;
   return ['schlaubi', 'chef', 'knuddel', 'panik', 'gifti'].sort((a, b) => count(b) - count(a))[0];
 }"""
+# The selector that shows each mode is on: the buttons the chosen card makes.
+MODE_SHOWN = {
+    "turn": "#pilze-display.flip-mode",
+    "party": "#pilze-board.party-mode button.pp-type",
+    "steal": "#pilze-board.steal-mode button.pp-stack.target",
+    "swap": "#pilze-hand.swap-mode",
+}
 
 
 def _my_turn(page) -> bool:  # type: ignore[no-untyped-def]
     return page.locator("#pilze-hand button.pp-action:not([disabled])").count() > 0
+
+
+def _card(page, card_id) -> object:  # type: ignore[no-untyped-def]
+    return page.locator(f'#pilze-hand button.pp-action[data-card-id="{card_id}"]')
 
 
 def _swap_first(page) -> None:  # type: ignore[no-untyped-def]
@@ -47,31 +82,119 @@ def _swap_first(page) -> None:  # type: ignore[no-untyped-def]
     page.click("#pilze-play")
 
 
+def check_modes(page, label: str, checked: set[str]) -> None:  # type: ignore[no-untyped-def]
+    """Each way of choosing a turn not yet checked that this hand offers: choose it through the
+    buttons, run axe-core and the fit check on the page, and leave it again."""
+    todo = {mode: card for mode, card in page.evaluate(MODES).items() if mode not in checked}
+    if "swap" not in checked:
+        todo["swap"] = None
+    if not todo:
+        return
+    page.wait_for_timeout(FLIP_SETTLE_MS)
+    for mode, card_id in todo.items():
+        toggle = page.locator("#pilze-swap") if mode == "swap" else _card(page, card_id)
+        toggle.click()
+        page.wait_for_selector(MODE_SHOWN[mode], state="attached")
+        check_screen(page, f"Panik Pilze {label}, choosing: {mode}")
+        toggle.click()
+        page.wait_for_selector(MODE_SHOWN[mode], state="detached")
+        checked.add(mode)
+
+
 def play_turn(page) -> bool:  # type: ignore[no-untyped-def]
     """Play this page's turn through its buttons; False when it is not this page's turn."""
     if not _my_turn(page):
         return False
-    index = page.evaluate(CHOOSE)
-    if index < 0:
+    plan = page.evaluate(CHOOSE)
+    if plan is None:
         _swap_first(page)
         return True
-    card = page.locator("#pilze-hand button.pp-action").nth(index)
-    text = card.inner_text()
-    kind = card.get_attribute("data-kind")
-    card.click()
-    if kind == "collect" and "Turn" in text:
-        needed = 2 if "Turn 2" in text else 1
-        for i in range(needed):
+    _card(page, plan["id"]).click()
+    if plan["kind"] == "collect" and plan["action"] == "turn":
+        for i in range(plan["count"]):
             page.locator("#pilze-display button.pp-card").nth(i).click()
-    elif kind == "party":
+    elif plan["kind"] == "party":
         page.click(f'#pilze-board button.pp-type[data-mushroom="{page.evaluate(MOST_SHOWN)}"]')
-    elif kind == "steal":
+    elif plan["kind"] == "steal":
         page.locator("#pilze-board button.pp-stack.target").first.click()
     page.click("#pilze-play")
     return True
 
 
-GUESTS = ("Brendon", "Ryan", "Dee", "Eve")
+def test_a_group_plays_panik_pilze_to_the_end_and_again(live, new_page, screenshots) -> None:  # type: ignore[no-untyped-def]
+    group = gather(live.base_url, new_page, "panik_pilze")
+    host, brendon, ryan = group.players
+    check_screen(host, "Panik Pilze waiting room (host)", fits=False)
+    check_screen(brendon, "Panik Pilze waiting room (phone)", fits=False)
+    check_screen(group.table, "Panik Pilze table view, waiting", fits=False)
+    assert "Waiting for Nicole" in brendon.inner_text("#waiting-note")
+
+    host.click("#start-btn")
+    wait_all(group.everyone, PLAYING)
+    brendon.wait_for_timeout(FLIP_SETTLE_MS)  # the display's first cards are laid out
+    for page, label in ((brendon, "Panik Pilze phone, playing"), (host, "Panik Pilze laptop, playing"),
+                        (group.table, "Panik Pilze table view, playing")):
+        check_screen(page, label)
+    shoot(brendon, screenshots, "panik_pilze-phone")
+    shoot(host, screenshots, "panik_pilze-laptop")
+    check_everywhere(brendon, "panik_pilze-phone")
+    check_everywhere(group.table, "panik_pilze-table")
+
+    room = live.registry.get(group.code)
+    labels = {id(host): "laptop", id(brendon): "phone", id(ryan): "phone"}
+    checked: set[str] = set()
+    deadline = time.monotonic() + 150
+    turns = 0
+    while room.match.state.phase != "over" and time.monotonic() < deadline:
+        version = room.match.version
+        mover = next((page for page in group.players if _my_turn(page)), None)
+        if mover is None:
+            time.sleep(0.05)
+            continue
+        check_modes(mover, labels[id(mover)], checked)
+        assert play_turn(mover)
+        end = time.monotonic() + 10
+        while room.match.version == version and time.monotonic() < end:
+            time.sleep(0.02)
+        assert room.match.version > version, "the played turn was not accepted"
+        turns += 1
+    assert room.match.state.phase == "over", f"the match did not end in time ({turns} turns)"
+    assert all(m.action["type"] != "timeout" for m in room.match.log)
+    assert turns == len(room.match.log)
+    # Choosing by turning display cards, by a party's type and by swapping came up (and a steal
+    # whenever a hand held one while a rival had a mushroom).
+    assert {"turn", "party", "swap"} <= checked, checked
+    print(f"{turns} turns; choosing modes checked: {sorted(checked)}")
+
+    # Every page shows the scoring pad with the server's totals, and the same result.
+    outcome = room.match.outcome()
+    for page in group.everyone:
+        page.wait_for_selector('.pilze[data-phase="over"] #pilze-pad-table', timeout=10_000)
+        totals = page.locator("#pilze-pad-table tr.pp-pad-total td").all_inner_texts()
+        assert [int(t) for t in totals] == outcome.scores
+    shown = {results_text(page) for page in group.everyone}
+    assert len(shown) == 1, shown
+    winner_names = {m.nickname for m in room.members.values() if m.seat in outcome.winners}
+    assert any(name in host.inner_text("#result-rows tr.winner") for name in winner_names)
+    for page, label in ((host, "Panik Pilze results (host)"), (brendon, "Panik Pilze results (phone)"),
+                        (group.table, "Panik Pilze results (table)")):
+        check_screen(page, label, fits=False)
+    match_id = saved_match_id(host)
+
+    # Play again: every page leaves the results for the new match, without a reload.
+    old = room.match
+    play_again(group, body_class="playing")
+    assert room.match is not old and room.match.state.phase == "play" and not room.match.log
+    wait_all(group.everyone, PLAYING)
+    for page in group.everyone:
+        page.wait_for_function(
+            "n => document.querySelector('#pilze-pile-count').textContent.trim() === String(n)",
+            arg=len(room.match.state.pile), timeout=10_000,
+        )
+    assert sum(1 for page in group.players if _my_turn(page)) == 1
+
+    match_listed(host, live.base_url, match_id)
+    no_errors(group.everyone)
 
 
 def _open_room(live, new_page, phones: int = 2, host_phone: bool = False):  # type: ignore[no-untyped-def]
@@ -85,68 +208,11 @@ def _open_room(live, new_page, phones: int = 2, host_phone: bool = False):  # ty
     host.wait_for_selector(f'.member:has-text("{GUESTS[phones - 1]}")')
     host.click("#start-btn")
     for page in pages:
-        page.wait_for_selector('.pilze[data-phase="play"] #pilze-board .pp-who', timeout=10_000)
+        page.wait_for_selector(PLAYING, timeout=10_000)
     return code, pages
 
 
-def test_host_and_two_phones_play_a_match_to_its_end_then_play_again(live, new_page) -> None:  # type: ignore[no-untyped-def]
-    code, pages = _open_room(live, new_page)
-    room = live.registry.get(code)
-    deadline = time.monotonic() + 240
-    turns = 0
-    while room.match.state.phase != "over" and time.monotonic() < deadline:
-        version = room.match.version
-        acted = False
-        for page in pages:
-            if play_turn(page):
-                acted = True
-                break
-        if acted:
-            end = time.monotonic() + 10
-            while room.match.version == version and time.monotonic() < end:
-                time.sleep(0.02)
-            assert room.match.version > version, "the played turn was not accepted"
-            turns += 1
-        else:
-            time.sleep(0.05)
-    assert room.match.state.phase == "over", f"the match did not end in time ({turns} turns)"
-    assert all(m.action["type"] != "timeout" for m in room.match.log)
-    assert turns == len(room.match.log)
-
-    # Every page shows the scoring pad with the server's totals, and the results.
-    outcome = room.match.outcome()
-    for page in pages:
-        page.wait_for_selector('.pilze[data-phase="over"] #pilze-pad-table', timeout=10_000)
-        totals = page.locator("#pilze-pad-table tr.pp-pad-total td").all_inner_texts()
-        assert [int(t) for t in totals] == outcome.scores
-        page.wait_for_selector("#result:not([hidden])", timeout=10_000)
-    winner_names = {m.nickname for m in room.members.values() if m.seat in outcome.winners}
-    assert any(name in pages[0].inner_text("#result-rows tr.winner") for name in winner_names)
-
-    # Play again: a new match that every page shows (reloading a page that kept the old one).
-    first_match_log = len(room.match.log)
-    pages[0].click("#rematch-btn")
-    end = time.monotonic() + 10
-    while (room.match.state.phase != "play" or len(room.match.log)) and time.monotonic() < end:
-        time.sleep(0.05)
-    assert room.match.state.phase == "play" and first_match_log > 0
-    reloaded = []
-    for page in pages:
-        try:
-            page.wait_for_selector('.pilze[data-phase="play"]', timeout=5_000)
-        except Exception:  # noqa: BLE001 - the room page's "play again" bug: reload once
-            reloaded.append(page)
-            page.reload()
-            page.wait_for_selector('.pilze[data-phase="play"]', timeout=10_000)
-        page.wait_for_function(
-            "n => document.querySelector('#pilze-pile-count').textContent.trim() === String(n)",
-            arg=len(room.match.state.pile), timeout=10_000,
-        )
-    assert sum(1 for page in pages if _my_turn(page)) == 1
-    print(f"{turns} turns; pages reloaded after Play again: {len(reloaded)}")
-    for page in pages:
-        assert page.errors == [], page.errors
-
+GUESTS = ("Brendon", "Ryan", "Dee", "Eve")
 
 
 NAMES_AND_SHAPES = """() => {

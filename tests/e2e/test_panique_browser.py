@@ -1,6 +1,10 @@
-"""Panique in real browsers: a host page and two phone-sized pages play a whole match through
-the page's own buttons (Roll, the choices, the Ally's targets) to its end, then "Play again";
-and the game screen fits one screen at five sizes (docs/games/panique.md, "Client")."""
+"""Panique in real browsers, as a group plays it: a laptop host creates the room in the lobby,
+two phones join through the invite link, a TV shows the table view; everyone plays through the
+page's own buttons (Roll, the choices, the Ally's targets) until the match ends; every page
+shows the same result; "Play again" starts a new match that every page shows (no reload); the
+match is on /matches. axe-core runs on every page in each state the test passes through (waiting
+room, each roll, each choice, the Ally's targets, results), and the game fits at five sizes
+(docs/games/panique.md, "Client")."""
 
 from __future__ import annotations
 
@@ -9,51 +13,74 @@ import time
 
 import pytest
 
-from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
+from tests.e2e.lobby import create_room_in_lobby
+from tests.e2e.room_flow import (
+    check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
+    saved_match_id, shoot, wait_all,
+)
 
 pytestmark = pytest.mark.browser
 
 SIZES = [(360, 640), (390, 844), (1280, 720), (1366, 768), (1920, 1080)]
+ALLY_TARGETED = '.pq-choice[data-option="B"]:not([disabled]), .pq-choice[data-option="C"]:not([disabled])'
 
 
-def _act(page, pick: random.Random) -> bool:  # type: ignore[no-untyped-def]
-    """Press what this page's player may press now; True if it pressed something."""
+def _act(page, pick: random.Random, checked: set[str] | None = None, label: str = "") -> bool:  # type: ignore[no-untyped-def]
+    """Press what this page's player may press now; True if it pressed something. With
+    ``checked``, each state the page is first asked to act in (what the game waits on, and the
+    Ally's targets) gets axe-core and the fit check before the press."""
     roll = page.locator("#pq-roll:not([disabled])")
+    targets = page.locator(".pq-target:not([disabled])")
+    choices = page.locator(".pq-choice:not([disabled])")
+    if not (roll.count() or targets.count() or choices.count()):
+        return False
+    if checked is not None:
+        mode = page.get_attribute(".pq-root", "data-pending") + (" targets" if targets.count() else "")
+        if mode not in checked:
+            check_screen(page, f"Panique {label}, waiting on: {mode}")
+            checked.add(mode)
+        if not targets.count() and "ally targets" not in checked and page.locator(ALLY_TARGETED).count():
+            page.locator(ALLY_TARGETED).first.click()  # the Ally's B or C: choose whose heir
+            return True
     if roll.count():
         roll.click()
-        return True
-    targets = page.locator(".pq-target:not([disabled])")
-    if targets.count():
+    elif targets.count():
         targets.nth(pick.randrange(targets.count())).click()
-        return True
-    choices = page.locator(".pq-choice:not([disabled])")
-    if choices.count():
+    else:
         choices.nth(pick.randrange(choices.count())).click()
-        return True
-    return False
+    return True
 
 
-def test_host_and_two_phones_play_a_match_to_its_end_then_play_again(live, new_page) -> None:  # type: ignore[no-untyped-def]
-    host = new_page()
-    code = create_room_in_lobby(host, live.base_url, "panique", "Nicole")
-    phones = []
-    for name in ("Brendon", "Ryan"):
-        phone = new_page(phone=True)
-        join_with_nickname(phone, f"{live.base_url}/r/{code}", name)
-        phones.append(phone)
-    host.wait_for_selector('.member:has-text("Ryan")')
+def test_a_group_plays_panique_to_the_end_and_again(live, new_page, screenshots) -> None:  # type: ignore[no-untyped-def]
+    group = gather(live.base_url, new_page, "panique")
+    host, brendon, ryan = group.players
+    check_screen(host, "Panique waiting room (host)", fits=False)
+    check_screen(brendon, "Panique waiting room (phone)", fits=False)
+    check_screen(group.table, "Panique table view, waiting", fits=False)
+    assert "Waiting for Nicole" in brendon.inner_text("#waiting-note")
+
     host.click("#start-btn")
-    pages = [host, *phones]
-    for page in pages:
-        page.wait_for_selector(".pq-root[data-phase]")
-    room = live.registry.get(code)
+    wait_all(group.everyone, '.pq-root[data-phase="order"]')
+    wait_all(group.players, "#pq-roll")  # everyone rolls for the first turn
+    brendon.wait_for_timeout(400)  # the board is drawn for the box it got
+    for page, label in ((brendon, "Panique phone, playing"), (host, "Panique laptop, playing"),
+                        (group.table, "Panique table view, playing")):
+        check_screen(page, label)
+    shoot(brendon, screenshots, "panique-phone")
+    shoot(host, screenshots, "panique-laptop")
+    check_everywhere(brendon, "panique-phone")
+    check_everywhere(group.table, "panique-table")
+
+    room = live.registry.get(group.code)
+    labels = {id(host): "laptop", id(brendon): "phone", id(ryan): "phone"}
+    checked: set[str] = set()
     pick = random.Random(7)
     presses = 0
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + 150
     while room.match.outcome() is None and time.monotonic() < deadline:
         acted = False
-        for page in pages:
-            if _act(page, pick):
+        for page in group.players:
+            if _act(page, pick, checked, labels[id(page)]):
                 presses += 1
                 acted = True
                 time.sleep(0.05)
@@ -63,27 +90,34 @@ def test_host_and_two_phones_play_a_match_to_its_end_then_play_again(live, new_p
     by_people = [m for m in room.match.log if m.seat is not None]
     assert presses >= len(by_people) > 10  # the moves came from the pages' buttons
     assert {m.action["type"] for m in by_people} >= {"roll"}
-    for page in pages:
+    assert {"order", "move", "encounter"} <= checked, checked
+    print(f"states checked: {sorted(checked)}")
+
+    for page in group.everyone:
         page.wait_for_selector('.pq-root[data-phase="over"]')
-        page.wait_for_selector("#result:not([hidden])")
+    shown = {results_text(page) for page in group.everyone}
+    assert len(shown) == 1, shown
     summary = host.inner_text("#result-summary")
     assert "wins" in summary or "did not survive" in summary
-    assert "{seat:" not in host.inner_text("#pq-prompt")
+    prompts = {page.inner_text("#pq-prompt").replace("You are", "").replace("You", "") for page in group.everyone}
+    assert all("{seat:" not in prompt for prompt in prompts)
+    for page, label in ((host, "Panique results (host)"), (brendon, "Panique results (phone)"),
+                        (group.table, "Panique results (table)")):
+        check_screen(page, label, fits=False)
+    match_id = saved_match_id(host)
 
-    # Play again: a new match that every page shows. (The room page drops the new match's
-    # first frames while its version tracking is fixed elsewhere, so the pages reload.)
+    # Play again: every page leaves the results for the new match, without a reload.
     old = room.match
-    host.click("#rematch-btn")
-    deadline = time.monotonic() + 10
-    while room.match is old and time.monotonic() < deadline:
-        time.sleep(0.05)
+    play_again(group)  # Panique fills the screen while a match runs
     assert room.match is not old and room.match.outcome() is None
-    for page in pages:
-        page.reload()
-        page.wait_for_selector('.pq-root[data-phase="order"]')
-        assert page.locator("#pq-roll").count() == 1  # everyone rolls for the first turn
-    for page in pages:
-        assert page.errors == [], page.errors
+    wait_all(group.everyone, '.pq-root[data-phase="order"]')
+    for page in group.players:
+        page.wait_for_selector("#pq-roll")  # everyone rolls for the first turn
+    for page in group.everyone:
+        page.wait_for_function("() => document.querySelector('#pq-circle').dataset.value === ''")
+
+    match_listed(host, live.base_url, match_id)
+    no_errors(group.everyone)
 
 
 FIT_CHECK = """() => {
@@ -148,9 +182,9 @@ def test_the_game_fits_one_screen_at_five_sizes(live, new_page) -> None:  # type
     deadline = time.monotonic() + 120
     while not page.locator(".pq-choice").count() and time.monotonic() < deadline:
         if room.match.outcome() is not None:
-            page.click("#rematch-btn")
-            page.wait_for_timeout(500)
-            page.reload()  # the room page's new-match frames (see the first test)
+            page.click("#rematch-btn")  # the new match shows without a reload
+            page.wait_for_selector("#result", state="hidden")
+            page.wait_for_selector('.pq-root:not([data-phase="over"]) #pq-roll')
         roll = page.locator("#pq-roll:not([disabled])")
         if roll.count():
             roll.click()

@@ -193,7 +193,7 @@ export function mount(container, shell) {
         const n = p.basket[m];
         const lead = leaders[m].has(p.seat);
         const cls = `pp-stack pp-stack-${m}${lead ? " lead" : ""}${n ? "" : " empty"}`;
-        const label = `${n}${lead ? ICONS.star : ""}`;
+        const label = `${n}${lead ? ICONS.star : ""} `; // the space: a Steal button reads "2 Steal", as its name
         const canSteal = stealMode && p.seat !== me() && n > 0;
         if (canSteal) {
           const chosen = sel.steal && sel.steal.victim === p.seat && sel.steal.mushroom === m;

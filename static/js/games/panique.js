@@ -5,8 +5,8 @@
 //
 // The board is drawn in screen pixels (its viewBox is the box's own size) and rebuilt when the
 // box changes size, so its text is never scaled below 12 px. The whole game fits one screen:
-// fit() gives the game the height left under the room's header (phones scroll the game into
-// view, as the other games do).
+// while a match runs the room gives it the full screen (layout "fill"); otherwise fit() gives
+// it the height left under the room's header.
 //
 // Hooks for tests: #pq-roll, .pq-choice[data-option], .pq-target[data-target], .pq-root
 // [data-phase], .pq-heir[data-seat] [data-life], .pq-space[data-index], .pq-token[data-seat],
@@ -71,6 +71,9 @@ function chooseGrid(w, h) {
   return best;
 }
 
+// While a match runs the room gives the game the whole screen (body.in-game; as the other games).
+export const layout = "fill";
+
 export function mount(container, ctx) {
   const table = !!ctx.table;
   let view = null;
@@ -108,6 +111,7 @@ export function mount(container, ctx) {
 
   // --- fitting one screen ----------------------------------------------------------------------
   function fit() {
+    if (document.body.classList.contains("in-game")) { root.style.height = ""; return; } // the room sizes it
     const phone = window.innerWidth < 700 && !table;
     const rect = container.getBoundingClientRect();
     let avail;
@@ -126,6 +130,7 @@ export function mount(container, ctx) {
     if (table || window.innerWidth >= 700 || window.scrollY > 0) return;
     const anchor = document.getElementById("timers") || container;
     requestAnimationFrame(() => {
+      if (document.body.classList.contains("in-game")) return;
       const header = document.querySelector(".site-header");
       const offset = header && getComputedStyle(header).position === "sticky" ? header.offsetHeight : 0;
       window.scrollTo({ top: anchor.getBoundingClientRect().top + window.scrollY - offset - 6 });
@@ -206,9 +211,24 @@ export function mount(container, ctx) {
     tokensG = svg("g", { class: "pq-tokens" });
     house.append(tokensG);
     boardEl.replaceChildren(house);
+    fitLabels(house, cw - 2 * pad);
     // On large cells the discs sit in the lower half, under the space's mark and name.
     layout = { centres, cw, ch, big, r: Math.max(10, Math.min(cw, ch) * (big ? 0.15 : 0.2)) };
     drawTokens(true);
+  }
+
+  // Labels wider than their space: a space's name is squeezed into it (its size stays), a room's
+  // name that would cover the space's number is left out (the room's floor names it too).
+  function fitLabels(house, inner) {
+    for (const name of house.querySelectorAll(".pq-name")) {
+      if (name.getComputedTextLength() > inner - 6) {
+        name.setAttribute("textLength", (inner - 6).toFixed(1));
+        name.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+    }
+    for (const room of house.querySelectorAll(".pq-room")) {
+      if (room.getComputedTextLength() > inner - 34) room.remove();
+    }
   }
 
   function drawTokens(instant) {
@@ -470,10 +490,13 @@ export function mount(container, ctx) {
   }
   window.addEventListener("resize", onResize);
   requestAnimationFrame(fit);
+  // The board's box changes without a window resize too (the room takes the full screen).
+  const boardObserver = new ResizeObserver(() => buildBoard());
+  boardObserver.observe(boardEl);
 
   return {
     update,
     onEvent,
-    destroy() { window.removeEventListener("resize", onResize); clearTimeout(sentTimer); },
+    destroy() { window.removeEventListener("resize", onResize); boardObserver.disconnect(); clearTimeout(sentTimer); },
   };
 }
