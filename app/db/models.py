@@ -50,5 +50,7 @@ class MatchPlayer(Base):
     score: Mapped[int] = mapped_column(Integer)
     rank: Mapped[int] = mapped_column(Integer)
     winner: Mapped[bool] = mapped_column(Boolean)
+    bot: Mapped[str | None] = mapped_column(String(8), nullable=True, default=None)
+    """A computer player's difficulty (easy, normal, hard); NULL for a person (migration 0004)."""
 
     match: Mapped[Match] = relationship(back_populates="players")
