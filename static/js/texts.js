@@ -37,6 +37,17 @@ export const T = {
   remove: "Remove",
   confirmRemove: (name) => `Remove ${name} from this room?`,
 
+  // computer players (docs/bots.md, "In a room")
+  botsTitle: "Computer players",
+  addBot: "Add bot",
+  botDifficulty: "Difficulty",
+  botLevels: { easy: "easy", normal: "normal", hard: "hard" },
+  botTag: (level) => `bot, ${level}`,
+  botMark: "computer player",
+  playedByBot: "played by a bot",
+  botsFull: "Every seat is taken.",
+  takeoverSeconds: "A bot plays for a player disconnected this many seconds (0: never)",
+
   // waiting room and invite
   invitePrompt: "Invite your friends",
   inviteHow: (code) => `Scan the code, open the link, or type ${code} in the lobby.`,
