@@ -390,3 +390,9 @@ def test_every_game_and_player_count_ends_with_humans_and_bots(
     assert sum(1 for p in room["result"]["players"] if p.get("bot")) == players - humans
     stored = stored_match(bot_server, clients[0])
     replay_checks(game_id, stored)
+    cost = bot_server.registry.get(code)._bots.cost
+    assert players == humans or cost.calls > 0
+    assert cost.mean_ms < 20  # the room's cost per bot frame (docs/bots.md, "In a room")
+    print(f"\n{game_id} {players} seats, {players - humans} bots: {len(stored['actions'])} "
+          f"moves, {cost.calls} bot frames, mean {cost.mean_ms:.3f} ms, "
+          f"worst {cost.worst * 1000:.2f} ms")
