@@ -15,7 +15,8 @@ from app.db.models import Base
 COLUMNS = {
     "matches": {"id", "game", "room_code", "options", "seed", "seed_hash", "started_at",
                 "ended_at", "summary", "log"},
-    "match_players": {"id", "match_id", "seat", "nickname", "score", "rank", "winner"},
+    "match_players": {"id", "match_id", "seat", "nickname", "score", "rank", "winner",
+                      "bot"},
 }
 
 
