@@ -197,6 +197,10 @@ def test_host_and_two_bots_play_panika_to_the_end_with_legal_moves_only(bot_serv
     with bot_server.http() as http:
         people = http.get("/api/leaderboard", params={"game": "panika"}).json()
         everyone = http.get("/api/leaderboard", params={"game": "panika", "bots": 1}).json()
+        page = http.get(f"/matches/{stored['id']}").text
+        listed = http.get("/matches").text
+    for html in (page, listed):
+        assert html.count('aria-label="computer player">🤖</span>') == 2
     assert [r["nickname"] for r in people] == ["Ann"]
     assert {r["nickname"] for r in everyone} == {p["nickname"] for p in players}
     cost = bot_server.registry.get(code)._bots.cost
