@@ -133,7 +133,8 @@ async def leaderboard_page(
     chosen = get_game(game) if game else (games[0] if games else None)
     rows = await db.run(store.leaderboard, db, game=chosen.id, bots=bots) if chosen else []
     return templates.TemplateResponse(
-        request, "leaderboard.html", {"games": games, "chosen": chosen, "rows": rows}
+        request, "leaderboard.html",
+        {"games": games, "chosen": chosen, "rows": rows, "bots": bots}
     )
 
 

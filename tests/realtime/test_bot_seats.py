@@ -197,11 +197,15 @@ def test_host_and_two_bots_play_panika_to_the_end_with_legal_moves_only(bot_serv
     with bot_server.http() as http:
         people = http.get("/api/leaderboard", params={"game": "panika"}).json()
         everyone = http.get("/api/leaderboard", params={"game": "panika", "bots": 1}).json()
+        board_page = http.get("/leaderboard", params={"game": "panika"}).text
+        board_all = http.get("/leaderboard", params={"game": "panika", "bots": 1}).text
         page = http.get(f"/matches/{stored['id']}").text
         listed = http.get("/matches").text
     for html in (page, listed):
         assert html.count('aria-label="computer player">🤖</span>') == 2
     assert [r["nickname"] for r in people] == ["Ann"]
+    assert "Bot Ada" not in board_page and "Bot Ada" in board_all
+    assert "bots=1" in board_page
     assert {r["nickname"] for r in everyone} == {p["nickname"] for p in players}
     cost = bot_server.registry.get(code)._bots.cost
     assert cost.calls > 50 and cost.mean_ms < 20
