@@ -1,6 +1,8 @@
 // Every text of the room page in one place (English). A language switch can replace this table
 // as a whole; functions take what varies (names, numbers) so plurals and word order stay here.
 
+import { t } from "./i18n.js";
+
 export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 export const T = {
@@ -37,16 +39,20 @@ export const T = {
   remove: "Remove",
   confirmRemove: (name) => `Remove ${name} from this room?`,
 
-  // computer players (docs/bots.md, "In a room")
-  botsTitle: "Computer players",
-  addBot: "Add bot",
-  botDifficulty: "Difficulty",
-  botLevels: { easy: "easy", normal: "normal", hard: "hard" },
-  botTag: (level) => `bot, ${level}`,
-  botMark: "computer player",
-  playedByBot: "played by a bot",
-  botsFull: "Every seat is taken.",
-  takeoverSeconds: "A bot plays for a player disconnected this many seconds (0: never)",
+  // computer players (docs/bots.md, "In a room"): from the catalogs' `room.bots.*` keys
+  botsTitle: t("room.bots.title", {}, "Computer players"),
+  addBot: t("room.bots.add", {}, "Add bot"),
+  botDifficulty: t("room.bots.difficulty", {}, "Difficulty"),
+  botLevels: {
+    easy: t("room.bots.easy", {}, "easy"),
+    normal: t("room.bots.normal", {}, "normal"),
+    hard: t("room.bots.hard", {}, "hard"),
+  },
+  botTag: (level) => t("room.bots.tag", { level }, `bot, ${level}`),
+  botMark: t("room.bots.mark", {}, "computer player"),
+  playedByBot: t("room.bots.played_by_bot", {}, "played by a bot"),
+  botsFull: t("room.bots.full", {}, "Every seat is taken."),
+  takeoverSeconds: t("room.bots.takeover", {}, "A bot plays for a player disconnected this many seconds (0: never)"),
 
   // waiting room and invite
   invitePrompt: "Invite your friends",
