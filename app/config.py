@@ -80,6 +80,10 @@ class Settings(BaseSettings):
     left_grace_seconds: float = Field(
         20.0, description="A member who left a waiting room keeps their place this long."
     )
+    bot_think_scale: float = Field(
+        1.0, ge=0, description="Computer players' thinking times are multiplied by this (1: as "
+        "the policies draw them; tests use less)."
+    )
     max_watchers_per_room: int = Field(8, description="Table views watching one room, at most.")
     max_sockets_per_address: int = Field(
         30, description="Open WebSockets from one client address, at most (4004 beyond)."

@@ -46,6 +46,7 @@ async def one_match(match_id: int, db: Db) -> dict[str, Any]:
 
 @router.get("/leaderboard", summary="Nicknames ranked by wins in one game")
 async def leaderboard(
-    db: Db, game: GameId, limit: int = Query(50, ge=1, le=200)
+    db: Db, game: GameId, limit: int = Query(50, ge=1, le=200),
+    bots: bool = Query(False, description="Include computer players (left out by default)."),
 ) -> list[dict[str, Any]]:
-    return await db.run(store.leaderboard, db, game=game, limit=limit)
+    return await db.run(store.leaderboard, db, game=game, limit=limit, bots=bots)

@@ -127,13 +127,14 @@ def _not_found(request: Request, lang: str, key: str, **params: Any) -> Response
 
 @router.get("/leaderboard", response_class=HTMLResponse)
 async def leaderboard_page(
-    request: Request, templates: Templates, db: Db, game: str | None = None
+    request: Request, templates: Templates, db: Db, game: str | None = None, bots: bool = False
 ) -> HTMLResponse:
     games = [g for g in all_games() if not g.open_table]
     chosen = get_game(game) if game else (games[0] if games else None)
-    rows = await db.run(store.leaderboard, db, game=chosen.id) if chosen else []
+    rows = await db.run(store.leaderboard, db, game=chosen.id, bots=bots) if chosen else []
     return templates.TemplateResponse(
-        request, "leaderboard.html", {"games": games, "chosen": chosen, "rows": rows}
+        request, "leaderboard.html",
+        {"games": games, "chosen": chosen, "rows": rows, "bots": bots}
     )
 
 

@@ -27,6 +27,8 @@ class PlayerResult:
     score: int
     rank: int
     winner: bool
+    bot: str | None = None
+    """A computer player's difficulty; None for a person (docs/bots.md, "In a room")."""
 
 
 @dataclass
@@ -135,7 +137,7 @@ def _insert_match(db: Database, record: MatchRecord) -> int:
                 insert(MatchPlayer.__table__),
                 [
                     {"match_id": match_id, "seat": p.seat, "nickname": p.nickname,
-                     "score": p.score, "rank": p.rank, "winner": p.winner}
+                     "score": p.score, "rank": p.rank, "winner": p.winner, "bot": p.bot}
                     for p in record.players
                 ],
             )
@@ -152,7 +154,7 @@ def _match_summary(match: Match) -> dict[str, Any]:
         "summary": match.summary,
         "players": [
             {"seat": p.seat, "nickname": p.nickname, "score": p.score, "rank": p.rank,
-             "winner": p.winner}
+             "winner": p.winner, "bot": p.bot}
             for p in match.players
         ],
     }
@@ -190,15 +192,18 @@ def get_match(db: Database, *, match_id: int) -> dict[str, Any] | None:
         return detail
 
 
-def leaderboard(db: Database, *, game: str, limit: int = 50) -> list[dict[str, Any]]:
-    """Nicknames ranked by wins in one game (then by fewer matches played)."""
+def leaderboard(
+    db: Database, *, game: str, limit: int = 50, bots: bool = False
+) -> list[dict[str, Any]]:
+    """Nicknames ranked by wins in one game (then by fewer matches played); computer players
+    only with ``bots`` (docs/bots.md, "In a room")."""
     if not valid_game_id(game):
         return []
     wins = func.sum(case((MatchPlayer.winner, 1), else_=0)).cast(Integer)
     query = (
         select(MatchPlayer.nickname, wins.label("wins"), func.count().label("played"))
         .join(Match, Match.id == MatchPlayer.match_id)
-        .where(Match.game == game)
+        .where(Match.game == game, *(() if bots else (MatchPlayer.bot.is_(None),)))
         .group_by(MatchPlayer.nickname)
         .order_by(wins.desc(), func.count().asc(), MatchPlayer.nickname.asc())
         .limit(limit)

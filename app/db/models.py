@@ -50,6 +50,8 @@ class MatchPlayer(Base):
     score: Mapped[int] = mapped_column(Integer)
     rank: Mapped[int] = mapped_column(Integer)
     winner: Mapped[bool] = mapped_column(Boolean)
+    bot: Mapped[str | None] = mapped_column(String(8), nullable=True, default=None)
+    """A computer player's difficulty (easy, normal, hard); NULL for a person (migration 0004)."""
 
     match: Mapped[Match] = relationship(back_populates="players")
 
@@ -79,6 +81,8 @@ class RoomRow(Base):
     """The id the next member will get (ids are never reused in a room: tokens name them)."""
     banned: Mapped[dict[str, Any]]
     """``{"nonces": [...], "names": [...]}``: the seat tokens and nicknames the host removed."""
+    room_options: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The room's own options (``bot_takeover_seconds``); NULL: the defaults."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
@@ -96,6 +100,8 @@ class RoomMemberRow(Base):
     player: Mapped[bool] = mapped_column(Boolean)
     nonce: Mapped[str] = mapped_column(String(32))
     """The nonce the member's seat token carries (app/realtime/tokens.py)."""
+    bot: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """A computer player's difficulty; NULL for a person."""
 
 
 class RoomMatchRow(Base):

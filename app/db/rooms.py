@@ -27,6 +27,7 @@ class MemberRecord:
     seat: int | None
     player: bool
     nonce: str
+    bot: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,7 @@ class SaveRoom:
     next_member: int
     banned: dict[str, list[str]]
     members: tuple[MemberRecord, ...]
+    room_options: dict[str, Any] | None = None
     at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
@@ -103,7 +105,8 @@ def _delete_room(connection: Connection, code: str) -> None:
 def _save_room(connection: Connection, op: SaveRoom) -> None:
     values = {"game": op.game, "options": op.options, "host": op.host, "public": op.public,
               "status": op.status, "match_number": op.match_number,
-              "next_member": op.next_member, "banned": op.banned, "updated_at": op.at}
+              "next_member": op.next_member, "banned": op.banned,
+              "room_options": op.room_options, "updated_at": op.at}
     changed = connection.execute(update(RoomRow).where(RoomRow.code == op.code).values(values))
     if changed.rowcount == 0:
         connection.execute(insert(RoomRow).values(code=op.code, created_at=op.at, **values))
@@ -111,7 +114,7 @@ def _save_room(connection: Connection, op: SaveRoom) -> None:
     if op.members:
         connection.execute(insert(RoomMemberRow), [
             {"room_code": op.code, "member_id": m.id, "nickname": m.nickname, "seat": m.seat,
-             "player": m.player, "nonce": m.nonce} for m in op.members])
+             "player": m.player, "nonce": m.nonce, "bot": m.bot} for m in op.members])
 
 
 def _start_match(connection: Connection, op: StartMatch) -> None:
@@ -183,6 +186,7 @@ class StoredRoom:
     updated_at: datetime
     members: tuple[MemberRecord, ...]
     match: StoredMatch | None
+    room_options: dict[str, Any] | None = None
 
     @property
     def last_activity(self) -> datetime:
@@ -206,7 +210,7 @@ def load_rooms(db: Database) -> list[StoredRoom]:
         for m in session.scalars(select(RoomMemberRow).order_by(
                 RoomMemberRow.room_code, RoomMemberRow.member_id)):
             members.setdefault(m.room_code, []).append(
-                MemberRecord(m.member_id, m.nickname, m.seat, m.player, m.nonce))
+                MemberRecord(m.member_id, m.nickname, m.seat, m.player, m.nonce, m.bot))
         moves: dict[str, list[StoredMove]] = {}
         for mv in session.scalars(select(RoomMoveRow).order_by(
                 RoomMoveRow.room_code, RoomMoveRow.seq)):
@@ -220,7 +224,7 @@ def load_rooms(db: Database) -> list[StoredRoom]:
         return [
             StoredRoom(r.code, r.game, r.options, r.host, r.public, r.status, r.match_number,
                        r.next_member, r.banned, _aware(r.created_at), _aware(r.updated_at),
-                       tuple(members.get(r.code, ())), matches.get(r.code))
+                       tuple(members.get(r.code, ())), matches.get(r.code), r.room_options)
             for r in rooms
         ]
 

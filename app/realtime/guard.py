@@ -45,6 +45,8 @@ class SocketPolicy:
     room_frames_per_second: int = 400
     room_probes_per_minute: int = 60
     left_grace_seconds: float = 20.0
+    bot_think_scale: float = 1.0
+    """Computer players' thinking times are multiplied by this (docs/bots.md, "In a room")."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SocketPolicy:
@@ -56,6 +58,7 @@ class SocketPolicy:
             room_frames_per_second=settings.room_frames_per_second,
             room_probes_per_minute=settings.room_probes_per_minute,
             left_grace_seconds=settings.left_grace_seconds,
+            bot_think_scale=settings.bot_think_scale,
         )
 
 

@@ -348,15 +348,15 @@ class FrameGate:
 
 
 def _members(room: Room) -> tuple[MemberRecord, ...]:
-    return tuple(MemberRecord(m.id, m.nickname, m.seat, m.player, m.nonce)
+    return tuple(MemberRecord(m.id, m.nickname, m.seat, m.player, m.nonce, m.bot)
                  for m in room.members.values())
 
 
 def _fingerprint(room: Room) -> tuple[Any, ...]:
     """What a ``SaveRoom`` holds, cheaply compared after every input."""
     return (room.host, room.public, room.status, room.match_number, room.next_member_id,
-            room.banned_count, room.options,
-            tuple((m.id, m.nickname, m.seat, m.player) for m in room.members.values()))
+            room.banned_count, room.options, room.room_options,
+            tuple((m.id, m.nickname, m.seat, m.player, m.bot) for m in room.members.values()))
 
 
 class RoomRecorder:
@@ -409,7 +409,7 @@ class RoomRecorder:
                 code=room.code, game=room.game.id, options=dict(room.options), host=room.host,
                 public=room.public, status=room.status, match_number=room.match_number,
                 next_member=room.next_member_id, banned=room.banned_lists(),
-                members=_members(room)))
+                members=_members(room), room_options=dict(room.room_options)))
         match = room.match
         if match is not None and match is not self._match:
             self._match, self._logged = match, 0

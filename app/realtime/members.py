@@ -27,6 +27,9 @@ class Member:
     delay before a first connection (issue 7, item 13)."""
     left: bool = False
     """The member had connected and now has no connection (cleared when they come back)."""
+    bot: str | None = None
+    """A computer player's difficulty (easy, normal, hard); None for a person. A bot member has
+    no connections, is never host and never leaves (docs/bots.md, "In a room")."""
 
     @property
     def connected(self) -> bool:

@@ -99,6 +99,16 @@ class Membership:
             self.host = member.id
         return member
 
+    def add_bot_member(self, name: str, difficulty: str) -> Member:
+        """A computer player with a free seat (docs/bots.md, "In a room"): a player like any
+        other, but with no connections and no token; never the host, never "left"."""
+        name = unique_nickname(name, (m.nickname for m in self.members.values()))
+        member = Member(self._next_member, name, secrets.token_hex(8), player=True,
+                        bot=difficulty)
+        self._next_member += 1
+        self.members[member.id] = member
+        return member
+
     def token_for(self, member: Member) -> str:
         """The seat token that brings ``member`` back to this room."""
         return self._tokens.issue(SeatClaim(self.code, member.id, member.nonce))
@@ -119,7 +129,8 @@ class Membership:
         del self.members[target.id]
         if self.host == target.id:
             connected = (m.id for m in self.members.values() if m.connected)
-            self.host = next(connected, next(iter(self.members), None))
+            people = (m.id for m in self.members.values() if m.bot is None)
+            self.host = next(connected, next(people, None))
 
     def _keeps_place(self, member: Member) -> bool:
         """Whether ``member``, having left, keeps their place however long they are away: a

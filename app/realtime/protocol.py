@@ -91,9 +91,36 @@ class Pong(_Message):
     t: float
 
 
+class RoomOptions(_Message):
+    """The room's own options, the same for every game (docs/protocol.md, "Room options")."""
+
+    bot_takeover_seconds: int = Field(
+        20, ge=0, le=600,
+        description="A seated player disconnected this long during a match is played by a "
+        "normal bot until they come back; 0: never.")
+
+
 class SetOptions(_Message):
+    """The host sets the game's ``options`` (between matches) and, optionally, the room's own
+    options (``room``: ``RoomOptions``, any time)."""
+
     type: Literal["set_options"]
-    options: dict[str, Any]
+    options: dict[str, Any] | None = None
+    room: RoomOptions | None = None
+
+
+class AddBot(_Message):
+    """The host seats a computer player (docs/bots.md, "In a room") while seats are free."""
+
+    type: Literal["add_bot"]
+    difficulty: Literal["easy", "normal", "hard"] = "normal"
+
+
+class RemoveBot(_Message):
+    """The host removes a computer player (``kick`` on a bot does the same)."""
+
+    type: Literal["remove_bot"]
+    member: int
 
 
 class Kick(_Message):
@@ -113,7 +140,8 @@ class Resync(_Message):
 
 
 ClientMessage = Annotated[
-    Join | Action | Chat | Start | Rematch | Ping | Pong | SetOptions | Kick | MakeHost | Resync,
+    Join | Action | Chat | Start | Rematch | Ping | Pong | SetOptions | Kick | MakeHost | Resync
+    | AddBot | RemoveBot,
     Field(discriminator="type"),
 ]
 _adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)

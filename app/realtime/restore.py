@@ -58,11 +58,14 @@ def restore_room(
     game = get_game(stored.game)
     room = make_room(code=stored.code, game=game, public=stored.public)
     room.options = dict(stored.options)
+    if stored.room_options:
+        room.room_options = {**room.room_options, **stored.room_options}
     room.match_number = stored.match_number
     room.restore_membership(stored.next_member, stored.banned)
     now = time.monotonic()
     room.members = {
-        m.id: Member(m.id, m.nickname, m.nonce, m.player, m.seat, left_at=now, left=True)
+        m.id: Member(m.id, m.nickname, m.nonce, m.player, m.seat, left_at=now,
+                     left=m.bot is None, bot=m.bot)  # a bot never leaves: it plays on
         for m in stored.members
     }
     room.host = stored.host if stored.host in room.members else next(iter(room.members), None)
@@ -96,6 +99,7 @@ def resume(room: Room, elapsed: dict[str, float]) -> None:
         return
     if room.status == "playing":
         room._timers.sync(room.game.timers(match.state), elapsed)
+        room._sync_bots(notify=False)  # bot members play on at once
 
 
 def restored_summary(stored: StoredRoom) -> dict[str, Any]:

@@ -18,11 +18,14 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
+
 from app import logs, metrics
 from app.db.matches import LoggedMove, MatchRecord, PlayerResult
 from app.engine import EngineError, Event, Game
 
 from . import protocol as p
+from .bots import TAKEOVER_DIFFICULTY, BotSeats, bot_name, has_bots
 from .connection import Connection
 from .guard import CLOSE_POLICY, SocketPolicy, TokenBucket
 from .journal import RoomRecorder
@@ -67,6 +70,8 @@ class Room(Membership):
         self.game = game
         self.public = public
         self.options: dict[str, Any] = game.parse_options({}).model_dump(mode="json")
+        self.room_options: dict[str, Any] = p.RoomOptions().model_dump(mode="json")
+        """The room's own options, the same for every game (docs/protocol.md, "Room options")."""
         self.status = "waiting"
         self.members: dict[int, Member] = {}
         self.host: int | None = None
@@ -102,6 +107,7 @@ class Room(Membership):
         self._on_close: Callable[[Room], None] | None = None
         self.recorder: RoomRecorder | None = None
         """Durable rooms: records every change before its frames go out (journal.py)."""
+        self._bots = BotSeats(game.id, self.post, self.policy.bot_think_scale)
         if game.open_table:
             self._start_match(players=game.max_players)
 
@@ -166,6 +172,10 @@ class Room(Membership):
             self._on_tick()
         elif kind == "saved":
             self._on_saved(*args)
+        elif kind == "bot":
+            self._on_bot(*args)
+        elif kind == "bots":
+            self._sync_bots()
         elif kind == "recover":
             self._recover()
         elif kind == "close":
@@ -208,6 +218,7 @@ class Room(Membership):
         if self.recorder is None or self.close_code != CLOSE_SERVER_RESTARTING:
             self._end_open_match()  # a durable room carries on after the restart instead
         self._timers.clear()
+        self._bots.clear()
         why = ("room_closed", "this room has closed") if self.close_code == CLOSE_ROOM_CLOSED \
             else ("server_restarting", "the server is restarting; back in a moment")
         for conn in self._all_connections():
@@ -261,6 +272,7 @@ class Room(Membership):
             member.left = False
             member.conns.add(conn)
             conn.member = member
+            self._sync_bots(notify=False)  # a player back takes their seat over at once
             welcome = {"type": "welcome", "room": self.code, "member": member.id,
                        "seat": member.seat, "token": self.token_for(member), "watching": False,
                        "ping_ms": self._ping_ms}
@@ -315,6 +327,32 @@ class Room(Membership):
                 return
             self._host_start(conn)
         elif isinstance(message, p.SetOptions):
+            self._set_options(conn, message)
+        elif isinstance(message, p.AddBot):
+            self._add_bot(conn, message.difficulty)
+        elif isinstance(message, p.RemoveBot):
+            self._remove_bot(conn, message.member)
+        elif isinstance(message, p.Kick):
+            target = self.members.get(message.member)
+            if target is None or target.id == member.id:
+                conn.error("bad_member", "no such member to remove")
+                return
+            if target.bot is not None:
+                self._remove_bot(conn, target.id)
+                return
+            self._remove(target)
+        elif isinstance(message, p.MakeHost):
+            target = self.members.get(message.member)
+            if target is None or target.bot is not None:
+                conn.error("bad_member", "no such member")
+                return
+            self.host = message.member
+            self._broadcast_room()
+
+    def _set_options(self, conn: Connection, message: p.SetOptions) -> None:
+        """The game's options change between matches; the room's own options at any time
+        (docs/protocol.md, "Room options")."""
+        if message.options is not None:
             if self.status == "playing":
                 conn.error("playing", "options change between matches")
                 return
@@ -324,19 +362,89 @@ class Room(Membership):
                 conn.error("bad_options", str(exc))
                 return
             self.options = parsed.model_dump(mode="json")
+        if message.room is not None:
+            self.room_options = message.room.model_dump(mode="json")
+            self._sync_bots(notify=False)
+            self._schedule_takeover_check()
+        self._broadcast_room()
+
+    # --- computer players (docs/bots.md, "In a room") ----------------------------------------
+    def _add_bot(self, conn: Connection, difficulty: str) -> None:
+        """The host seats a computer player while a seat is free, between matches."""
+        if not has_bots(self.game.id) or self.game.open_table:
+            conn.error("no_bots", f"{self.game.title} has no computer players")
+            return
+        if self.status == "playing":
+            conn.error("playing", "computer players join between matches")
+            return
+        players = [m for m in self.members.values() if m.player and not m.left]
+        if len(players) >= self.game.max_players:
+            conn.error("seats_full", "every seat is taken")
+            return
+        self.add_bot_member(bot_name({m.nickname for m in self.members.values()}), difficulty)
+        self._broadcast_room()
+
+    def _remove_bot(self, conn: Connection, member_id: int) -> None:
+        target = self.members.get(member_id)
+        if target is None or target.bot is None:
+            conn.error("bad_member", "no such computer player")
+            return
+        if self.status == "playing":
+            conn.error("playing", "computer players leave between matches")
+            return
+        self._drop(target)
+        self._broadcast_room()
+
+    def _bot_seats_wanted(self) -> dict[int, tuple[int, str, bool]]:
+        """Seat: (member, difficulty, takeover) for every seat a bot plays now: bot members'
+        seats, and the seats of players disconnected past ``bot_takeover_seconds``."""
+        if self.status != "playing" or self.match is None or self.game.open_table:
+            return {}
+        grace = self.room_options["bot_takeover_seconds"]
+        now = time.monotonic()
+        wanted: dict[int, tuple[int, str, bool]] = {}
+        for m in self.members.values():
+            if m.seat is None:
+                continue
+            if m.bot is not None:
+                wanted[m.seat] = (m.id, m.bot, False)
+            elif grace > 0 and m.left and not m.connected and now - m.left_at >= grace:
+                wanted[m.seat] = (m.id, TAKEOVER_DIFFICULTY, True)
+        return wanted
+
+    def _sync_bots(self, *, notify: bool = True) -> None:
+        """Bots play exactly the seats they should; a seat newly played gets its frame now.
+        With ``notify``, the room frame goes out when a takeover began or ended."""
+        if not has_bots(self.game.id):
+            return
+        new, changed = self._bots.wanted(self._bot_seats_wanted())
+        if changed and notify:
             self._broadcast_room()
-        elif isinstance(message, p.Kick):
-            target = self.members.get(message.member)
-            if target is None or target.id == member.id:
-                conn.error("bad_member", "no such member to remove")
-                return
-            self._remove(target)
-        elif isinstance(message, p.MakeHost):
-            if message.member not in self.members:
-                conn.error("bad_member", "no such member")
-                return
-            self.host = message.member
-            self._broadcast_room()
+        if new and self.match is not None:
+            common = self._state_common([])
+            views = self.match.views(set(new))
+            for seat in new:
+                self._bots.deliver(seat, orjson.loads(self._state_frame(common, seat, views[seat])))
+
+    def _schedule_takeover_check(self) -> None:
+        """Look again when a disconnected player's grace would end (the tick is the backup)."""
+        grace = self.room_options["bot_takeover_seconds"]
+        if grace > 0 and self.status == "playing" and not self.closed:
+            asyncio.get_running_loop().call_later(grace + 0.05, self.post, "bots")
+
+    def _on_bot(self, seat: int, generation: int, action: dict[str, Any]) -> None:
+        """A bot's decision, its thinking time over: played like a player's action. A refused
+        action costs that decision only (logged)."""
+        if self.match is None or self.status != "playing" or self._bots.due(seat, generation) \
+                is None:
+            return
+        try:
+            events = self.match.play(seat, action, 0)
+        except EngineError as exc:
+            log.warning("room %s: the bot of seat %d sent a refused action %s: %s",
+                        self.code, seat, action, exc)
+            return
+        self._after_move(events)
 
     def _host_start(self, conn: Connection) -> None:
         if self.status == "playing":
@@ -365,8 +473,10 @@ class Room(Membership):
         self.match_id = None
         self.history.clear()
         self._timers.clear()
+        self._bots.clear()
         begins = self._record([Event(f"A new match of {self.game.title} begins.", kind="start")])
         self._sync_timers()
+        self._bots.wanted(self._bot_seats_wanted())  # their first frame is the one below
         self._broadcast_room()
         self._broadcast_state(begins)
 
@@ -454,11 +564,13 @@ class Room(Membership):
     def _finish(self, outcome: Any) -> None:
         assert self.match is not None
         self.status = "finished"
+        self._bots.clear()
         seat_names = {m.seat: m.nickname for m in self.members.values() if m.seat is not None}
+        seat_bots = {m.seat: m.bot for m in self.members.values() if m.seat is not None}
         match = self.match
         players = [
             PlayerResult(seat, seat_names.get(seat, f"Seat {seat + 1}"), outcome.scores[seat],
-                         outcome.ranks[seat], seat in outcome.winners)
+                         outcome.ranks[seat], seat in outcome.winners, seat_bots.get(seat))
             for seat in range(match.players)
         ]
         summary = self._names(outcome.summary)
@@ -519,6 +631,8 @@ class Room(Membership):
             if not member.conns:
                 member.left_at = time.monotonic()
                 member.left = True
+                if member.seat is not None:
+                    self._schedule_takeover_check()
             self._broadcast_room()
 
     def _on_tick(self) -> None:
@@ -535,6 +649,7 @@ class Room(Membership):
             self.closed = True
             return
         self._drop_gone_members(now)
+        self._sync_bots()
         host = self.members.get(self.host) if self.host is not None else None
         if host is not None and not host.connected and now - host.left_at > HOST_HANDOVER_SECONDS:
             successor = next((m for m in self.members.values() if m.connected), None)
@@ -554,6 +669,7 @@ class Room(Membership):
     # --- frames to clients -------------------------------------------------------------------
     def room_frame(self) -> dict[str, Any]:
         match = self.match
+        takeovers = self._bots.takeover_seats()
         return {
             "type": "room",
             "code": self.code,
@@ -562,12 +678,9 @@ class Room(Membership):
             "public": self.public,
             "host": self.host,
             "options": self.options,
-            "members": [
-                {"id": m.id, "nickname": m.nickname, "seat": m.seat, "player": m.player,
-                 "connected": m.connected, "rtt_ms": m.rtt_ms,
-                 **({"left": True} if m.left and not self._keeps_place(m) else {})}
-                for m in self.members.values()
-            ],
+            "members": [self._member_frame(m, takeovers) for m in self.members.values()],
+            "room_options": self.room_options,
+            "bots": has_bots(self.game.id) and not self.game.open_table,
             "watchers": len(self.watchers),
             "seed_hash": match.seed_hash if match else None,
             "result": self.result,
@@ -575,6 +688,20 @@ class Room(Membership):
             "save_state": self._match_save_state(),
             "match_number": self.match_number,
         }
+
+    def _member_frame(self, m: Member, takeovers: set[int]) -> dict[str, Any]:
+        """A member as the room frame lists them: a bot with its difficulty (always connected,
+        it needs no socket), a player whose seat a bot plays meanwhile with ``played_by_bot``."""
+        frame: dict[str, Any] = {
+            "id": m.id, "nickname": m.nickname, "seat": m.seat, "player": m.player,
+            "connected": m.connected or m.bot is not None, "rtt_ms": m.rtt_ms}
+        if m.left and not self._keeps_place(m):
+            frame["left"] = True
+        if m.bot is not None:
+            frame["bot"] = m.bot
+        elif m.seat is not None and m.seat in takeovers:
+            frame["played_by_bot"] = True
+        return frame
 
     def _broadcast_room(self) -> None:
         self._broadcast(self.room_frame())
@@ -601,20 +728,28 @@ class Room(Membership):
             common["move"] = {"seq": match.version, "seat": last.seat, "at_ms": last.at_ms}
         return common
 
-    @staticmethod
-    def _state_frame(common: dict[str, Any], seat: int | None, view: dict[str, Any]) -> str:
-        return p.encode({"type": "state", "seat": seat, "view": view, **common})
+    def _state_frame(self, common: dict[str, Any], seat: int | None, view: dict[str, Any]) -> str:
+        """A seat's state frame: its view and, for a seat, its ``legal`` actions now (the
+        table and spectators get the public view only)."""
+        frame: dict[str, Any] = {"type": "state", "seat": seat, "view": view}
+        if seat is not None and self.match is not None:
+            frame["legal"] = self.game.legal_actions(self.match.state, seat)
+        return p.encode({**frame, **common})
 
     def _broadcast_state(self, events: list[dict[str, Any]], moved: bool = False) -> None:
-        """Each recipient gets its own seat's view; one view and one encoding per seat."""
+        """Each recipient gets its own seat's view; one view and one encoding per seat. A seat
+        a bot plays gets the very frame a client of that seat gets (decoded afresh)."""
         if self.match is None:
             return
         conns = self._all_connections()
         common = self._state_common(events, moved)
-        views = self.match.views({conn.seat for conn in conns})
+        bot_seats = list(self._bots.seats)
+        views = self.match.views({conn.seat for conn in conns} | set(bot_seats))
         texts = {seat: self._state_frame(common, seat, view) for seat, view in views.items()}
         for conn in conns:
             conn.send_text(texts[conn.seat])
+        for seat in bot_seats:
+            self._bots.deliver(seat, orjson.loads(texts[seat]))
 
     def _send_state(self, conn: Connection) -> None:
         if self.match is not None:

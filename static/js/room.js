@@ -283,7 +283,13 @@ function memberChip(m, room, active, amHost) {
   if (m.id === state.me) tags.push(T.you);
   if (!m.player) tags.push(T.watching);
   if (m.left) tags.push(T.left);
+  if (m.bot) tags.push(T.botTag(T.botLevels[m.bot] || m.bot));
+  if (m.played_by_bot) tags.push(T.playedByBot);
   name.textContent = m.nickname + (tags.length ? ` (${tags.join(", ")})` : "");
+  if (m.bot || m.played_by_bot) {
+    chip.classList.add(m.bot ? "bot" : "bot-played");
+    name.prepend(botMark());
+  }
   const rtt = document.createElement("span");
   rtt.className = "rtt";
   rtt.dataset.rtt = m.id;
@@ -302,6 +308,14 @@ function hostMenu(m) {
   summary.textContent = "⋯";
   const list = document.createElement("div");
   list.className = "host-menu-list";
+  if (m.bot) {
+    list.append(button(T.remove, () => {
+      menu.open = false;
+      socket.send({ type: "remove_bot", member: m.id });
+    }, "danger"));
+    menu.append(summary, list);
+    return menu;
+  }
   list.append(
     button(T.makeHost, () => { menu.open = false; socket.send({ type: "make_host", member: m.id }); }),
     button(T.remove, () => {
@@ -409,6 +423,7 @@ function renderWaiting() {
   $("options-text").hidden = amHost;
   const min = Number(root.dataset.minPlayers), max = Number(root.dataset.maxPlayers);
   const ready = players >= min && players <= max;
+  renderBots(amHost, players, max);
   $("start-btn").hidden = !amHost;
   $("start-btn").disabled = !ready;
   $("waiting-note").textContent = !amHost
@@ -482,6 +497,41 @@ function renderOptions(values) {
   if (focused && form.elements[focused]) form.elements[focused].focus();
 }
 
+// --- computer players (docs/bots.md, "In a room"): the host adds bots to free seats ----------
+function botMark() {
+  const mark = document.createElement("span");
+  mark.className = "bot-mark";
+  mark.setAttribute("role", "img");
+  mark.setAttribute("aria-label", T.botMark);
+  mark.textContent = "🤖 ";
+  return mark;
+}
+
+function renderBots(amHost, players, max) {
+  const room = state.room;
+  const show = amHost && !!room.bots;
+  $("bots-panel").hidden = !show;
+  if (!show) return;
+  $("bots-title").textContent = T.botsTitle;
+  $("bot-level-label").textContent = T.botDifficulty;
+  for (const opt of $("bot-level").options) opt.textContent = T.botLevels[opt.value];
+  $("add-bot-btn").textContent = T.addBot;
+  $("add-bot-btn").disabled = players >= max;
+  $("bots-note").textContent = players >= max ? T.botsFull : "";
+  $("takeover-label").textContent = T.takeoverSeconds;
+  const input = $("takeover-seconds");
+  const seconds = room.room_options ? room.room_options.bot_takeover_seconds : 20;
+  if (document.activeElement !== input) input.value = seconds;
+}
+
+$("add-bot-btn").addEventListener("click", () => {
+  socket.send({ type: "add_bot", difficulty: $("bot-level").value });
+});
+$("takeover-seconds").addEventListener("change", (e) => {
+  const seconds = Math.max(0, Math.min(600, Math.round(Number(e.target.value) || 0)));
+  socket.send({ type: "set_options", room: { bot_takeover_seconds: seconds } });
+});
+
 $("start-btn").addEventListener("click", () => socket.send({ type: "start" }));
 $("rematch-btn").addEventListener("click", () => socket.send({ type: "rematch" }));
 
@@ -544,6 +594,7 @@ function renderResult() {
       td.textContent = v;
       tr.append(td);
     }
+    if (p.bot) tr.children[1].prepend(botMark());
     if (p.winner) {
       const badge = document.createElement("span");
       badge.className = "winner-badge";

@@ -39,6 +39,21 @@ export const T = {
   remove: t("room.remove"),
   confirmRemove: (name) => t("room.confirm_remove", { name }),
 
+  // computer players (docs/bots.md, "In a room"): from the catalogs' `room.bots.*` keys
+  botsTitle: t("room.bots.title", {}, "Computer players"),
+  addBot: t("room.bots.add", {}, "Add bot"),
+  botDifficulty: t("room.bots.difficulty", {}, "Difficulty"),
+  botLevels: {
+    easy: t("room.bots.easy", {}, "easy"),
+    normal: t("room.bots.normal", {}, "normal"),
+    hard: t("room.bots.hard", {}, "hard"),
+  },
+  botTag: (level) => t("room.bots.tag", { level }, `bot, ${level}`),
+  botMark: t("room.bots.mark", {}, "computer player"),
+  playedByBot: t("room.bots.played_by_bot", {}, "played by a bot"),
+  botsFull: t("room.bots.full", {}, "Every seat is taken."),
+  takeoverSeconds: t("room.bots.takeover", {}, "A bot plays for a player disconnected this many seconds (0: never)"),
+
   // waiting room and invite
   invitePrompt: t("room.invite_prompt"),
   inviteHow: (code) => t("room.invite_how", { code }),

@@ -60,8 +60,8 @@ def test_save_and_get_a_match(db):
     assert _instant(got["started_at"]) == T0
     assert _instant(got["ended_at"]) == T0 + timedelta(minutes=10)
     assert got["players"] == [
-        {"seat": 0, "nickname": "Ann", "score": 0, "rank": 1, "winner": True},
-        {"seat": 1, "nickname": "Bob", "score": -4, "rank": 2, "winner": False},
+        {"seat": 0, "nickname": "Ann", "score": 0, "rank": 1, "winner": True, "bot": None},
+        {"seat": 1, "nickname": "Bob", "score": -4, "rank": 2, "winner": False, "bot": None},
     ]
     assert got["actions"] == [
         {"index": i, "seat": m.seat, "action": m.action, "at_ms": m.at_ms, "rtt_ms": m.rtt_ms}

@@ -127,3 +127,32 @@ def test_a_finished_room_comes_back_finished_and_its_match_is_stored_once(tmp_pa
         assert room.result["seed_hash"] == saved["result"]["seed_hash"]
         with server.http() as http:
             assert [m["id"] for m in http.get("/api/matches").json()] == [saved["match_id"]]
+
+
+def test_bots_and_room_options_come_back_after_a_restart(tmp_path):
+    """A restored room keeps its computer players (still bots, never "left") and its own
+    options, and its bots play on at once (migration 0005)."""
+    var = tmp_path / "var"
+    with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000,
+                    bot_think_scale=50.0) as server, ClientPool() as pool:
+        created = server.create_room("panika", "Ann")
+        code = created["code"]
+        ann = pool(server, code)
+        ann.join(token=created["token"])
+        ann.send({"type": "add_bot", "difficulty": "hard"})
+        ann.send({"type": "set_options", "room": {"bot_takeover_seconds": 45}})
+        wait_frame(ann, lambda f: f["type"] == "room"
+                   and f["room_options"]["bot_takeover_seconds"] == 45
+                   and any(m.get("bot") == "hard" for m in f["members"]))
+        ann.send({"type": "start"})
+        ann.wait_for("state")
+    with LiveServer(var, ping_interval_seconds=0.5) as server:
+        room = server.registry.get(code)
+        assert room is not None and room.status == "playing"
+        bots = [m for m in room.members.values() if m.bot is not None]
+        assert [(m.bot, m.left) for m in bots] == [("hard", False)]
+        assert room.room_options["bot_takeover_seconds"] == 45
+        deadline = time.monotonic() + 5
+        while bots[0].seat not in room._bots.seats and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert bots[0].seat in room._bots.seats

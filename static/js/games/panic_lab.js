@@ -161,8 +161,18 @@ export function mount(container, ctx) {
   function canClaim(view) {
     if (ctx.table || view.seat === null || view.seat === undefined) return false;
     if (!LIVE.has(view.phase)) return false;
+    const legal = claimable();
+    if (legal) return legal.size > 0 && st.pending === null;
     const me = view.players[view.seat];
     return !(me.claimed || view.my_claim || st.pending !== null);
+  }
+
+  // The tiles the state frame's `legal` lists as claimable now (docs/protocol.md), or null from
+  // a server that does not send `legal`.
+  function claimable() {
+    const legal = st.frame && st.frame.legal;
+    if (!Array.isArray(legal)) return null;
+    return new Set(legal.filter((a) => a.type === "claim").map((a) => a.tile));
   }
 
   function onTap(ev) {
@@ -171,7 +181,8 @@ export function mount(container, ctx) {
     if (!g || !view || !canClaim(view)) return;
     const index = Number(g.dataset.index);
     const tile = ui.ring[index];
-    if (tile.type === "lab" || tile.type === "vent") {
+    const legal = claimable();
+    if (tile.type === "lab" || tile.type === "vent" || (legal && !legal.has(index))) {
       flash(T(`never_answer.${tile.type}`));
       return;
     }
@@ -242,12 +253,14 @@ export function mount(container, ctx) {
     root.dataset.phase = view.phase;
     root.dataset.round = view.round;
     const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
-    const claimable = canClaim(view);
-    root.classList.toggle("can-claim", claimable);
+    const canClaimNow = canClaim(view);
+    root.classList.toggle("can-claim", canClaimNow);
     root.classList.toggle("locked", !!(me && me.locked));
     root.classList.toggle("player", !!me && !ctx.table);
     const mine = view.my_claim ? view.my_claim.tile : st.pending;
+    const legal = claimable();
     ui.tiles.forEach((g, i) => {
+      g.classList.toggle("claimable", canClaimNow && legal !== null && legal.has(i));
       g.classList.toggle("mine", mine === i);
       g.classList.toggle("pending", st.pending === i && !view.my_claim);
     });

@@ -101,6 +101,13 @@ export function mount(container, ctx) {
   const hand = () => (view && view.hand ? view.hand : []);
   const cardById = (id) => hand().find((c) => c.id === id);
   const myTaps = () => (view && view.legal ? view.legal.taps : 0);
+  // The plays the server lists in the state frame's `legal` (docs/protocol.md): the page
+  // offers exactly those instead of re-deriving the rules (null from a server without it).
+  let legalPlays = null;
+  const sameSet = (a, b) => a.length === b.length && a.every((id) => b.includes(id));
+  const isLegalPlay = (cards) => legalPlays.some((p) => (view.legal.cards === 2
+    ? p.length === 2 && p[0] === cards[0] && p[1] === cards[1] : sameSet(p, cards)));
+  const inSomePlay = (id) => legalPlays.some((p) => p.includes(id));
   const owedNow = () => Math.max(0, myTaps() - pending);
 
   function lastCardApplies() {
@@ -160,7 +167,8 @@ export function mount(container, ctx) {
       selected.splice(at, 1);
     } else if (view.legal.cards === 2) {
       if (selected.length < 2) selected.push(id);
-    } else if (selected.length === 1 && sameVegetable(cardById(selected[0]), card)) {
+    } else if (selected.length === 1 && (legalPlays
+      ? isLegalPlay([selected[0], id]) : sameVegetable(cardById(selected[0]), card))) {
       selected.push(id); // two identical vegetables together: 0 taps
     } else {
       selected = [id];
@@ -173,6 +181,7 @@ export function mount(container, ctx) {
     const need = view.legal.cards;
     const cards = selected.map(cardById);
     if (cards.some((c) => !c)) return false;
+    if (legalPlays) return isLegalPlay(selected);
     if (need === 2) return cards.length === 2;
     if (cards.length === 1) return true;
     return cards.length === 2 && sameVegetable(cards[0], cards[1]);
@@ -357,7 +366,7 @@ export function mount(container, ctx) {
         "data-card-id": card.id, "aria-pressed": String(order >= 0),
         html: face.html, onclick: () => onCard(card.id),
       });
-      let disabled = !canPlay;
+      let disabled = !canPlay || (legalPlays !== null && !inSomePlay(card.id));
       if (canPlay && two && selected.length >= 2 && order < 0) disabled = true;
       b.disabled = disabled;
       if (two && order >= 0) b.append(el("span", { class: "pk-order", text: String(order + 1) }));
@@ -476,6 +485,8 @@ export function mount(container, ctx) {
     const fresh = frame.version !== version;
     version = frame.version;
     view = frame.view;
+    legalPlays = Array.isArray(frame.legal)
+      ? frame.legal.filter((a) => a.type === "play").map((a) => a.cards) : null;
     root.dataset.phase = view.phase;
     playSent = false;
     calledLocally = false;

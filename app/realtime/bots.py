@@ -1,0 +1,151 @@
+"""The room's computer players: the seats bots play, their frames and their pending moves.
+
+Part of the room actor (docs/bots.md, "In a room"; docs/architecture.md, "Bots in the room"). A
+seat is played by a bot when its member is a bot (added by the host) or when its player has been
+disconnected during the match past the room's ``bot_takeover_seconds``. The room hands every
+such seat the state frame a seated client would get (``deliver``), exactly as sent; the bot
+``observe``s it and ``decide``s, and its action is posted to the room's queue after the thinking
+time (``loop.call_later``), so it reaches the actor like any player's frame and arrival order at
+the actor stays the arbitration order. Each frame replaces the seat's pending decision (a
+generation number tells a stale one that was already queued). A bot's exception costs that
+decision only; it never reaches the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.bots import BOT_GAMES, Bot, make_bot
+
+log = logging.getLogger(__name__)
+
+BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude",
+             "Hedy", "John", "Karen", "Niklaus")
+"""Bots are named "Bot Ada", "Bot Alan", … (then numbered as any nickname would be)."""
+
+TAKEOVER_DIFFICULTY = "normal"
+"""A disconnected player's seat is played by the normal bot (issue 13)."""
+
+
+def has_bots(game_id: str) -> bool:
+    """Whether ``make_bot`` gives computer players for this game (not the counter)."""
+    return game_id in BOT_GAMES
+
+
+def bot_name(taken: set[str]) -> str:
+    """The first "Bot <name>" no member has; the room makes it unique like any nickname."""
+    for name in BOT_NAMES:
+        if f"Bot {name}" not in taken:
+            return f"Bot {name}"
+    return f"Bot {BOT_NAMES[0]}"
+
+
+@dataclass(eq=False)
+class BotSeat:
+    """One seat a bot plays in the current match."""
+
+    seat: int
+    member: int
+    """The member whose seat it is (a bot member, or the disconnected player)."""
+    bot: Bot
+    takeover: bool
+    """True while the bot stands in for a disconnected player."""
+    generation: int = 0
+    handle: asyncio.TimerHandle | None = None
+
+
+@dataclass
+class DecideCost:
+    """How long ``observe`` + ``decide`` took in the actor (docs/bots.md, "Cost")."""
+
+    calls: int = 0
+    seconds: float = 0.0
+    worst: float = 0.0
+
+    def add(self, spent: float) -> None:
+        self.calls += 1
+        self.seconds += spent
+        self.worst = max(self.worst, spent)
+
+    @property
+    def mean_ms(self) -> float:
+        return self.seconds * 1000 / self.calls if self.calls else 0.0
+
+
+@dataclass
+class BotSeats:
+    """The bots of one room's current match; ``post`` puts a message on the room's queue."""
+
+    game_id: str
+    post: Callable[..., None]
+    think_scale: float = 1.0
+    seats: dict[int, BotSeat] = field(default_factory=dict)
+    cost: DecideCost = field(default_factory=DecideCost)
+
+    def clear(self) -> None:
+        """No bot plays any more (the match ended, a new one starts, the room closes)."""
+        for entry in self.seats.values():
+            self._cancel(entry)
+        self.seats.clear()
+
+    def wanted(self, want: dict[int, tuple[int, str, bool]]) -> tuple[list[int], bool]:
+        """Play exactly the seats of ``want`` (seat: (member, difficulty, takeover)); returns
+        the seats newly played (to be given their frame now) and whether anything changed."""
+        changed = False
+        for seat in [s for s, e in self.seats.items()
+                     if s not in want or want[s][0] != e.member]:
+            self._cancel(self.seats.pop(seat))
+            changed = True
+        new: list[int] = []
+        for seat, (member, difficulty, takeover) in want.items():
+            if seat not in self.seats:
+                bot = make_bot(self.game_id, seat, difficulty, secrets.randbits(64))
+                self.seats[seat] = BotSeat(seat, member, bot, takeover)
+                new.append(seat)
+                changed = True
+        return new, changed
+
+    def takeover_seats(self) -> set[int]:
+        return {s for s, e in self.seats.items() if e.takeover}
+
+    def deliver(self, seat: int, frame: dict[str, Any]) -> None:
+        """The seat's state frame: the bot observes it and decides; the decision (if any)
+        replaces the pending one and is posted to the room after its thinking time."""
+        entry = self.seats.get(seat)
+        if entry is None:
+            return
+        self._cancel(entry)
+        started = time.perf_counter()
+        try:
+            entry.bot.observe(frame)
+            decision = entry.bot.decide(frame)
+        except Exception:  # noqa: BLE001 - a bot's bug costs this decision, never the room
+            log.exception("%s bot of seat %d failed to decide", self.game_id, seat)
+            decision = None
+        self.cost.add(time.perf_counter() - started)
+        if decision is None:
+            return
+        delay = decision.delay_ms / 1000 * self.think_scale
+        entry.handle = asyncio.get_running_loop().call_later(
+            delay, self.post, "bot", seat, entry.generation, decision.action)
+
+    def due(self, seat: int, generation: int) -> BotSeat | None:
+        """The seat's bot if the decision that arrived is still its pending one."""
+        entry = self.seats.get(seat)
+        if entry is None or entry.generation != generation:
+            return None
+        entry.handle = None
+        return entry
+
+    @staticmethod
+    def _cancel(entry: BotSeat) -> None:
+        entry.generation += 1
+        if entry.handle is not None:
+            entry.handle.cancel()
+            entry.handle = None
