@@ -223,6 +223,11 @@ def assert_no_secrets(client: Client) -> None:
             assert all(e["kind"] != "reveal" and "dice" not in e.get("data", {})
                        for e in frame["events"])
         rest = copy.deepcopy(frame)
+        # ``legal`` lists every claimable tile of the public ring (or none once this seat has
+        # claimed): the same for every seat, whatever the answer, so it tells nothing.
+        legal = rest.pop("legal", [])
+        claimable = {i for i, t in enumerate(view["ring"]) if t["type"] not in ("lab", "vent")}
+        assert {a["tile"] for a in legal} in (claimable, set()), frame
         rest_view = rest["view"]
         mine = rest_view.pop("my_claim", None)
         if frame["seat"] is None:
