@@ -41,7 +41,9 @@ export function mount(container, shell) {
   const displayEl = el("div", { class: "pp-display", id: "pilze-display", "aria-label": T("display") });
   const middle = el("div", { class: "pp-middle" }, pileEl, displayEl);
   const statusEl = el("p", { class: "pp-status", id: "pilze-status", role: "status" });
-  const padEl = el("div", { class: "pp-pad", id: "pilze-pad", hidden: true });
+  // The scoring pad scrolls sideways on a narrow phone with five players: focusable for keyboards.
+  const padEl = el("div", { class: "pp-pad", id: "pilze-pad", hidden: true, tabindex: "0",
+    role: "region", "aria-label": T("pad") });
   root.append(board, middle, statusEl);
 
   let handEl = null;

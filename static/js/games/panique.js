@@ -13,6 +13,7 @@
 // #pq-circle [data-value], #pq-card [data-entry].
 
 import { t } from "../i18n.js";
+import { el as html } from "../dom.js";
 
 const T = (key, params) => t(`game.panique.${key}`, params);
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -40,18 +41,6 @@ const ROOM_TINT = {
   Kitchen: "#45332a", Crypt: "#2a2a2a", "Grand Stairs": "#3c3a24",
 };
 
-function html(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
 
 function svg(tag, attrs = {}, text) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -350,8 +339,9 @@ export function mount(container, ctx) {
     const last = card.lines[card.lines.length - 1];
     cardEl.dataset.entry = last ? last.entry : "";
     const parts = [
-      html("h3", { text: `${card.title} · ${name(card.heir)}` }),
-      html("ol", { class: "pq-lines" }, ...lines),
+      html("h3", { id: "pq-card-title", text: `${card.title} · ${name(card.heir)}` }),
+      // The lines scroll: focusable so a keyboard reaches them, named by the card's title.
+      html("ol", { class: "pq-lines", tabindex: "0", "aria-labelledby": "pq-card-title" }, ...lines),
     ];
     if (card.outcome) parts.push(html("p", { class: "pq-outcome", id: "pq-outcome", text: outcomeText(card.outcome) }));
     cardEl.replaceChildren(...parts);
