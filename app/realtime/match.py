@@ -12,27 +12,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel
-
 from app.engine import Event, Game, Move, Outcome, SeededRng, new_seed, seed_commitment
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class AppliedMove:
-    """A move as logged: the action as normalised JSON, with the room's timing."""
-
-    seat: int | None
-    action: dict[str, Any]
-    at_ms: int
-    rtt_ms: int
-
-
-def _action_json(action: Any) -> dict[str, Any]:
-    if isinstance(action, BaseModel):
-        return action.model_dump(mode="json")
-    return dict(action)
 
 
 @dataclass
@@ -45,7 +27,8 @@ class MatchRun:
     seed: bytes = field(default_factory=new_seed)
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     version: int = 0
-    log: list[AppliedMove] = field(default_factory=list)
+    log: list[Move] = field(default_factory=list)
+    """Every applied move, the actions as JSON (``Move.logged``); move ``seq`` is ``log[seq-1]``."""
 
     def __post_init__(self) -> None:
         self.seed_hash = seed_commitment(self.seed)
@@ -76,14 +59,13 @@ class MatchRun:
             log.exception("%s: apply failed; rebuilding the state from the log", self.game.id)
             self.rebuild()
             raise
-        self.log.append(AppliedMove(seat, _action_json(action), move.at_ms, move.rtt_ms))
+        self.log.append(move.logged())
         self.version += 1
         return events
 
     def rebuild(self) -> None:
         """Replay the log from the seed: the state and the generator as they were."""
-        log = [Move(m.seat, m.action, m.at_ms, m.rtt_ms) for m in self.log]
-        self.state, self.rng = self.game.rebuild(self.players, self.options, self.seed, log)
+        self.state, self.rng = self.game.rebuild(self.players, self.options, self.seed, self.log)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.game.view(self.state, seat)

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from app.db.rooms import StoredMatch, StoredRoom
-from app.engine import Event, Game, Move, SeededRng, get_game
+from app.engine import Event, Game, SeededRng, get_game
 
-from .match import AppliedMove, MatchRun
+from .match import MatchRun
 from .members import Member
 from .room import Room
 
@@ -38,10 +39,9 @@ def _replay(room: Room, game: Game, stored: StoredMatch) -> tuple[MatchRun, dict
         # A system move is the timer that fired: if the rules keep its key, it starts again
         # (as the room's timer board does).
         fired = {t.key for t in timers if t.action == move.action} if move.seat is None else set()
-        action = game.parse_action(move.action)
-        events = game.step(state, Move(move.seat, action, move.at_ms, move.rtt_ms), rng)
+        events = game.step(state, replace(move, action=game.parse_action(move.action)), rng)
         room._record(events)
-        match.log.append(AppliedMove(move.seat, move.action, move.at_ms, move.rtt_ms))
+        match.log.append(move)
         timers = game.timers(state)
         started = {t.key: move.at_ms if t.key in fired else started.get(t.key, move.at_ms)
                    for t in timers}

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from app import logs, metrics
-from app.db.matches import LoggedMove, MatchRecord, PlayerResult
+from app.db.matches import MatchRecord, PlayerResult
 from app.engine import EngineError, Event, Game
 
 from . import protocol as p
@@ -586,7 +586,7 @@ class Room(Membership):
             game=self.game.id, room_code=self.code, options=match.options, seed=match.seed.hex(),
             seed_hash=match.seed_hash, started_at=match.started_at, ended_at=datetime.now(UTC),
             summary=summary, players=players,
-            log=[LoggedMove(m.seat, m.action, m.at_ms, m.rtt_ms) for m in match.log],
+            log=list(match.log),
         )
         task = asyncio.get_running_loop().create_task(self._save(record, match))
         self._saving.add(task)

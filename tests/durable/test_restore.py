@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from app.db.rooms import MemberRecord, StoredMatch, StoredMove, StoredRoom
-from app.engine import get_game
+from app.db.rooms import MemberRecord, StoredMatch, StoredRoom
+from app.engine import Move, get_game
 from app.games import load_all
 from app.realtime.restore import restore_room, resume
 from app.realtime.room import Room
@@ -17,7 +17,7 @@ from app.realtime.tokens import SeatTokens
 SEED = "ab" * 32
 
 
-def _stored(started_ago: float, moves: tuple[StoredMove, ...] = ()) -> StoredRoom:
+def _stored(started_ago: float, moves: tuple[Move, ...] = ()) -> StoredRoom:
     now = datetime.now(UTC)
     options = {"target_tokens": 2, "countdown_seconds": 3, "search_seconds": 60}
     return StoredRoom(
@@ -91,8 +91,7 @@ def test_a_replayed_match_equals_the_match_that_was_played():
         match.play(None, {"type": "reveal"})
         legal = game.legal_actions(match.state, 0)
         match.play(0, legal[0])
-        moves = tuple(StoredMove(i + 1, m.seat, m.action, m.at_ms, m.rtt_ms, datetime.now(UTC))
-                      for i, m in enumerate(match.log))
+        moves = tuple(match.log)
         stored = _stored(0.5, moves)
         stored = StoredRoom(**{**{f: getattr(stored, f) for f in stored.__slots__},
                                "match": StoredMatch(3, match.seed.hex(), 2, stored.options,
