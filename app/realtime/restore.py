@@ -78,7 +78,7 @@ def restore_room(
         match, started = _replay(room, game, stored.match)
         now_ms = max(int((datetime.now(UTC) - stored.match.started_at).total_seconds() * 1000),
                      stored.match.moves[-1].at_ms if stored.match.moves else 0)
-        match.resume_clock(now_ms)
+        match.resume_clock(now_ms, time.monotonic())
         room.match = match
         elapsed = {key: (now_ms - at) / 1000 for key, at in started.items()}
     elif room.status == "playing":  # a start whose match was not recorded: back to waiting
@@ -89,17 +89,7 @@ def restore_room(
 def resume(room: Room, elapsed: dict[str, float]) -> None:
     """In the running event loop: the restored room's timers run on, or its ended match is
     finished (recorded, the seed revealed)."""
-    match = room.match
-    if match is None or room.status not in ("playing", "finished"):
-        return
-    outcome = match.outcome()
-    if outcome is not None:
-        room._timers.clear()
-        room._finish(outcome)
-        return
-    if room.status == "playing":
-        room._timers.sync(room.game.timers(match.state), elapsed)
-        room._sync_bots(notify=False)  # bot members play on at once
+    room.resumed(elapsed)
 
 
 def restored_summary(stored: StoredRoom) -> dict[str, Any]:

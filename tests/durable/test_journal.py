@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -333,17 +334,18 @@ def test_an_overflowing_queue_is_dropped_and_each_room_written_again_whole(tmp_p
         room.recorder.record(room)
         await _settled(journal)
         down()
-        room.match.play(0, {"type": "tap"})
+        room.match.play(0, {"type": "tap"}, now=time.monotonic())
         room.recorder.record(room)
         while journal.failing_since is None:  # the database is found away
             await asyncio.sleep(0.05)
         for i in range(1, 25):  # up and down by one: the counter never bursts
-            room.match.play(0, {"type": "tap" if i % 2 == 0 else "back"})
+            room.match.play(0, {"type": "tap" if i % 2 == 0 else "back"}, now=time.monotonic())
             room.recorder.record(room)
         assert journal.pending <= 10  # dropped at 10; the room waits for the database
         up()
         assert await journal.flush(10.0)
-        room.match.play(0, {"type": "back"})  # the room's next input: written again whole
+        # the room's next input: written again whole
+        room.match.play(0, {"type": "back"}, now=time.monotonic())
         room.recorder.record(room)
         assert await journal.flush(10.0)
         await journal.stop()
