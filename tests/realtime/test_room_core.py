@@ -275,3 +275,39 @@ def test_the_core_reads_no_clock(monkeypatch):
     monkeypatch.undo()
     assert core.status == "finished" and core.match is not None
     assert core.match.log[0].at_ms == 3000 and ended > 4
+
+
+def test_an_input_that_fails_half_way_is_recovered_from_the_log(monkeypatch):
+    """A bug in ``apply`` raises out of the core after answering the sender; ``recover``
+    gives everyone the room and the state as the log says (issue 7, item 4)."""
+    core, ann, bob, start = seated()
+    actor = ann if of_type(start, ann, "state")[-1]["legal"] else bob
+    action = of_type(start, actor, "state")[-1]["legal"][0]
+    game = core.game
+
+    def failing(*_args: Any) -> None:
+        raise RuntimeError("injected")
+
+    monkeypatch.setattr(game, "apply", failing)
+    with pytest.raises(RuntimeError):
+        core.frame(actor, p.Action(type="action", action=action, ref=4), at(2))
+    partial = core.take()
+    assert [f["code"] for f in of_type(partial, actor, "error")] == ["internal"]
+    monkeypatch.undo()
+    effects = core.recover(at(3))
+    assert core.match is not None and core.match.version == 0 and core.status == "playing"
+    for conn in (ann, bob):
+        assert of_type(effects, conn, "room") and of_type(effects, conn, "state")[-1]["version"] == 0
+    assert only(effects, WakeAt)  # the timers the rules ask for run again
+
+
+def test_host_commands_are_checked_against_the_room():
+    core, ann, bob, _ = seated()
+    playing = core.frame(ann, p.SetOptions(type="set_options", options={}), at(2))
+    assert [f["code"] for f in of_type(playing, ann, "error")] == ["playing"]
+    rematch = core.frame(ann, p.Rematch(type="rematch"), at(2))
+    assert [f["code"] for f in of_type(rematch, ann, "error")] == ["not_finished"]
+    handed = core.frame(ann, p.MakeHost(type="make_host", member=2), at(3))
+    assert core.host == 2 and of_type(handed, bob, "room")[-1]["host"] == 2
+    refused = core.frame(ann, p.Kick(type="kick", member=2), at(4))
+    assert [f["code"] for f in of_type(refused, ann, "error")] == ["not_host"]
