@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.engine import EngineError, Move, SeededRng, get_game
@@ -60,8 +60,8 @@ def _replayed_events(match: dict[str, Any], lang: str) -> list[list[str]] | None
         state = game.setup(len(match["players"]), game.parse_options(match["options"]), rng)
         told: list[list[str]] = []
         for entry in match["actions"]:
-            action = game.parse_action(entry["action"])
-            move = Move(entry["seat"], action, entry["at_ms"], entry.get("rtt_ms", 0))
+            logged = Move.from_json(entry)
+            move = replace(logged, action=game.parse_action(logged.action))
             told.append([
                 event_text(lang, game.id, e.kind, e.seat, e.data, e.text)
                 for e in game.step(state, move, rng) if e.text

@@ -8,13 +8,15 @@ thousand characters) finds no matches; neither becomes a database error.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Integer, case, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer, selectinload
+
+from app.engine import Move
 
 from .database import Database
 from .models import Match, MatchPlayer
@@ -32,14 +34,6 @@ class PlayerResult:
 
 
 @dataclass
-class LoggedMove:
-    seat: int | None
-    action: dict[str, Any]
-    at_ms: int
-    rtt_ms: int
-
-
-@dataclass
 class MatchRecord:
     """Everything a room hands over when a match ends."""
 
@@ -52,11 +46,14 @@ class MatchRecord:
     ended_at: datetime
     summary: str
     players: list[PlayerResult]
-    log: list[LoggedMove] = field(default_factory=list)
+    log: list[Move] = field(default_factory=list)
+    """Every move of the match in order, the actions as JSON (``Move.logged``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as plain JSON values (what the outbox keeps on disk)."""
-        data = asdict(self)
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["players"] = [asdict(p) for p in self.players]
+        data["log"] = [m.to_json() for m in self.log]
         data["started_at"] = self.started_at.isoformat()
         data["ended_at"] = self.ended_at.isoformat()
         return data
@@ -68,7 +65,7 @@ class MatchRecord:
                "started_at": datetime.fromisoformat(data["started_at"]),
                "ended_at": datetime.fromisoformat(data["ended_at"]),
                "players": [PlayerResult(**p) for p in data["players"]],
-               "log": [LoggedMove(**m) for m in data["log"]]},
+               "log": [Move.from_json(m) for m in data["log"]]},
         )
 
 
@@ -125,10 +122,7 @@ def _insert_match(db: Database, record: MatchRecord) -> int:
                 started_at=record.started_at,
                 ended_at=record.ended_at,
                 summary=record.summary,
-                log=[
-                    {"seat": m.seat, "action": m.action, "at_ms": m.at_ms, "rtt_ms": m.rtt_ms}
-                    for m in record.log
-                ],
+                log=[m.to_json() for m in record.log],
             )
         )
         (match_id,) = result.inserted_primary_key

@@ -16,6 +16,8 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
+from app.engine import Move
+
 from .database import Database
 from .models import RoomMatchRow, RoomMemberRow, RoomMoveRow, RoomRow
 
@@ -62,14 +64,12 @@ class StartMatch:
 
 @dataclass(frozen=True, slots=True)
 class AddMove:
-    """One accepted move of the room's current match."""
+    """One accepted move of the room's current match: its number in the log (from 1) and the
+    move as the log keeps it (the action as JSON)."""
 
     code: str
     seq: int
-    seat: int | None
-    action: dict[str, Any]
-    at_ms: int
-    rtt_ms: int
+    move: Move
     received_at: datetime
 
 
@@ -133,8 +133,7 @@ def write_ops(db: Database, ops: list[RoomOp]) -> None:
         moves: list[dict[str, Any]] = []
         for op in ops:
             if isinstance(op, AddMove):
-                moves.append({"room_code": op.code, "seq": op.seq, "seat": op.seat,
-                              "action": op.action, "at_ms": op.at_ms, "rtt_ms": op.rtt_ms,
+                moves.append({"room_code": op.code, "seq": op.seq, **op.move.to_json(),
                               "received_at": op.received_at})
                 continue
             if moves:
@@ -152,23 +151,16 @@ def write_ops(db: Database, ops: list[RoomOp]) -> None:
 
 # --- reading back, at start -----------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class StoredMove:
-    seq: int
-    seat: int | None
-    action: dict[str, Any]
-    at_ms: int
-    rtt_ms: int
-    received_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
 class StoredMatch:
     match_number: int
     seed: str
     players: int
     options: dict[str, Any]
     started_at: datetime
-    moves: tuple[StoredMove, ...]
+    moves: tuple[Move, ...]
+    """The recorded moves in ``seq`` order (move ``seq`` is ``moves[seq - 1]``)."""
+    last_move_at: datetime | None = None
+    """When the last move was received (``None`` before the first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,8 +184,8 @@ class StoredRoom:
     def last_activity(self) -> datetime:
         """The later of the room's last change and its last move."""
         times = [self.updated_at]
-        if self.match is not None and self.match.moves:
-            times.append(self.match.moves[-1].received_at)
+        if self.match is not None and self.match.last_move_at is not None:
+            times.append(self.match.last_move_at)
         return max(_aware(t) for t in times)
 
 
@@ -211,14 +203,17 @@ def load_rooms(db: Database) -> list[StoredRoom]:
                 RoomMemberRow.room_code, RoomMemberRow.member_id)):
             members.setdefault(m.room_code, []).append(
                 MemberRecord(m.member_id, m.nickname, m.seat, m.player, m.nonce, m.bot))
-        moves: dict[str, list[StoredMove]] = {}
+        moves: dict[str, list[Move]] = {}
+        last_at: dict[str, datetime] = {}
         for mv in session.scalars(select(RoomMoveRow).order_by(
                 RoomMoveRow.room_code, RoomMoveRow.seq)):
-            moves.setdefault(mv.room_code, []).append(StoredMove(
-                mv.seq, mv.seat, mv.action, mv.at_ms, mv.rtt_ms, _aware(mv.received_at)))
+            moves.setdefault(mv.room_code, []).append(
+                Move(mv.seat, mv.action, mv.at_ms, mv.rtt_ms))
+            last_at[mv.room_code] = _aware(mv.received_at)
         matches = {
             m.room_code: StoredMatch(m.match_number, m.seed, m.players, m.options,
-                                     _aware(m.started_at), tuple(moves.get(m.room_code, ())))
+                                     _aware(m.started_at), tuple(moves.get(m.room_code, ())),
+                                     last_at.get(m.room_code))
             for m in session.scalars(select(RoomMatchRow))
         }
         return [

@@ -40,7 +40,7 @@ def with_draws(match: dict[str, Any]) -> dict[str, Any]:
     game = get_game(match["game"])
     if game is None:
         return {**match, "draws": None, "draws_error": f"no game {match['game']!r} on this server"}
-    moves = [Move(a["seat"], a["action"], a["at_ms"], a["rtt_ms"]) for a in match["actions"]]
+    moves = [Move.from_json(a) for a in match["actions"]]
     try:
         draws = chance_log(game, len(match["players"]), match["options"],
                            bytes.fromhex(match["seed"]), moves)

@@ -44,7 +44,15 @@ SYSTEM = None
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One entry of the action log: who acted, what they did, and when the room received it."""
+    """One entry of the action log: who acted, what they did, and when the room received it.
+
+    The one type of a move everywhere (issue 12, "one type for a logged move"): the engines
+    get it with ``action`` parsed into the game's action model; the room's log, the journal,
+    a restore, the match store and the fairness check keep it with ``action`` as its JSON
+    object. As JSON (the database, the outbox, the API) it is ``to_json``/``from_json``; its
+    number in the log (``seq``, from 1) is its position there (docs/architecture.md, "The
+    room's core").
+    """
 
     seat: int | None
     action: Any
@@ -52,6 +60,26 @@ class Move:
     """Milliseconds since the match started, as the room received the move."""
     rtt_ms: int = 0
     """The sender's measured network round trip when the move arrived (0 for the system)."""
+
+    def logged(self) -> Move:
+        """This move as the log keeps it: the action as normalised JSON."""
+        action = self.action
+        if isinstance(action, BaseModel):
+            return Move(self.seat, action.model_dump(mode="json"), self.at_ms, self.rtt_ms)
+        return self if isinstance(action, dict) else Move(
+            self.seat, dict(action), self.at_ms, self.rtt_ms)
+
+    def to_json(self) -> dict[str, Any]:
+        """The move as stored and served: ``seat``, ``action``, ``at_ms``, ``rtt_ms``."""
+        action = self.action
+        if isinstance(action, BaseModel):
+            action = action.model_dump(mode="json")
+        return {"seat": self.seat, "action": action, "at_ms": self.at_ms, "rtt_ms": self.rtt_ms}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Move:
+        """A move from its JSON object (a missing ``rtt_ms``, as in older records, is 0)."""
+        return cls(data["seat"], data["action"], data["at_ms"], data.get("rtt_ms", 0))
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,16 +4,16 @@ Part of the room actor (docs/bots.md, "In a room"; docs/architecture.md, "Bots i
 seat is played by a bot when its member is a bot (added by the host) or when its player has been
 disconnected during the match past the room's ``bot_takeover_seconds``. The room hands every
 such seat the state frame a seated client would get (``deliver``), exactly as sent; the bot
-``observe``s it and ``decide``s, and its action is posted to the room's queue after the thinking
-time (``loop.call_later``), so it reaches the actor like any player's frame and arrival order at
-the actor stays the arbitration order. Each frame replaces the seat's pending decision (a
-generation number tells a stale one that was already queued). A bot's exception costs that
-decision only; it never reaches the room.
+``observe``s it and ``decide``s, and its action comes back to the room's queue after the
+thinking time (a ``Later`` effect the actor performs, app/realtime/effects.py), so it reaches
+the actor like any player's frame and arrival order at the actor stays the arbitration order.
+Each frame replaces the seat's pending decision (a generation number tells a stale one that was
+already queued). A bot's exception costs that decision only; it never reaches the room. No
+clock decides anything here: ``perf_counter`` only measures what deciding costs.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 import time
@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots import BOT_GAMES, Bot, make_bot
+
+from .effects import Cancel, Effect, Later
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +59,8 @@ class BotSeat:
     takeover: bool
     """True while the bot stands in for a disconnected player."""
     generation: int = 0
-    handle: asyncio.TimerHandle | None = None
+    pending: bool = False
+    """A decision waits for its thinking time (under the key ``("bot", seat)``)."""
 
 
 @dataclass
@@ -80,10 +83,10 @@ class DecideCost:
 
 @dataclass
 class BotSeats:
-    """The bots of one room's current match; ``post`` puts a message on the room's queue."""
+    """The bots of one room's current match; ``emit`` hands the room's core an effect."""
 
     game_id: str
-    post: Callable[..., None]
+    emit: Callable[[Effect], None]
     think_scale: float = 1.0
     seats: dict[int, BotSeat] = field(default_factory=dict)
     cost: DecideCost = field(default_factory=DecideCost)
@@ -132,20 +135,19 @@ class BotSeats:
         if decision is None:
             return
         delay = decision.delay_ms / 1000 * self.think_scale
-        entry.handle = asyncio.get_running_loop().call_later(
-            delay, self.post, "bot", seat, entry.generation, decision.action)
+        entry.pending = True
+        self.emit(Later(delay, ("bot", seat, entry.generation, decision.action), ("bot", seat)))
 
     def due(self, seat: int, generation: int) -> BotSeat | None:
         """The seat's bot if the decision that arrived is still its pending one."""
         entry = self.seats.get(seat)
         if entry is None or entry.generation != generation:
             return None
-        entry.handle = None
+        entry.pending = False
         return entry
 
-    @staticmethod
-    def _cancel(entry: BotSeat) -> None:
+    def _cancel(self, entry: BotSeat) -> None:
         entry.generation += 1
-        if entry.handle is not None:
-            entry.handle.cancel()
-            entry.handle = None
+        if entry.pending:
+            entry.pending = False
+            self.emit(Cancel(("bot", entry.seat)))

@@ -419,8 +419,7 @@ class RoomRecorder:
         if match is not None and len(match.log) > self._logged:
             now = datetime.now(UTC)
             for seq in range(self._logged + 1, len(match.log) + 1):
-                m = match.log[seq - 1]
-                self._write(AddMove(self.code, seq, m.seat, m.action, m.at_ms, m.rtt_ms, now))
+                self._write(AddMove(self.code, seq, match.log[seq - 1], now))
             self._logged = len(match.log)
         return self.gate.ticket
 

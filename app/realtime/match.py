@@ -1,38 +1,21 @@
 """A running match, as the room holds it: engine, state, seeded generator, version and log.
 
 This is the room's only door into a game, and it knows no game's rules: it calls the shared
-engine interface (validate, apply, view, timers, outcome) and records every applied move.
+engine interface (validate, apply, view, timers, outcome) and records every applied move. It
+reads no clock: the match's clock is ``t0`` (when it started, on the monotonic clock) and each
+move is played at the ``now`` the room's core was given.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel
-
 from app.engine import Event, Game, Move, Outcome, SeededRng, new_seed, seed_commitment
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class AppliedMove:
-    """A move as logged: the action as normalised JSON, with the room's timing."""
-
-    seat: int | None
-    action: dict[str, Any]
-    at_ms: int
-    rtt_ms: int
-
-
-def _action_json(action: Any) -> dict[str, Any]:
-    if isinstance(action, BaseModel):
-        return action.model_dump(mode="json")
-    return dict(action)
 
 
 @dataclass
@@ -44,31 +27,34 @@ class MatchRun:
     options: dict[str, Any]
     seed: bytes = field(default_factory=new_seed)
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    t0: float = 0.0
+    """When the match started, on the monotonic clock (seconds): ``at_ms`` counts from it."""
     version: int = 0
-    log: list[AppliedMove] = field(default_factory=list)
+    log: list[Move] = field(default_factory=list)
+    """Every applied move, the actions as JSON (``Move.logged``); move ``seq`` is ``log[seq-1]``."""
 
     def __post_init__(self) -> None:
         self.seed_hash = seed_commitment(self.seed)
-        self._t0 = time.monotonic()
         self.rng = SeededRng(self.seed)
         self.state = self.game.setup(self.players, self.game.parse_options(self.options), self.rng)
 
-    def now_ms(self) -> int:
-        """Milliseconds since the match started: the time stamp of every move."""
-        return int((time.monotonic() - self._t0) * 1000)
+    def now_ms(self, now: float) -> int:
+        """Milliseconds since the match started at ``now``: the time stamp of every move."""
+        return int((now - self.t0) * 1000)
 
-    def resume_clock(self, now_ms: int) -> None:
-        """A restored match: its clock reads ``now_ms`` now and runs on from there."""
-        self._t0 = time.monotonic() - now_ms / 1000
+    def resume_clock(self, now_ms: int, now: float) -> None:
+        """A restored match: its clock reads ``now_ms`` at ``now`` and runs on from there."""
+        self.t0 = now - now_ms / 1000
 
-    def play(self, seat: int | None, raw_action: Any, rtt_ms: int = 0) -> list[Event]:
+    def play(self, seat: int | None, raw_action: Any, rtt_ms: int = 0, *,
+             now: float) -> list[Event]:
         """Parse, validate and apply one move; ``EngineError`` leaves everything unchanged.
 
         An unexpected failure inside ``apply`` rebuilds the state from the log, so a bug in a
         rule costs that move, never the room.
         """
         action = self.game.parse_action(raw_action)
-        move = Move(seat, action, self.now_ms(), rtt_ms)
+        move = Move(seat, action, self.now_ms(now), rtt_ms)
         self.game.validate(self.state, move)
         try:
             events = self.game.apply(self.state, move, self.rng)
@@ -76,14 +62,13 @@ class MatchRun:
             log.exception("%s: apply failed; rebuilding the state from the log", self.game.id)
             self.rebuild()
             raise
-        self.log.append(AppliedMove(seat, _action_json(action), move.at_ms, move.rtt_ms))
+        self.log.append(move.logged())
         self.version += 1
         return events
 
     def rebuild(self) -> None:
         """Replay the log from the seed: the state and the generator as they were."""
-        log = [Move(m.seat, m.action, m.at_ms, m.rtt_ms) for m in self.log]
-        self.state, self.rng = self.game.rebuild(self.players, self.options, self.seed, log)
+        self.state, self.rng = self.game.rebuild(self.players, self.options, self.seed, self.log)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.game.view(self.state, seat)

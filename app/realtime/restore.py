@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from app.db.rooms import StoredMatch, StoredRoom
-from app.engine import Event, Game, Move, SeededRng, get_game
+from app.engine import Event, Game, SeededRng, get_game
 
-from .match import AppliedMove, MatchRun
+from .match import MatchRun
 from .members import Member
 from .room import Room
 
@@ -38,10 +39,9 @@ def _replay(room: Room, game: Game, stored: StoredMatch) -> tuple[MatchRun, dict
         # A system move is the timer that fired: if the rules keep its key, it starts again
         # (as the room's timer board does).
         fired = {t.key for t in timers if t.action == move.action} if move.seat is None else set()
-        action = game.parse_action(move.action)
-        events = game.step(state, Move(move.seat, action, move.at_ms, move.rtt_ms), rng)
+        events = game.step(state, replace(move, action=game.parse_action(move.action)), rng)
         room._record(events)
-        match.log.append(AppliedMove(move.seat, move.action, move.at_ms, move.rtt_ms))
+        match.log.append(move)
         timers = game.timers(state)
         started = {t.key: move.at_ms if t.key in fired else started.get(t.key, move.at_ms)
                    for t in timers}
@@ -78,7 +78,7 @@ def restore_room(
         match, started = _replay(room, game, stored.match)
         now_ms = max(int((datetime.now(UTC) - stored.match.started_at).total_seconds() * 1000),
                      stored.match.moves[-1].at_ms if stored.match.moves else 0)
-        match.resume_clock(now_ms)
+        match.resume_clock(now_ms, time.monotonic())
         room.match = match
         elapsed = {key: (now_ms - at) / 1000 for key, at in started.items()}
     elif room.status == "playing":  # a start whose match was not recorded: back to waiting
@@ -89,17 +89,7 @@ def restore_room(
 def resume(room: Room, elapsed: dict[str, float]) -> None:
     """In the running event loop: the restored room's timers run on, or its ended match is
     finished (recorded, the seed revealed)."""
-    match = room.match
-    if match is None or room.status not in ("playing", "finished"):
-        return
-    outcome = match.outcome()
-    if outcome is not None:
-        room._timers.clear()
-        room._finish(outcome)
-        return
-    if room.status == "playing":
-        room._timers.sync(room.game.timers(match.state), elapsed)
-        room._sync_bots(notify=False)  # bot members play on at once
+    room.resumed(elapsed)
 
 
 def restored_summary(stored: StoredRoom) -> dict[str, Any]:

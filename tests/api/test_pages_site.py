@@ -8,7 +8,7 @@ from html import unescape
 from datetime import UTC, datetime, timedelta
 
 from app.config import PROJECT_ROOT
-from app.db.matches import LoggedMove, MatchRecord, PlayerResult, save_match
+from app.db.matches import MatchRecord, PlayerResult, save_match
 from app.engine import Move, SeededRng, get_game
 
 SEED = bytes(range(32))
@@ -26,9 +26,9 @@ def _counter_match(server) -> tuple[int, int]:  # type: ignore[no-untyped-def]
         action = {"type": "tap"}
         at += 700
         game.step(state, Move(seat, game.parse_action(action), at, 20), rng)
-        log.append(LoggedMove(seat, action, at, 20))
+        log.append(Move(seat, action, at, 20))
     game.step(state, Move(None, game.parse_action({"type": "new_round"}), at + 3000), rng)
-    log.append(LoggedMove(None, {"type": "new_round"}, at + 3000, 0))
+    log.append(Move(None, {"type": "new_round"}, at + 3000, 0))
     now = datetime.now(UTC)
     record = MatchRecord(
         game="panika_counter", room_code="WXYZ", options={}, seed=SEED.hex(),
@@ -84,7 +84,7 @@ def test_a_match_that_does_not_replay_is_told_from_its_actions(server):
         game="panic_lab", room_code="ABCD", options={}, seed="ab" * 32, seed_hash="cd" * 32,
         started_at=now - timedelta(seconds=12), ended_at=now, summary="Ann wins",
         players=[PlayerResult(0, "Ann", 1, 1, True), PlayerResult(1, "Bob", 0, 2, False)],
-        log=[LoggedMove(0, {"type": "claim", "tile": 7}, 4200, 30)],
+        log=[Move(0, {"type": "claim", "tile": 7}, 4200, 30)],
     )
     match_id = save_match(server.app.state.db, record=record)
     with server.http() as http:

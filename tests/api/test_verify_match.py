@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app.config import PROJECT_ROOT
-from app.db.matches import LoggedMove, MatchRecord, PlayerResult, save_match
+from app.db.matches import MatchRecord, PlayerResult, save_match
 from app.engine import Game, Move, SeededRng, all_games, new_seed, seed_commitment
 from app.games import load_all
 from tests.engine.test_rng import fairness_vectors
@@ -78,7 +78,7 @@ def test_the_checker_is_served_and_linked_from_the_fairness_page(tmp_path):
 
 # --- a match of every registered game ------------------------------------------------------------
 def drive_to_the_end(game: Game, seed: bytes, chooser: random.Random
-                     ) -> tuple[int, list[LoggedMove], object]:
+                     ) -> tuple[int, list[Move], object]:
     """A random legal match: each step one of the seats' legal actions (``legal_actions``) or
     one of the timers the rules run now, until the match ends (or, for a game without
     ``legal_actions`` or an open table, until nothing more can happen or ``MAX_STEPS``)."""
@@ -86,7 +86,7 @@ def drive_to_the_end(game: Game, seed: bytes, chooser: random.Random
     rng = SeededRng(seed)
     state = game.setup(players, game.parse_options({}), rng)
     legal = getattr(game, "legal_actions", None)
-    log: list[LoggedMove] = []
+    log: list[Move] = []
     at_ms = 0
     for _ in range(MAX_STEPS if legal is not None else 500):
         outcome = game.outcome(state)
@@ -102,7 +102,7 @@ def drive_to_the_end(game: Game, seed: bytes, chooser: random.Random
         at_ms += chooser.randint(20, 1500)
         rtt = 0 if seat is None else chooser.randint(5, 120)
         game.step(state, Move(seat, game.parse_action(action), at_ms, rtt), rng)
-        log.append(LoggedMove(seat, action, at_ms, rtt))
+        log.append(Move(seat, action, at_ms, rtt))
     return players, log, None
 
 

@@ -15,7 +15,8 @@ import pytest
 from sqlalchemy import func, select, text
 
 from app.db.database import Database, DatabaseUnavailable, migrate
-from app.db.matches import LoggedMove, MatchRecord, PlayerResult, get_match, save_match
+from app.engine import Move
+from app.db.matches import MatchRecord, PlayerResult, get_match, save_match
 from app.db.models import Match, MatchPlayer
 from app.db.outbox import MatchWriter, Outbox
 
@@ -28,7 +29,7 @@ def record(nickname: str = "Ann") -> MatchRecord:
         seed_hash=secrets.token_hex(32), started_at=T0, ended_at=T0 + timedelta(minutes=7),
         summary="{seat:0} wins", players=[PlayerResult(0, nickname, 0, 1, True),
                                           PlayerResult(1, "Bob", -2, 2, False)],
-        log=[LoggedMove(0, {"type": "tap"}, 10, 3), LoggedMove(None, {"type": "auto"}, 900, 0)],
+        log=[Move(0, {"type": "tap"}, 10, 3), Move(None, {"type": "auto"}, 900, 0)],
     )
 
 

@@ -9,8 +9,9 @@ import pytest
 from sqlalchemy import delete, func, select
 
 from app.db.database import Database, migrate
+from app.engine import Move
 from app.db.matches import (
-    LoggedMove, MatchRecord, PlayerResult, get_match, leaderboard, list_matches, save_match,
+    MatchRecord, PlayerResult, get_match, leaderboard, list_matches, save_match,
 )
 from app.db.models import Match, MatchPlayer
 
@@ -45,9 +46,9 @@ def _instant(iso: str) -> datetime:
 
 def test_save_and_get_a_match(db):
     log = [
-        LoggedMove(0, {"type": "play", "cards": [3, 7]}, 120, 35),
-        LoggedMove(None, {"type": "auto_tap"}, 8_120, 0),
-        LoggedMove(1, {"type": "tap"}, 9_001, 12),
+        Move(0, {"type": "play", "cards": [3, 7]}, 120, 35),
+        Move(None, {"type": "auto_tap"}, 8_120, 0),
+        Move(1, {"type": "tap"}, 9_001, 12),
     ]
     match_id = save_match(db, record=record(results=[("Ann", 0, 1, True), ("Bob", -4, 2, False)],
                                             log=log))
@@ -107,9 +108,9 @@ def test_leaderboard_ranks_wins_then_fewer_matches(db):
 
 def test_deleting_a_match_deletes_its_players_and_its_log(db):
     keep = save_match(db, record=record(results=[("A", 0, 1, True)],
-                                        log=[LoggedMove(0, {"type": "tap"}, 1, 1)]))
+                                        log=[Move(0, {"type": "tap"}, 1, 1)]))
     gone = save_match(db, record=record(results=[("B", 0, 1, True)],
-                                        log=[LoggedMove(0, {"type": "tap"}, 1, 1)]))
+                                        log=[Move(0, {"type": "tap"}, 1, 1)]))
     with db.session() as session, session.begin():
         session.execute(delete(Match).where(Match.id == gone))
     with db.session() as session:
@@ -123,7 +124,7 @@ def test_saving_a_match_twice_stores_it_once(db):
     """A retried write (its first answer lost, or an outbox entry drained after a restart) finds
     the match already stored by its seed hash and stores nothing (issue 7, item 1)."""
     first = record(results=[("Ann", 0, 1, True), ("Bob", -1, 2, False)],
-                   log=[LoggedMove(0, {"type": "tap"}, 1, 1)], seed_hash="ab" * 32)
+                   log=[Move(0, {"type": "tap"}, 1, 1)], seed_hash="ab" * 32)
     match_id = save_match(db, record=first)
     assert save_match(db, record=first) == match_id
     assert save_match(db, record=record(results=[("Cy", 0, 1, True)], seed_hash="ab" * 32)) \

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from datetime import UTC, datetime
 
 import pytest
 
 from app.db.database import Database, migrate
 from app.db.rooms import AddMove, DeleteRoom, MemberRecord, SaveRoom, StartMatch, load_rooms
+from app.engine import Move
 from app.realtime.connection import Connection
 from app.realtime.journal import FrameGate, Journal
 
@@ -32,7 +34,12 @@ def _start(code: str = "ABCD") -> StartMatch:
 
 
 def _move(seq: int, code: str = "ABCD") -> AddMove:
-    return AddMove(code, seq, seq % 2, {"type": "tap", "n": seq}, seq * 10, 5, NOW)
+    return AddMove(code, seq, Move(seq % 2, {"type": "tap", "n": seq}, seq * 10, 5), NOW)
+
+
+def _seqs(match) -> list[int]:  # type: ignore[no-untyped-def]
+    """The numbers of a stored match's moves (``_move`` writes its seq into the action)."""
+    return [m.action["n"] for m in match.moves]
 
 
 class Recorder(Connection):
@@ -72,8 +79,8 @@ def test_group_commit_writes_many_moves_in_few_transactions_in_order(database_ur
     asyncio.run(scenario())
     (room,) = load_rooms(db)
     assert room.match is not None
-    assert [m.seq for m in room.match.moves] == list(range(1, 301))
-    assert [m.action["n"] for m in room.match.moves] == list(range(1, 301))
+    assert _seqs(room.match) == list(range(1, 301))
+    assert [m.at_ms for m in room.match.moves] == [seq * 10 for seq in range(1, 301)]
     assert [m.id for m in room.members] == [1, 2]
     db.dispose()
 
@@ -96,7 +103,7 @@ def test_operations_apply_in_order_a_new_match_replaces_the_old_and_delete_remov
         await _settled(journal)
         rooms = {r.code: r for r in load_rooms(db)}
         assert rooms["ABCD"].match is not None and rooms["ABCD"].match.match_number == 2
-        assert [m.seq for m in rooms["ABCD"].match.moves] == [1]
+        assert _seqs(rooms["ABCD"].match) == [1]
         assert len(rooms["ABCD"].members) == 3 and rooms["WXYZ"].match is None
         journal.write(DeleteRoom("ABCD"))
         await _settled(journal)
@@ -116,7 +123,7 @@ def test_a_batch_written_twice_stores_each_move_once(database_url):
     write_ops(db, ops)
     write_ops(db, ops + [_move(3)])
     (room,) = load_rooms(db)
-    assert room.match is not None and [m.seq for m in room.match.moves] == [1, 2, 3]
+    assert room.match is not None and _seqs(room.match) == [1, 2, 3]
     db.dispose()
 
 
@@ -236,7 +243,7 @@ def test_database_down_then_back_moves_wait_in_order_and_nothing_is_lost(backend
 
     asyncio.run(scenario())
     (room,) = load_rooms(db)
-    assert room.match is not None and [m.seq for m in room.match.moves] == list(range(1, 21))
+    assert room.match is not None and _seqs(room.match) == list(range(1, 21))
     db.dispose()
 
 
@@ -300,7 +307,7 @@ def test_after_the_hold_the_rooms_play_on_and_the_moves_are_written_when_it_is_b
 
     asyncio.run(scenario())
     (room,) = load_rooms(db)
-    assert room.match is not None and [m.seq for m in room.match.moves] == [1, 2, 3, 4]
+    assert room.match is not None and _seqs(room.match) == [1, 2, 3, 4]
     db.dispose()
 
 
@@ -327,17 +334,18 @@ def test_an_overflowing_queue_is_dropped_and_each_room_written_again_whole(tmp_p
         room.recorder.record(room)
         await _settled(journal)
         down()
-        room.match.play(0, {"type": "tap"})
+        room.match.play(0, {"type": "tap"}, now=time.monotonic())
         room.recorder.record(room)
         while journal.failing_since is None:  # the database is found away
             await asyncio.sleep(0.05)
         for i in range(1, 25):  # up and down by one: the counter never bursts
-            room.match.play(0, {"type": "tap" if i % 2 == 0 else "back"})
+            room.match.play(0, {"type": "tap" if i % 2 == 0 else "back"}, now=time.monotonic())
             room.recorder.record(room)
         assert journal.pending <= 10  # dropped at 10; the room waits for the database
         up()
         assert await journal.flush(10.0)
-        room.match.play(0, {"type": "back"})  # the room's next input: written again whole
+        # the room's next input: written again whole
+        room.match.play(0, {"type": "back"}, now=time.monotonic())
         room.recorder.record(room)
         assert await journal.flush(10.0)
         await journal.stop()
@@ -346,6 +354,6 @@ def test_an_overflowing_queue_is_dropped_and_each_room_written_again_whole(tmp_p
     asyncio.run(scenario())
     (stored,) = load_rooms(db)
     assert stored.code == "QRST" and stored.match is not None
-    assert [m.seq for m in stored.match.moves] == list(range(1, 27))
+    assert len(stored.match.moves) == 26 and stored.match.moves[-1].action == {"type": "back"}
     assert [m.nickname for m in stored.members] == ["Ann"]
     db.dispose()

@@ -5,10 +5,11 @@ continued from its start, and timers re-armed from when they started."""
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import UTC, datetime, timedelta
 
-from app.db.rooms import MemberRecord, StoredMatch, StoredMove, StoredRoom
-from app.engine import get_game
+from app.db.rooms import MemberRecord, StoredMatch, StoredRoom
+from app.engine import Move, get_game
 from app.games import load_all
 from app.realtime.restore import restore_room, resume
 from app.realtime.room import Room
@@ -17,7 +18,7 @@ from app.realtime.tokens import SeatTokens
 SEED = "ab" * 32
 
 
-def _stored(started_ago: float, moves: tuple[StoredMove, ...] = ()) -> StoredRoom:
+def _stored(started_ago: float, moves: tuple[Move, ...] = ()) -> StoredRoom:
     now = datetime.now(UTC)
     options = {"target_tokens": 2, "countdown_seconds": 3, "search_seconds": 60}
     return StoredRoom(
@@ -49,7 +50,7 @@ def test_a_restored_room_has_its_members_host_bans_and_match():
         assert room.next_member_id == 4 and room.banned_lists() == {
             "nonces": ["gone"], "names": ["eve"]}
         assert room.match is not None and room.match.seed.hex() == SEED
-        assert room.match.version == 0 and 900 <= room.match.now_ms() < 5000
+        assert room.match.version == 0 and 900 <= room.match.now_ms(time.monotonic()) < 5000
         assert list(elapsed) == ["countdown:1"] and 0.9 <= elapsed["countdown:1"] < 5
         assert [e["kind"] for e in room.history] == ["start"]
 
@@ -88,11 +89,10 @@ def test_a_replayed_match_equals_the_match_that_was_played():
         original._start_match(players=2)
         match = original.match
         assert match is not None
-        match.play(None, {"type": "reveal"})
+        match.play(None, {"type": "reveal"}, now=time.monotonic())
         legal = game.legal_actions(match.state, 0)
-        match.play(0, legal[0])
-        moves = tuple(StoredMove(i + 1, m.seat, m.action, m.at_ms, m.rtt_ms, datetime.now(UTC))
-                      for i, m in enumerate(match.log))
+        match.play(0, legal[0], now=time.monotonic())
+        moves = tuple(match.log)
         stored = _stored(0.5, moves)
         stored = StoredRoom(**{**{f: getattr(stored, f) for f in stored.__slots__},
                                "match": StoredMatch(3, match.seed.hex(), 2, stored.options,

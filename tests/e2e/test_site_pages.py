@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.db.matches import LoggedMove, MatchRecord, PlayerResult, save_match
+from app.engine import Move
+from app.db.matches import MatchRecord, PlayerResult, save_match
 from tests.e2e.lobby import create_room_in_lobby
 
 from tests.e2e.axe import serious_violations
@@ -76,9 +77,9 @@ def _store_matches(live) -> int:  # type: ignore[no-untyped-def]
             ended_at=now + timedelta(seconds=i), summary=f"{names[0]} wins",
             players=[PlayerResult(s, n, 1 if s == 0 else 0, 1 if s == 0 else 2, s == 0)
                      for s, n in enumerate(names)],
-            log=[LoggedMove(None, {"type": "reveal"}, 3000, 0),
-                 LoggedMove(1, {"type": "claim", "tile": 4}, 5400, 40),
-                 LoggedMove(0, {"type": "claim", "tile": 17}, 6100, 35)],
+            log=[Move(None, {"type": "reveal"}, 3000, 0),
+                 Move(1, {"type": "claim", "tile": 4}, 5400, 40),
+                 Move(0, {"type": "claim", "tile": 17}, 6100, 35)],
         )
         last = save_match(live.app.state.db, record=record)
     return last

@@ -1,81 +1,66 @@
-"""The room's timers: exactly the keys the engine lists, one loop timer for all of them."""
+"""The room's timers: exactly the keys the engine lists, deadlines on the clock the room is
+given (app/realtime/timers.py: pure bookkeeping, no event loop, no clock read)."""
 
 from __future__ import annotations
 
-import asyncio
-
 from app.engine import Timer
 from app.realtime.timers import TimerBoard
-from tests.live import run_async
 
 
 def _timer(key: str, seconds: float) -> Timer:
     return Timer(key=key, seconds=seconds, action={"type": key.split(":")[0]}, label=key)
 
 
-async def _board() -> tuple[TimerBoard, list[str]]:
-    fired: list[str] = []
-    return TimerBoard(fired.append), fired
+def test_a_timer_falls_due_once_at_its_deadline() -> None:
+    board = TimerBoard()
+    board.sync([_timer("turn:1", 2.0)], now=100.0)
+    assert board.soonest() == 102.0
+    assert board.pop_due(101.9) is None
+    fired = board.pop_due(102.0)
+    assert fired is not None and fired.key == "turn:1"
+    assert board.pop_due(200.0) is None and board.soonest() is None
 
 
-def test_a_timer_fires_once_and_is_taken_back() -> None:
-    async def scenario() -> tuple[list[str], object, object]:
-        board, fired = await _board()
-        board.sync([_timer("turn:1", 0.02)])
-        await asyncio.sleep(0.06)
-        return fired, board.expire("turn:1"), board.expire("turn:1")
-
-    fired, first, second = run_async(scenario())
-    assert fired == ["turn:1"] and first is not None and first.key == "turn:1" and second is None
-
-
-def test_a_new_key_restarts_the_timer_and_the_old_one_never_fires() -> None:
-    async def scenario() -> list[str]:
-        board, fired = await _board()
-        board.sync([_timer("autotap:1", 0.3)])
-        await asyncio.sleep(0.2)
-        board.sync([_timer("autotap:2", 0.3)])  # a tap: the 8 s (here 300 ms) start again
-        await asyncio.sleep(0.15)  # past the first deadline, well before the second
-        assert fired == []
-        await asyncio.sleep(0.3)
-        return fired
-
-    assert run_async(scenario()) == ["autotap:2"]
+def test_a_kept_key_keeps_its_deadline_and_a_new_key_restarts_the_timer() -> None:
+    board = TimerBoard()
+    board.sync([_timer("autotap:1", 8.0)], now=0.0)
+    board.sync([_timer("autotap:1", 8.0)], now=5.0)  # the engine still lists it: runs on
+    assert board.soonest() == 8.0
+    board.sync([_timer("autotap:2", 8.0)], now=6.0)  # a tap: the 8 s start again
+    assert board.pop_due(8.0) is None  # the old deadline passes: nothing fires
+    fired = board.pop_due(14.0)
+    assert fired is not None and fired.key == "autotap:2"
 
 
-def test_a_dropped_key_does_not_fire_and_a_sooner_timer_is_not_delayed() -> None:
-    async def scenario() -> list[str]:
-        board, fired = await _board()
-        board.sync([_timer("turn:1", 0.2)])
-        board.sync([_timer("window:1", 0.02)])  # the turn timer is gone, a sooner one came
-        await asyncio.sleep(0.08)
-        return fired
+def test_a_dropped_key_never_falls_due_and_a_sooner_timer_comes_first() -> None:
+    board = TimerBoard()
+    board.sync([_timer("turn:1", 20.0)], now=0.0)
+    board.sync([_timer("window:1", 2.0)], now=1.0)  # the turn timer is gone, a sooner came
+    assert board.keys() == {"window:1"} and board.soonest() == 3.0
+    fired = board.pop_due(30.0)
+    assert fired is not None and fired.key == "window:1"
+    assert board.pop_due(30.0) is None
 
-    assert run_async(scenario()) == ["window:1"]
+
+def test_due_timers_come_one_at_a_time_soonest_first() -> None:
+    board = TimerBoard()
+    board.sync([_timer("b:1", 3.0), _timer("a:1", 1.0)], now=0.0)
+    first, second = board.pop_due(5.0), board.pop_due(5.0)
+    assert first is not None and second is not None
+    assert (first.key, second.key) == ("a:1", "b:1")
 
 
-def test_a_timer_dropped_after_firing_is_not_handed_to_the_room() -> None:
-    async def scenario() -> object:
-        board, fired = await _board()
-        board.sync([_timer("turn:1", 0.01)])
-        await asyncio.sleep(0.04)
-        assert fired == ["turn:1"]
-        board.sync([])  # a move arrived before the room read the timer's message
-        return board.expire("turn:1")
-
-    assert run_async(scenario()) is None
+def test_a_restored_timer_runs_on_from_the_time_it_had_run() -> None:
+    board = TimerBoard()
+    board.sync([_timer("countdown:1", 3.0)], now=50.0, elapsed={"countdown:1": 10.0})
+    assert board.soonest() == 43.0  # ran out during the downtime: due at once
+    assert board.pop_due(50.0) is not None
 
 
 def test_visible_timers_count_down() -> None:
-    async def scenario() -> list[dict]:
-        board, _ = await _board()
-        board.sync([_timer("turn:1", 1.0), Timer("settle:1", 0.3, {"type": "settle"},
-                                                  visible=False)])
-        await asyncio.sleep(0.05)
-        shown = board.visible()
-        board.clear()
-        return shown
-
-    shown = run_async(scenario())
+    board = TimerBoard()
+    board.sync([_timer("turn:1", 1.0), Timer("settle:1", 0.3, {"type": "settle"},
+                                              visible=False)], now=10.0)
+    shown = board.visible(10.05)
     assert [t["key"] for t in shown] == ["turn:1"]
-    assert 800 < shown[0]["remaining_ms"] < 1000
+    assert 940 < shown[0]["remaining_ms"] <= 950 and shown[0]["label"] == "turn:1"

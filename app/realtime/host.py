@@ -1,0 +1,145 @@
+"""Host commands: start, rematch, options, computer players, removal, a new host.
+
+A part of the room's core (``RoomCore``, app/realtime/core.py), as a base class. Only the host
+may send these (docs/protocol.md, "Host commands"); each is checked against the room's state
+and either changes it (and the room frame goes out) or answers the sender with an ``error``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from app.engine import EngineError, Game
+
+from . import protocol as p
+from .bots import bot_name, has_bots
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .members import Member
+
+
+class HostCommands:
+    """The host's commands for ``RoomCore``."""
+
+    game: Game
+    status: str
+    options: dict[str, Any]
+    room_options: dict[str, Any]
+    members: dict[int, Member]
+    host: int | None
+
+    if TYPE_CHECKING:
+        def _error(self, conn: Connection, code: str, message: str,
+                   ref: int | None = None) -> None: ...
+        def _broadcast_room(self) -> None: ...
+        def _remove(self, target: Member) -> None: ...
+        def _drop(self, target: Member) -> None: ...
+        def add_bot_member(self, name: str, difficulty: str) -> Member: ...
+        def _start_match(self, *, players: int) -> None: ...
+        def _sync_bots(self, *, notify: bool = True) -> None: ...
+        def _schedule_takeover_check(self) -> None: ...
+
+    def _on_host_command(self, conn: Connection, member: Member, message: Any) -> None:
+        if member.id != self.host:
+            self._error(conn, "not_host", "only the host can do that")
+            return
+        if isinstance(message, p.Start):
+            self._host_start(conn)
+        elif isinstance(message, p.Rematch):
+            if self.status != "finished":
+                self._error(conn, "not_finished", "a rematch follows a finished match")
+                return
+            self._host_start(conn)
+        elif isinstance(message, p.SetOptions):
+            self._set_options(conn, message)
+        elif isinstance(message, p.AddBot):
+            self._add_bot(conn, message.difficulty)
+        elif isinstance(message, p.RemoveBot):
+            self._remove_bot(conn, message.member)
+        elif isinstance(message, p.Kick):
+            self._kick(conn, member, message.member)
+        elif isinstance(message, p.MakeHost):
+            target = self.members.get(message.member)
+            if target is None or target.bot is not None:
+                self._error(conn, "bad_member", "no such member")
+                return
+            self.host = message.member
+            self._broadcast_room()
+
+    def _host_start(self, conn: Connection) -> None:
+        """Seat the players present, in the order they joined, and start a match."""
+        if self.status == "playing":
+            self._error(conn, "playing", "a match is already running")
+            return
+        players = sorted((m for m in self.members.values() if m.player and not m.left),
+                         key=lambda m: m.id)
+        if len(players) not in self.game.player_counts():
+            self._error(
+                conn, "player_count",
+                f"{self.game.title} needs {self.game.min_players} to {self.game.max_players} players",
+            )
+            return
+        for m in self.members.values():
+            if m.left:  # gone from the waiting room: not seated (issue 7, item 7)
+                m.player, m.seat = False, None
+        for seat, m in enumerate(players):
+            m.seat = seat
+        self._start_match(players=len(players))
+
+    def _set_options(self, conn: Connection, message: p.SetOptions) -> None:
+        """The game's options change between matches; the room's own options at any time
+        (docs/protocol.md, "Room options")."""
+        if message.options is not None:
+            if self.status == "playing":
+                self._error(conn, "playing", "options change between matches")
+                return
+            try:
+                parsed = self.game.parse_options(message.options)
+            except EngineError as exc:
+                self._error(conn, "bad_options", str(exc))
+                return
+            self.options = parsed.model_dump(mode="json")
+        if message.room is not None:
+            self.room_options = message.room.model_dump(mode="json")
+            self._sync_bots(notify=False)
+            self._schedule_takeover_check()
+        self._broadcast_room()
+
+    def _kick(self, conn: Connection, member: Member, target_id: int) -> None:
+        """Remove a member (a ban, ``Membership._remove``), or a computer player."""
+        target = self.members.get(target_id)
+        if target is None or target.id == member.id:
+            self._error(conn, "bad_member", "no such member to remove")
+            return
+        if target.bot is not None:
+            self._remove_bot(conn, target.id)
+            return
+        self._remove(target)
+
+    # --- computer players (docs/bots.md, "In a room") ----------------------------------------
+    def _add_bot(self, conn: Connection, difficulty: str) -> None:
+        """The host seats a computer player while a seat is free, between matches."""
+        if not has_bots(self.game.id) or self.game.open_table:
+            self._error(conn, "no_bots", f"{self.game.title} has no computer players")
+            return
+        if self.status == "playing":
+            self._error(conn, "playing", "computer players join between matches")
+            return
+        players = [m for m in self.members.values() if m.player and not m.left]
+        if len(players) >= self.game.max_players:
+            self._error(conn, "seats_full", "every seat is taken")
+            return
+        self.add_bot_member(bot_name({m.nickname for m in self.members.values()}), difficulty)
+        self._broadcast_room()
+
+    def _remove_bot(self, conn: Connection, member_id: int) -> None:
+        target = self.members.get(member_id)
+        if target is None or target.bot is None:
+            self._error(conn, "bad_member", "no such computer player")
+            return
+        if self.status == "playing":
+            self._error(conn, "playing", "computer players leave between matches")
+            return
+        self._drop(target)
+        self._broadcast_room()

@@ -1,0 +1,313 @@
+"""The room's core driven directly: inputs and the time in, effects out (app/realtime/core.py;
+docs/architecture.md, "The room's core"). No socket, no event loop, no clock: the connections
+are bare ``Connection`` objects that send nothing, and every test names the time itself."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import orjson
+import pytest
+
+from app.engine import Game, get_game
+from app.games import load_all
+from app.realtime import protocol as p
+from app.realtime.connection import Connection
+from app.realtime.core import CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING, RoomCore
+from app.realtime.effects import (
+    BadJoin, Close, Control, Counted, Effect, Later, Now, Save, Send, SendEach, WakeAt,
+)
+from app.realtime.guard import CLOSE_POLICY, SocketPolicy
+from app.realtime.membership import CLOSE_REMOVED
+from app.realtime.tokens import SeatTokens
+
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+def at(seconds: float) -> Now:
+    """The time ``seconds`` after the room was created (both clocks)."""
+    return Now(1000.0 + seconds, T0 + timedelta(seconds=seconds))
+
+
+def frames_to(effects: list[Effect], conn: Connection) -> list[dict[str, Any]]:
+    """Every frame the effects send ``conn`` (through the gate), decoded, in order."""
+    out: list[dict[str, Any]] = []
+    for effect in effects:
+        if isinstance(effect, Send) and conn in effect.conns:
+            out.append(orjson.loads(effect.text))
+        elif isinstance(effect, SendEach):
+            out.extend(orjson.loads(text) for c, text in effect.frames if c is conn)
+    return out
+
+
+def of_type(effects: list[Effect], conn: Connection, kind: str) -> list[dict[str, Any]]:
+    return [f for f in frames_to(effects, conn) if f["type"] == kind]
+
+
+def only(effects: list[Effect], kind: type) -> list[Any]:
+    return [e for e in effects if isinstance(e, kind)]
+
+
+def room(game_id: str = "panika", **policy: Any) -> RoomCore:
+    load_all()
+    return RoomCore(code="ABCD", game=get_game(game_id), public=False, tokens=SeatTokens("k"),
+                    now=at(0), policy=SocketPolicy(**policy) if policy else None)
+
+
+def join(core: RoomCore, name: str, t: float = 0) -> tuple[Connection, list[Effect]]:
+    conn = Connection()
+    return conn, core.frame(conn, p.Join(type="join", nickname=name), at(t))
+
+
+def seated(game_id: str = "panika", options: dict[str, Any] | None = None,
+           ) -> tuple[RoomCore, Connection, Connection, list[Effect]]:
+    """A room of Ann (the host) and Bob whose match has started; the start's effects."""
+    core = room(game_id)
+    ann, _ = join(core, "Ann")
+    bob, _ = join(core, "Bob")
+    if options:
+        core.frame(ann, p.SetOptions(type="set_options", options=options), at(0))
+    return core, ann, bob, core.frame(ann, p.Start(type="start"), at(1))
+
+
+def test_a_join_is_welcomed_and_everyone_sees_the_room():
+    core = room()
+    ann, first = join(core, "Ann")
+    (welcome,) = of_type(first, ann, "welcome")
+    assert welcome["member"] == 1 and welcome["watching"] is False and welcome["token"]
+    bob, second = join(core, "Bob")
+    for conn in (ann, bob):
+        (frame,) = of_type(second, conn, "room")
+        assert [m["nickname"] for m in frame["members"]] == ["Ann", "Bob"]
+        assert frame["host"] == 1 and frame["status"] == "waiting"
+    assert core.members[1].conns == {ann}
+
+
+def test_a_bad_token_is_refused_and_spends_a_probe():
+    core = room()
+    conn = Connection()
+    effects = core.frame(conn, p.Join(type="join", token="not-a-token"), at(0))
+    assert [f["code"] for f in of_type(effects, conn, "error")] == ["bad_token"]
+    assert only(effects, BadJoin) == [BadJoin(conn)] and not core.members
+
+
+def test_the_host_starts_and_each_seat_gets_its_own_view():
+    core, ann, bob, effects = seated()
+    assert core.status == "playing" and core.match_number == 1
+    states = {c.seat: of_type(effects, c, "state")[-1] for c in (ann, bob)}
+    assert states[0]["seat"] == 0 and states[1]["seat"] == 1
+    assert states[0]["view"]["hand"] != states[1]["view"]["hand"]  # a hand is a secret
+    assert states[0]["active"] == states[1]["active"] and states[0]["active"]
+    assert all(bool(states[s]["legal"]) == (s in states[s]["active"]) for s in (0, 1))
+    assert states[0]["events"][0]["kind"] == "start"
+    again = core.frame(bob, p.Start(type="start"), at(2))
+    assert [f["code"] for f in of_type(again, bob, "error")] == ["not_host"]
+
+
+def test_an_action_is_applied_timed_and_sent_to_every_seat():
+    core, ann, bob, start = seated()
+    actor = ann if of_type(start, ann, "state")[-1]["legal"] else bob
+    action = of_type(start, actor, "state")[-1]["legal"][0]
+    effects = core.frame(actor, p.Action(type="action", action=action, ref=3), at(3.25))
+    assert core.match is not None and core.match.version == 1
+    (move,) = core.match.log
+    assert move.seat == actor.seat and move.at_ms == 2250  # the match started at 1 s
+    for conn in (ann, bob):
+        state = of_type(effects, conn, "state")[-1]
+        assert state["version"] == 1
+        assert state["move"] == {"seq": 1, "seat": actor.seat, "at_ms": 2250}
+    assert only(effects, Counted)[0].game == "panika"
+
+
+def test_a_refused_action_answers_its_sender_and_changes_nothing():
+    core, ann, bob, _ = seated()
+    effects = core.frame(ann, p.Action(type="action", action={"type": "nonsense"}, ref=9),
+                         at(2))
+    (error,) = of_type(effects, ann, "error")
+    assert error["ref"] == 9 and error["code"] == "malformed_action"
+    assert core.match is not None and core.match.version == 0
+    assert frames_to(effects, bob) == []
+
+
+def test_a_timer_falls_due_at_its_deadline_and_plays_the_system_move():
+    core, ann, bob, start = seated("panic_lab", {"countdown_seconds": 3})
+    (wake,) = only(start, WakeAt)
+    assert wake.at == at(1).mono + 3
+    assert frames_to(core.timers_due(at(3.9)), ann) == []  # woken early: nothing due yet
+    assert core.match is not None and core.match.version == 0
+    effects = core.timers_due(at(4))
+    (reveal,) = core.match.log
+    assert reveal.seat is None and reveal.action == {"type": "reveal"} and reveal.at_ms == 3000
+    assert of_type(effects, bob, "state")[-1]["view"]["phase"] == "search"
+    assert only(effects, Counted) == [Counted("panic_lab")]
+
+
+def play_out(core: RoomCore, conns: dict[int, Connection],
+             game: Game) -> tuple[float, list[Effect]]:
+    """Plays the first legal action of the first seat that has one, or lets the soonest timer
+    fall due, until the match ends; returns the time it ended and the last input's effects."""
+    t, effects = 1.0, []
+    for _ in range(5000):
+        if core.status != "playing":
+            return t, effects
+        assert core.match is not None
+        seat = next((s for s in conns if game.legal_actions(core.match.state, s)), None)
+        if seat is None:
+            soonest = core._timers.soonest()
+            assert soonest is not None, "nothing to play and no timer"
+            t = soonest - at(0).mono
+            effects = core.timers_due(at(t))
+        else:
+            t += 0.1
+            action = game.legal_actions(core.match.state, seat)[0]
+            effects = core.frame(conns[seat], p.Action(type="action", action=action), at(t))
+    raise AssertionError("the match did not end")
+
+
+def by_seat(ann: Connection, bob: Connection) -> dict[int, Connection]:
+    return {c.seat: c for c in (ann, bob) if c.seat is not None}
+
+
+@pytest.mark.parametrize("game_id", ["panika", "panic_lab", "panik_pilze", "panique"])
+def test_a_match_plays_to_its_end_and_is_saved_with_its_whole_log(game_id):
+    options = {"target_tokens": 1} if game_id == "panic_lab" else None
+    core, ann, bob, _ = seated(game_id, options)
+    game = get_game(game_id)
+    ended, last = play_out(core, by_seat(ann, bob), game)
+    assert core.status == "finished" and core.result is not None
+    match = core.match
+    assert match is not None
+    (save,) = only(last, Save)  # the finished match is handed over for saving
+    assert of_type(last, ann, "room")[-1]["save_state"] == "saving"
+    record = save.record
+    assert record.log == match.log and record.ended_at == at(ended).wall
+    assert record.seed == match.seed.hex() and game.replay(2, match.options, match.seed,
+                                                          record.log) is not None
+    news = core.saved(match, "saved", 42, at(ended + 1))
+    (frame,) = of_type(news, ann, "room")
+    assert frame["save_state"] == "saved" and frame["match_id"] == 42
+
+
+def test_closing_an_open_table_ends_its_match_and_saves_it():
+    core = room("panika_counter")
+    ann, _ = join(core, "Ann")
+    core.frame(ann, p.Action(type="action", action={"type": "tap"}), at(1))
+    effects = core.shutdown(CLOSE_ROOM_CLOSED, durable=False, now=at(2))
+    (save,) = only(effects, Save)
+    assert save.record.game == "panika_counter" and save.record.log[0].action == {"type": "tap"}
+    assert save.record.log[-1].seat is None  # the closing action, by the system
+    (close,) = only(effects, Close)
+    assert close.conn is ann and close.code == CLOSE_ROOM_CLOSED
+
+
+def test_a_durable_room_restarting_keeps_its_open_match_running():
+    core = room("panika_counter")
+    ann, _ = join(core, "Ann")
+    core.frame(ann, p.Action(type="action", action={"type": "tap"}), at(1))
+    effects = core.shutdown(CLOSE_SERVER_RESTARTING, durable=True, now=at(2))
+    assert only(effects, Save) == [] and core.status == "playing"
+    assert [c.why for c in only(effects, Close)] == [
+        ("server_restarting", "the server is restarting; back in a moment")]
+
+
+def test_a_player_gone_mid_match_is_played_by_a_bot_after_the_grace():
+    core, ann, bob, _ = seated()
+    effects = core.closed_connection(bob, at(5))
+    (check,) = only(effects, Later)
+    grace = core.room_options["bot_takeover_seconds"]
+    assert check.message == ("bots",) and check.delay == pytest.approx(grace + 0.05)
+    core.takeover_check(at(5 + grace / 2))
+    assert core._bots.takeover_seats() == set()
+    effects = core.takeover_check(at(5 + grace + 0.05))
+    assert core._bots.takeover_seats() == {bob.seat}
+    (frame,) = of_type(effects, ann, "room")
+    assert [m.get("played_by_bot", False) for m in frame["members"]] == [False, True]
+    if core.match is not None and core.game.legal_actions(core.match.state, bob.seat):
+        (decision,) = [e for e in only(effects, Later) if e.key == ("bot", bob.seat)]
+        assert decision.message[:2] == ("bot", bob.seat)
+
+
+def test_the_tick_pings_every_connection_and_an_empty_room_closes_when_idle():
+    core = room()
+    ann, _ = join(core, "Ann")
+    effects = core.tick(at(5))
+    (ping,) = only(effects, Control)
+    assert list(ping.conns) == [ann] and orjson.loads(ping.text)["type"] == "ping"
+    core.closed_connection(ann, at(6))
+    core.tick(at(100))
+    assert not core.closed
+    core.tick(at(5 + 600.5))  # nobody there for longer than the idle time
+    assert core.closed
+
+
+def test_a_removed_member_is_closed_and_their_name_banned():
+    core = room()
+    ann, _ = join(core, "Ann")
+    bob, _ = join(core, "Bob")
+    effects = core.frame(ann, p.Kick(type="kick", member=2), at(1))
+    assert [(c.conn, c.code) for c in only(effects, Close)] == [(bob, CLOSE_REMOVED)]
+    assert 2 not in core.members
+    _, again = join(core, "bob", t=2)
+    assert [c.code for c in only(again, Close)] == [CLOSE_REMOVED]
+
+
+def test_table_views_past_the_limit_are_closed():
+    core = room(max_watchers_per_room=1)
+    first, second = Connection(), Connection()
+    core.frame(first, p.Join(type="join", watch=True), at(0))
+    effects = core.frame(second, p.Join(type="join", watch=True), at(0))
+    assert [(c.conn, c.code) for c in only(effects, Close)] == [(second, CLOSE_POLICY)]
+    assert core.watchers == {first}
+
+
+def test_the_core_reads_no_clock(monkeypatch):
+    """Every time the core uses is the one it is given: with the clocks broken, a whole
+    match still plays (and the time stamps are the given ones)."""
+    core, ann, bob, _ = seated("panic_lab", {"target_tokens": 1})
+
+    def broken() -> float:
+        raise AssertionError("the core read the clock")
+
+    monkeypatch.setattr(time, "monotonic", broken)
+    ended, _ = play_out(core, by_seat(ann, bob), get_game("panic_lab"))
+    monkeypatch.undo()
+    assert core.status == "finished" and core.match is not None
+    assert core.match.log[0].at_ms == 3000 and ended > 4
+
+
+def test_an_input_that_fails_half_way_is_recovered_from_the_log(monkeypatch):
+    """A bug in ``apply`` raises out of the core after answering the sender; ``recover``
+    gives everyone the room and the state as the log says (issue 7, item 4)."""
+    core, ann, bob, start = seated()
+    actor = ann if of_type(start, ann, "state")[-1]["legal"] else bob
+    action = of_type(start, actor, "state")[-1]["legal"][0]
+    game = core.game
+
+    def failing(*_args: Any) -> None:
+        raise RuntimeError("injected")
+
+    monkeypatch.setattr(game, "apply", failing)
+    with pytest.raises(RuntimeError):
+        core.frame(actor, p.Action(type="action", action=action, ref=4), at(2))
+    partial = core.take()
+    assert [f["code"] for f in of_type(partial, actor, "error")] == ["internal"]
+    monkeypatch.undo()
+    effects = core.recover(at(3))
+    assert core.match is not None and core.match.version == 0 and core.status == "playing"
+    for conn in (ann, bob):
+        assert of_type(effects, conn, "room") and of_type(effects, conn, "state")[-1]["version"] == 0
+    assert only(effects, WakeAt)  # the timers the rules ask for run again
+
+
+def test_host_commands_are_checked_against_the_room():
+    core, ann, bob, _ = seated()
+    playing = core.frame(ann, p.SetOptions(type="set_options", options={}), at(2))
+    assert [f["code"] for f in of_type(playing, ann, "error")] == ["playing"]
+    rematch = core.frame(ann, p.Rematch(type="rematch"), at(2))
+    assert [f["code"] for f in of_type(rematch, ann, "error")] == ["not_finished"]
+    handed = core.frame(ann, p.MakeHost(type="make_host", member=2), at(3))
+    assert core.host == 2 and of_type(handed, bob, "room")[-1]["host"] == 2
+    refused = core.frame(ann, p.Kick(type="kick", member=2), at(4))
+    assert [f["code"] for f in of_type(refused, ann, "error")] == ["not_host"]
