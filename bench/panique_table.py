@@ -3,6 +3,7 @@ it to app/bots/panique_table.py (docs/bots.md, "Panique").
 
     nice -n 10 .venv/bin/python bench/panique_table.py            # 4,000 matches, 200 playouts
     .venv/bin/python bench/panique_table.py --games 200 --playouts 40 --dry-run   # a quick look
+    .venv/bin/python bench/panique_table.py --check 20000    # the table's own edge, no derivation
 
 How: matches of two heirs, both playing the heuristic (``app.bots.panique.heuristic``), through
 the engine's rules (``app/games/panique/rules.py``, each match its own seed). At every choice
@@ -19,12 +20,17 @@ else the heuristic stays. So the table is one step of policy improvement over th
 against the heuristic, with a guard against noise.
 
 The matches run in ``--procs`` processes; the result does not depend on their number.
+
+``--check N`` measures what the table alone is worth: N matches of two players through the arena
+(app/bots/arena.py, as bench/bots.py plays them), the hard bot against a normal bot that never
+errs (the heuristic), seats alternating, with a 95% Wilson interval.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import importlib.util
 import math
 import multiprocessing
 import sys
@@ -179,6 +185,35 @@ def write(entries: dict[str, tuple[str, int, float, float]], games: int, playout
     OUT.write_text("\n".join(lines) + "\n")
 
 
+def check(games: int) -> tuple[float, float, float]:
+    """The hard bot's share of wins against the heuristic (a normal bot that never errs) over
+    ``games`` two-player arena matches, and its 95% Wilson interval."""
+    from app.bots import make_bot
+    from app.bots.arena import play_match
+    from app.games import load_all
+
+    spec = importlib.util.spec_from_file_location("bench_bots", ROOT / "bench" / "bots.py")
+    assert spec is not None and spec.loader is not None
+    bench_bots = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_bots)
+    load_all()
+    score = 0.0
+    for i in range(games):
+        hero = i % PLAYERS
+        seats = []
+        for seat in range(PLAYERS):
+            bot = make_bot("panique", seat, "hard" if seat == hero else "normal",
+                           f"table-check/{i}/{seat}")
+            bot.careless = 0.0  # type: ignore[attr-defined]
+            seats.append(bot)
+        outcome = play_match("panique", seats, b"table-check/%d" % i).outcome
+        assert outcome is not None
+        if hero in outcome.winners:
+            score += 1 / len(outcome.winners)
+    low, high = bench_bots.wilson(score, games)
+    return score / games, low, high
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4000)
@@ -187,7 +222,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-points", type=int, default=10)
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--dry-run", action="store_true", help="print, do not write the table")
+    parser.add_argument("--check", type=int, metavar="N",
+                        help="only measure the table: N matches of hard against the heuristic")
     args = parser.parse_args(argv)
+    if args.check:
+        started = time.process_time()
+        rate, low, high = check(args.check)
+        print(f"hard against the heuristic (normal never erring), 2 players, {args.check} "
+              f"matches: {rate:.1%} [{low:.1%}, {high:.1%}] ({time.process_time() - started:.0f}"
+              " s of CPU)")
+        return 0
     started = time.perf_counter()
     points = derive(args.games, args.playouts, args.procs)
     entries, report = table(points, args.z, args.min_points)

@@ -129,12 +129,18 @@ def hard_choice(heirs: Heirs, seat: int, purpose: str, turn: int | None
 class PaniqueBot(Bot):
     game_id = "panique"
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.careless = CARELESS[self.difficulty]
+        """How often this bot makes a random choice (its difficulty's; bench/panique_table.py
+        sets it to 0 to measure the table against the heuristic alone)."""
+
     def choose(self, frame: Frame, legal: list[Action]) -> tuple[Action, float] | None:
         if ROLL in legal:
             return ROLL, self.think(400, 1500)
         view = frame["view"]
         pending = view.get("pending") or {}
-        if self.random.random() < CARELESS[self.difficulty]:
+        if self.random.random() < self.careless:
             return self.random.choice(legal), self.think(800, 2500)
         return self.choice(view, pending.get("purpose"), legal), self.think(1200, 3000)
 

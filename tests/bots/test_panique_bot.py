@@ -210,3 +210,9 @@ def test_the_script_plays_out_every_option_of_every_choice(script):
         purpose = key.split("/")[0]
         assert chosen in wins and set(wins) <= OPTIONS[purpose]
         assert all(0 <= w <= 1 and (w * 4).is_integer() for w in wins.values())
+
+
+def test_the_check_plays_hard_against_the_heuristic_through_the_arena(script):
+    rate, low, high = script.check(6)
+    assert 0 <= low <= rate <= high <= 1
+    assert (rate * 6).is_integer()
