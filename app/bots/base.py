@@ -54,9 +54,6 @@ class Bot(ABC):
     """A computer player for one seat of one game. Subclasses implement ``choose``."""
 
     game_id: ClassVar[str] = ""
-    hard_plays_as_normal: ClassVar[bool] = False
-    """True for a game where the hard bot makes the same choices as the normal one."""
-
     def __init__(self, game_id: str, seat: int, difficulty: Difficulty = "normal",
                  seed: int | str | bytes | None = None) -> None:
         if difficulty not in DIFFICULTIES:
