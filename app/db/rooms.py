@@ -202,24 +202,29 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def load_rooms(db: Database) -> list[StoredRoom]:
-    """Every room in the table, with its members, its match and that match's moves in order."""
+def load_rooms(db: Database, code: str | None = None) -> list[StoredRoom]:
+    """Every room in the table (or only room ``code``), with its members, its match and that
+    match's moves in order."""
+    def only(table: Any, column: str = "room_code") -> Any:
+        return select(table) if code is None else \
+            select(table).where(getattr(table, column) == code)
+
     with db.session() as session:
-        rooms = session.scalars(select(RoomRow).order_by(RoomRow.created_at)).all()
+        rooms = session.scalars(only(RoomRow, "code").order_by(RoomRow.created_at)).all()
         members: dict[str, list[MemberRecord]] = {}
-        for m in session.scalars(select(RoomMemberRow).order_by(
+        for m in session.scalars(only(RoomMemberRow).order_by(
                 RoomMemberRow.room_code, RoomMemberRow.member_id)):
             members.setdefault(m.room_code, []).append(
                 MemberRecord(m.member_id, m.nickname, m.seat, m.player, m.nonce, m.bot))
         moves: dict[str, list[StoredMove]] = {}
-        for mv in session.scalars(select(RoomMoveRow).order_by(
+        for mv in session.scalars(only(RoomMoveRow).order_by(
                 RoomMoveRow.room_code, RoomMoveRow.seq)):
             moves.setdefault(mv.room_code, []).append(StoredMove(
                 mv.seq, mv.seat, mv.action, mv.at_ms, mv.rtt_ms, _aware(mv.received_at)))
         matches = {
             m.room_code: StoredMatch(m.match_number, m.seed, m.players, m.options,
                                      _aware(m.started_at), tuple(moves.get(m.room_code, ())))
-            for m in session.scalars(select(RoomMatchRow))
+            for m in session.scalars(only(RoomMatchRow))
         }
         return [
             StoredRoom(r.code, r.game, r.options, r.host, r.public, r.status, r.match_number,
@@ -227,6 +232,12 @@ def load_rooms(db: Database) -> list[StoredRoom]:
                        tuple(members.get(r.code, ())), matches.get(r.code), r.room_options)
             for r in rooms
         ]
+
+
+def load_room(db: Database, code: str) -> StoredRoom | None:
+    """One room as ``load_rooms`` reads it (a takeover by another process), or None."""
+    found = load_rooms(db, code)
+    return found[0] if found else None
 
 
 def delete_rooms(db: Database, codes: list[str]) -> None:

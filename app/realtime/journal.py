@@ -178,8 +178,10 @@ class Journal:
             batch = [self._queue[i] for i in range(min(MAX_BATCH, len(self._queue)))]
             if not batch:
                 continue
+            # A fenced room's operations (its lease went to another node) are never written.
+            ops = [entry[1] for entry in batch if entry[2] is None or not entry[2].fenced]
             try:
-                await self._db.run(write_ops, self._db, [entry[1] for entry in batch])
+                await self._db.run(write_ops, self._db, ops)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - retried until the database has it
@@ -278,7 +280,8 @@ class Journal:
 class FrameGate:
     """Holds a room's frames until the journal has every change they show (in order)."""
 
-    __slots__ = ("ticket", "durable", "_held", "_batch", "on_saving", "journal", "__weakref__")
+    __slots__ = ("ticket", "durable", "_held", "_batch", "on_saving", "journal", "fenced",
+                 "__weakref__")
 
     def __init__(self, journal: Journal | None = None) -> None:
         self.ticket = 0
@@ -290,6 +293,9 @@ class FrameGate:
         self.on_saving: Callable[[bool], None] | None = None
         """Told True when the room's changes wait for the database, False when they are in."""
         self.journal = journal
+        self.fenced = False
+        """The room's lease went to another node (several processes): nothing it did since
+        is written, and no frame of it goes out but the closes (``fence``)."""
 
     @property
     def held(self) -> int:
@@ -307,7 +313,22 @@ class FrameGate:
         journal = self.journal
         return self.unsaved > MAX_UNSAVED and not (journal is not None and journal.open)
 
+    def fence(self) -> None:
+        """The room lost its lease (docs/architecture.md, "Several processes"): its frames not
+        yet out may show moves that will never be written (the journal skips a fenced room's
+        operations), so they are dropped; from now on only closes go out (the pages reconnect
+        to the room's new owner, whose state is the truth)."""
+        self.fenced = True
+        held, self._held = self._held, deque()
+        for _, conn, message in held:
+            if message["type"] == "websocket.close":
+                conn.write_now(message)
+
     def send(self, conn: Connection, message: Message) -> None:
+        if self.fenced:
+            if message["type"] == "websocket.close":
+                conn.write_now(message)
+            return
         if self._batch is not None:
             self._batch.append((conn, message))
         elif self._held:
@@ -323,6 +344,11 @@ class FrameGate:
         """The input is handled (and its changes queued): its frames go out when durable."""
         batch, self._batch = self._batch, None
         if not batch:
+            return
+        if self.fenced:
+            for conn, message in batch:
+                if message["type"] == "websocket.close":
+                    conn.write_now(message)
             return
         journal = self.journal
         if not self._held and (self.durable >= self.ticket

@@ -14,6 +14,7 @@ import redis
 from websockets.exceptions import ConnectionClosed
 
 from app.realtime.cluster import Cluster
+from app.realtime.lease import Entry
 from tests.live import Client, ClientPool, LiveServer, run_async
 from tests.realtime.helpers import PanikaTable, start_panika
 
@@ -155,13 +156,13 @@ def test_a_code_held_by_one_node_cannot_be_claimed_by_another(prefix) -> None:
     async def scenario() -> tuple[bool, bool, dict | None]:
         one, two = Cluster(REDIS_URL, prefix), Cluster(REDIS_URL, prefix)
         try:
-            first = await one.claim_code("ABCD", {"game": "panika"})
-            second = await two.claim_code("ABCD", {"game": "panika"})
-            await one.forget("ABCD")
-            return first, second, await two.lookup("ABCD")
+            first = await one.leases.claim(Entry("ABCD", {"game": "panika"}, True))
+            second = await two.leases.claim(Entry("ABCD", {"game": "panika"}, True))
+            await one.leases.release(["ABCD"], forget=True)
+            return first, second, await two.leases.summary("ABCD")
         finally:
-            await one.stop()
-            await two.stop()
+            await one.redis.aclose()
+            await two.redis.aclose()
 
     first, second, after = run_async(scenario())
     assert first is True and second is False and after is None
