@@ -86,10 +86,10 @@ class Cluster:
         self._held: dict[str, list[dict[str, Any]]] = {}
         """Relayed messages for rooms being taken over here, kept until the room is ready."""
         self._outgoing: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._publishing = False
+        """A batch is on its way to Redis (``stop`` waits for it)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
-        self.messages_out = 0
-        """Messages published so far (tests count them to see one message per node)."""
 
     # --- life ----------------------------------------------------------------------------------
     async def start(self, find_room: Callable[[str], Any]) -> None:
@@ -104,10 +104,10 @@ class Cluster:
     async def stop(self, timeout: float = 1.0) -> None:
         """Send what is waiting to go out (the closes of relayed clients), then leave."""
         self._flush()
-        deadline = asyncio.get_running_loop().time() + timeout
-        while not self._outgoing.empty() and asyncio.get_running_loop().time() < deadline:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (not self._outgoing.empty() or self._publishing) and loop.time() < deadline:
             await asyncio.sleep(0.01)
-        await asyncio.sleep(0)  # the publisher's pipeline of the last batch
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -190,14 +190,16 @@ class Cluster:
             batch = [await self._outgoing.get()]
             while not self._outgoing.empty():
                 batch.append(self._outgoing.get_nowait())
+            self._publishing = True
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for channel, payload in batch:
                         pipe.publish(channel, payload)
                     await pipe.execute()
-                self.messages_out += len(batch)
             except Exception:  # noqa: BLE001 - a Redis hiccup loses these frames, not the node
                 log.exception("cluster: could not publish %d messages", len(batch))
+            finally:
+                self._publishing = False
 
     async def _listen(self) -> None:
         async for item in self._pubsub.listen():

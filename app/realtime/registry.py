@@ -214,7 +214,10 @@ class RoomRegistry:
                 await self._db.run(delete_rooms, self._db, [code])
             await self.cluster.leases.release([code], forget=True)
             return None
-        await self.cluster.leases.renew([self._entry(room)])
+        try:  # its directory entry now names this node (else the next renewal writes it)
+            await self.cluster.leases.renew([self._entry(room)])
+        except Exception:  # noqa: BLE001 - Redis hiccup: the renewal loop tries again
+            log.exception("could not write the directory entry of room %s", code)
         log.info("took room %s over", code)
         return room
 
