@@ -202,11 +202,20 @@ class Cluster:
                 self._publishing = False
 
     async def _listen(self) -> None:
-        async for item in self._pubsub.listen():
+        while True:
             try:
-                self._dispatch(orjson.loads(item["data"]))
-            except Exception:  # noqa: BLE001 - one bad message must not stop the listener
-                log.exception("cluster: could not handle a message")
+                async for item in self._pubsub.listen():
+                    try:
+                        self._dispatch(orjson.loads(item["data"]))
+                    except Exception:  # noqa: BLE001 - one bad message must not stop the rest
+                        log.exception("cluster: could not handle a message")
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - Redis went away: listen again once it is back
+                log.exception("cluster: the subscription broke; subscribing again")
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await self._pubsub.subscribe(self._channel(self.node))
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         op = message["op"]

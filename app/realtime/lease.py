@@ -17,6 +17,9 @@ The directory lives next to the leases, written only by the owner in the same sc
   gracefully sets it to 0 so that this happens at once);
 - ``{prefix}:lobby``, a sorted set of the public rooms still waiting for players, scored by the
   same expiry: the lobby's list is this set (pruned by score) and the hash, no key scan.
+
+Each node also keeps a heartbeat, ``{prefix}:alive:{node}``, with the same time to live: the
+owner of a room drops the relayed clients of a node whose heartbeat ran out (cluster.py).
 """
 
 from __future__ import annotations
