@@ -125,11 +125,29 @@ def _start_match(connection: Connection, op: StartMatch) -> None:
         "players": op.players, "options": op.options, "started_at": op.started_at}])
 
 
-def write_ops(db: Database, ops: list[RoomOp]) -> None:
+def _fenced_out(connection: Connection, fences: dict[str, int]) -> set[str]:
+    """The rooms of ``fences`` (code -> this process's fencing token) whose recorded token is
+    higher: another process took them over, and this one must write nothing more of them. The
+    rows are locked until the transaction ends (``FOR UPDATE``), so a takeover's ``claim_room``
+    waits for this write and then reads it, or this write sees the takeover's token: never both
+    owners' writes interleaved (SQLite, which locks the whole file, needs no row lock)."""
+    rows = connection.execute(
+        select(RoomRow.code, RoomRow.fence).where(RoomRow.code.in_(list(fences)))
+        .with_for_update())
+    return {code for code, fence in rows if fence > fences[code]}
+
+
+def write_ops(db: Database, ops: list[RoomOp], fences: dict[str, int] | None = None) -> None:
     """Write ``ops`` in order, in one transaction (blocking: run through ``Database.run``).
     Consecutive moves go in one multi-row insert. SQLAlchemy Core, not the ORM: on the hot path
-    a transaction through a ``Session`` costs about twice the CPU (docs/performance.md)."""
+    a transaction through a ``Session`` costs about twice the CPU (docs/performance.md).
+    ``fences`` (several processes): the operations of a room whose recorded fencing token is
+    higher than this process's are left out."""
     with db.engine.begin() as connection:
+        if fences:
+            gone = _fenced_out(connection, fences)
+            if gone:
+                ops = [op for op in ops if op.code not in gone]
         moves: list[dict[str, Any]] = []
         for op in ops:
             if isinstance(op, AddMove):
@@ -148,6 +166,16 @@ def write_ops(db: Database, ops: list[RoomOp]) -> None:
                 _delete_room(connection, op.code)
         if moves:
             _insert_moves(connection, moves)
+
+
+def claim_room(db: Database, code: str, fence: int) -> None:
+    """Several processes: this process took room ``code`` over with fencing token ``fence``
+    (blocking). From the commit on, the previous owner's journal writes nothing more of the room;
+    a write of it still in progress finishes first (its row lock), so the read that follows
+    sees everything it wrote."""
+    with db.engine.begin() as connection:
+        connection.execute(update(RoomRow).where(RoomRow.code == code, RoomRow.fence < fence)
+                           .values(fence=fence))
 
 
 # --- reading back, at start -----------------------------------------------------------------

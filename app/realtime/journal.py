@@ -178,10 +178,13 @@ class Journal:
             batch = [self._queue[i] for i in range(min(MAX_BATCH, len(self._queue)))]
             if not batch:
                 continue
-            # A fenced room's operations (its lease went to another node) are never written.
+            # A fenced room's operations (its lease went to another node) are never written, and
+            # with several processes the database refuses those of an owner it knows is gone.
             ops = [entry[1] for entry in batch if entry[2] is None or not entry[2].fenced]
+            fences = {entry[1].code: entry[2].lease_fence for entry in batch
+                      if entry[2] is not None and entry[2].lease_fence is not None}
             try:
-                await self._db.run(write_ops, self._db, ops)
+                await self._db.run(write_ops, self._db, ops, fences or None)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - retried until the database has it
@@ -281,7 +284,7 @@ class FrameGate:
     """Holds a room's frames until the journal has every change they show (in order)."""
 
     __slots__ = ("ticket", "durable", "_held", "_batch", "on_saving", "journal", "fenced",
-                 "__weakref__")
+                 "lease_fence", "__weakref__")
 
     def __init__(self, journal: Journal | None = None) -> None:
         self.ticket = 0
@@ -296,6 +299,9 @@ class FrameGate:
         self.fenced = False
         """The room's lease went to another node (several processes): nothing it did since
         is written, and no frame of it goes out but the closes (``fence``)."""
+        self.lease_fence: int | None = None
+        """Several processes: the room's fencing token from its lease (``lease.py``); the
+        database writes the room's operations only while no higher token is recorded."""
 
     @property
     def held(self) -> int:

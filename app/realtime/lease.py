@@ -1,7 +1,9 @@
 """Room leases and the room directory in Redis (docs/architecture.md, "Several processes").
 
 A room is owned by exactly one process (its *node*) at a time: the node whose id is the value of
-the room's lease key ``{prefix}:lease:{code}``. The lease has a time to live (``LEASE_SECONDS``);
+the room's lease key ``{prefix}:lease:{code}``. Every claim and takeover also draws a fencing
+token from ``{prefix}:fence:{code}`` (a counter): the database keeps the owner's token with the
+room, and a process whose token is lower writes nothing more there (app/db/rooms.py). The lease has a time to live (``LEASE_SECONDS``);
 the owner renews all its leases together every third of it, with a compare-and-renew script (a
 lease whose value is no longer this node's id is not touched and is reported lost). A node's id
 is fresh for every process start, so it is the fencing value: a process never renews a lease it
@@ -56,9 +58,10 @@ end
 return lost
 """
 
-# KEYS: the lease, the hash, the expiry set, the lobby set. ARGV: node, ttl ms, code, summary,
-# expiry ms, "1" if in the lobby. A new room's code: free only if no lease and no directory
-# entry names it (a dead node's room that nobody has taken over yet keeps its code).
+# KEYS: the lease, the hash, the expiry set, the lobby set, the fence counter. ARGV: node,
+# ttl ms, code, summary, expiry ms, "1" if in the lobby. A new room's code: free only if no
+# lease and no directory entry names it (a dead node's room that nobody has taken over yet
+# keeps its code). Returns the new fencing token, or 0 when the code is taken.
 _CLAIM = """
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1 then
   return 0
@@ -67,7 +70,16 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[3])
 if ARGV[6] == '1' then redis.call('ZADD', KEYS[4], ARGV[5], ARGV[3]) end
-return 1
+return redis.call('INCR', KEYS[5])
+"""
+
+# KEYS: the lease, the fence counter. ARGV: node, ttl ms. A takeover: the lease if nobody holds
+# it, with a new fencing token (0: another node holds the lease).
+_ACQUIRE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[2])
+end
+return 0
 """
 
 # KEYS: the hash, the expiry set, the lobby set, then one lease key per room.
@@ -136,28 +148,37 @@ class Leases:
         self.lobby_key = f"{prefix}:lobby"
         self._renew = redis.register_script(_RENEW)
         self._claim = redis.register_script(_CLAIM)
+        self._acquire = redis.register_script(_ACQUIRE)
         self._release = redis.register_script(_RELEASE)
         self._lobby = redis.register_script(_LOBBY)
 
     def lease_key(self, code: str) -> str:
         return f"{self.prefix}:lease:{code}"
 
+    def fence_key(self, code: str) -> str:
+        """The room's fencing counter: raised by every claim and takeover, never expired (a
+        counter that restarted could hand out a token lower than one the database holds);
+        at most one key per possible code."""
+        return f"{self.prefix}:fence:{code}"
+
     def _value(self, summary: dict[str, Any]) -> bytes:
         return orjson.dumps({**summary, "node": self.node})
 
     # --- owning -------------------------------------------------------------------------------
-    async def claim(self, entry: Entry) -> bool:
-        """A new room's code, with its lease and directory entry; False when the code is taken
-        (leased, or in the directory)."""
-        return bool(await self._claim(
-            keys=[self.lease_key(entry.code), self.rooms_key, self.expiry_key, self.lobby_key],
+    async def claim(self, entry: Entry) -> int:
+        """A new room's code, with its lease and directory entry: its fencing token (positive),
+        or 0 when the code is taken (leased, or in the directory)."""
+        return int(await self._claim(
+            keys=[self.lease_key(entry.code), self.rooms_key, self.expiry_key, self.lobby_key,
+                  self.fence_key(entry.code)],
             args=[self.node, self.ttl_ms, entry.code, self._value(entry.summary),
                   now_ms() + self.ttl_ms, "1" if entry.lobby else "0"]))
 
-    async def acquire(self, code: str) -> bool:
-        """The lease of an existing room nobody holds (a takeover); False when a node has it."""
-        return bool(await self.redis.set(self.lease_key(code), self.node, nx=True,
-                                         px=self.ttl_ms))
+    async def acquire(self, code: str) -> int:
+        """The lease of an existing room nobody holds (a takeover): a new fencing token, higher
+        than every earlier owner's, or 0 when a node holds the lease."""
+        return int(await self._acquire(keys=[self.lease_key(code), self.fence_key(code)],
+                                       args=[self.node, self.ttl_ms]))
 
     async def renew(self, entries: list[Entry]) -> list[str]:
         """Renew these rooms' leases and directory entries (one script for all); returns the

@@ -89,14 +89,17 @@ class RoomRegistry:
             raise RoomLimitReached()
         parsed = game.parse_options(options).model_dump(mode="json") if options else None
         code = self.new_code()
+        fence = None
         if self.cluster is not None:  # the code and its lease, unique across the nodes
             summary = {"game": game.id, "title": game.title, "public": public,
                        "status": "waiting", "players": 1, "max_players": game.max_players,
                        "host": host_nickname}
-            while not await self.cluster.leases.claim(
-                    Entry(code, {"code": code, **summary}, public)):
+            while not (fence := await self.cluster.leases.claim(
+                    Entry(code, {"code": code, **summary}, public))):
                 code = self.new_code()
         room = self._new_room(code=code, game=game, public=public)
+        if room.recorder is not None:
+            room.recorder.gate.lease_fence = fence
         if parsed is not None:
             room.options = parsed
         host = room.add_member(host_nickname)
@@ -124,19 +127,30 @@ class RoomRegistry:
         those idle past the idle time, which are deleted. With a cluster, only the rooms whose
         lease this node can take (nobody owns them: their node died or stopped) come back here,
         and only those it holds are deleted. Returns the number restored."""
-        from app.db.rooms import delete_rooms, load_rooms
+        from app.db.rooms import claim_room, delete_rooms, load_room, load_rooms
 
         if self.journal is None:
             return 0
         stored = await self._db.run(load_rooms, self._db, deadline=max(30.0, self._db.deadline))
         stale: list[str] = []
         restored = 0
-        for room_data in stored:
-            if room_data.code in self.rooms:
+        for found in stored:
+            room_data: StoredRoom | None = found
+            fence = None
+            if found.code in self.rooms:
                 continue
-            if self.cluster is not None and not await self.cluster.leases.acquire(room_data.code):
-                continue  # alive on another node
-            if self._is_idle(room_data) or not self._rebuild(room_data):
+            if self.cluster is not None:
+                fence = await self.cluster.leases.acquire(found.code)
+                if not fence:
+                    continue  # alive on another node
+                # Fenced: its last owner writes nothing more; read what it wrote last.
+                await self._db.run(claim_room, self._db, found.code, fence)
+                room_data = await self._db.run(load_room, self._db, found.code)
+                if room_data is None:
+                    stale.append(found.code)
+                    continue
+            assert room_data is not None
+            if self._is_idle(room_data) or not self._rebuild(room_data, fence):
                 stale.append(room_data.code)
                 continue
             restored += 1
@@ -151,8 +165,9 @@ class RoomRegistry:
         idle = (datetime.now(UTC) - room_data.last_activity).total_seconds()
         return idle > self._idle_seconds
 
-    def _rebuild(self, room_data: StoredRoom) -> Room | None:
-        """One recorded room, rebuilt and running in this process (None when it cannot be)."""
+    def _rebuild(self, room_data: StoredRoom, fence: int | None = None) -> Room | None:
+        """One recorded room, rebuilt and running in this process (None when it cannot be);
+        ``fence``: this process's fencing token for it (several processes)."""
         from .restore import restore_room, resume
 
         try:
@@ -161,6 +176,7 @@ class RoomRegistry:
             log.exception("could not restore room %s; deleting it", room_data.code)
             return None
         assert room.recorder is not None
+        room.recorder.gate.lease_fence = fence
         room.recorder.adopt(room)
         self.rooms[room.code] = room
         room.start(on_close=self._forget)
@@ -180,27 +196,33 @@ class RoomRegistry:
         taking = self._taking.get(code)
         if taking is not None:
             return await asyncio.shield(taking)
-        if self._closing or not await self.cluster.leases.acquire(code):
+        if self._closing:
+            return None
+        fence = await self.cluster.leases.acquire(code)
+        if not fence:
             return None
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._taking[code] = future
         self.cluster.hold(code)
         room = None
         try:
-            room = await self._take_over(code)
+            room = await self._take_over(code, fence)
         finally:
             del self._taking[code]
             future.set_result(room)
             self.cluster.unhold(code)
         return room
 
-    async def _take_over(self, code: str) -> Room | None:
-        from app.db.rooms import delete_rooms, load_room
+    async def _take_over(self, code: str, fence: int) -> Room | None:
+        from app.db.rooms import claim_room, delete_rooms, load_room
 
         assert self.cluster is not None
         stored = None
         if self.journal is not None:
             try:
+                # The last owner's writes end here (its journal's later batches are refused);
+                # one in progress finishes first, and the read below sees it.
+                await self._db.run(claim_room, self._db, code, fence)
                 stored = await self._db.run(load_room, self._db, code)
             except Exception:  # noqa: BLE001 - the database is away: let another try later
                 log.exception("could not read room %s to take it over", code)
@@ -208,7 +230,7 @@ class RoomRegistry:
                 return None
         room = None
         if stored is not None and not self._is_idle(stored):
-            room = self._rebuild(stored)
+            room = self._rebuild(stored, fence)
         if room is None:
             if stored is not None:
                 await self._db.run(delete_rooms, self._db, [code])

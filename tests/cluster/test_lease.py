@@ -36,7 +36,7 @@ def _entry(code: str, lobby: bool = True, **summary: Any) -> Entry:
 
 def test_a_code_has_one_owner_and_only_the_owner_renews_or_releases_it(redis_url, prefix):
     async def scenario(one: Leases, two: Leases) -> None:
-        assert await one.claim(_entry("ABCD"))
+        assert await one.claim(_entry("ABCD")) == 1  # the room's first fencing token
         assert not await two.claim(_entry("ABCD"))  # leased
         assert not await two.acquire("ABCD")
         assert await one.owner("ABCD") == "node-one"
@@ -47,7 +47,7 @@ def test_a_code_has_one_owner_and_only_the_owner_renews_or_releases_it(redis_url
         assert await one.owner("ABCD") == "node-one"
         assert await one.release(["ABCD"], forget=True) == 1
         assert await one.owner("ABCD") is None and await one.summary("ABCD") is None
-        assert await two.claim(_entry("ABCD"))  # free again
+        assert await two.claim(_entry("ABCD")) == 2  # free again, with a higher token
 
     _with_nodes(redis_url, prefix, 5.0, scenario)
 
@@ -56,14 +56,14 @@ def test_an_expired_lease_is_taken_by_exactly_one_node_and_the_old_owner_learns_
     redis_url, prefix
 ):
     async def scenario(one: Leases, two: Leases) -> None:
-        assert await one.claim(_entry("WXYZ"))
+        first = await one.claim(_entry("WXYZ"))
         await asyncio.sleep(0.35)  # one stopped renewing (it died): the lease runs out
         assert await one.owner("WXYZ") is None
         assert await two.stale() == ["WXYZ"]  # its directory entry went stale too
         # The code is not free for a new room while its entry waits for a takeover.
         assert not await two.claim(_entry("WXYZ"))
         won = await asyncio.gather(one.acquire("WXYZ"), two.acquire("WXYZ"), two.acquire("WXYZ"))
-        assert sorted(won) == [False, False, True]
+        assert sorted(won) == [0, 0, first + 1]  # one winner, with the next fencing token
         winner, loser = (one, two) if won[0] else (two, one)
         assert await loser.renew([_entry("WXYZ")]) == ["WXYZ"]
         assert await winner.renew([_entry("WXYZ")]) == []
