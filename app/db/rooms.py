@@ -168,14 +168,18 @@ def write_ops(db: Database, ops: list[RoomOp], fences: dict[str, int] | None = N
             _insert_moves(connection, moves)
 
 
-def claim_room(db: Database, code: str, fence: int) -> None:
+def claim_room(db: Database, code: str, fence: int) -> int:
     """Several processes: this process took room ``code`` over with fencing token ``fence``
     (blocking). From the commit on, the previous owner's journal writes nothing more of the room;
     a write of it still in progress finishes first (its row lock), so the read that follows
-    sees everything it wrote."""
+    sees everything it wrote. Returns the room's token now (0: no such room); higher than
+    ``fence`` only when Redis handed out a token lower than one already recorded (its data was
+    lost), and then the caller draws one above it."""
     with db.engine.begin() as connection:
         connection.execute(update(RoomRow).where(RoomRow.code == code, RoomRow.fence < fence)
                            .values(fence=fence))
+        recorded = connection.execute(select(RoomRow.fence).where(RoomRow.code == code))
+        return int(recorded.scalar() or 0)
 
 
 # --- reading back, at start -----------------------------------------------------------------

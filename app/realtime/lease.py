@@ -82,6 +82,13 @@ end
 return 0
 """
 
+# KEYS: the fence counter. ARGV: a token the database holds. The counter is raised past it.
+_RAISE = """
+local at = tonumber(redis.call('GET', KEYS[1]) or '0')
+if at < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return redis.call('INCR', KEYS[1])
+"""
+
 # KEYS: the hash, the expiry set, the lobby set, then one lease key per room.
 # ARGV: node, mode, then one code per room. Only leases this node holds are let go. Mode
 # "forget": the room is gone (its directory entry goes too); "handover": the room lives on
@@ -149,6 +156,7 @@ class Leases:
         self._renew = redis.register_script(_RENEW)
         self._claim = redis.register_script(_CLAIM)
         self._acquire = redis.register_script(_ACQUIRE)
+        self._raise = redis.register_script(_RAISE)
         self._release = redis.register_script(_RELEASE)
         self._lobby = redis.register_script(_LOBBY)
 
@@ -165,6 +173,11 @@ class Leases:
         return orjson.dumps({**summary, "node": self.node})
 
     # --- owning -------------------------------------------------------------------------------
+    async def fence_above(self, code: str, recorded: int) -> int:
+        """A fencing token above ``recorded`` (one the database holds), for a room whose lease
+        this node holds: Redis's counter had forgotten it (its data was lost)."""
+        return int(await self._raise(keys=[self.fence_key(code)], args=[recorded]))
+
     async def claim(self, entry: Entry) -> int:
         """A new room's code, with its lease and directory entry: its fencing token (positive),
         or 0 when the code is taken (leased, or in the directory)."""

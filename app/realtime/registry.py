@@ -99,6 +99,11 @@ class RoomRegistry:
                 code = self.new_code()
         room = self._new_room(code=code, game=game, public=public)
         if room.recorder is not None:
+            if fence is not None:  # rows of an older room of this code follow the new owner
+                try:
+                    fence = await self._fence(code, fence)
+                except Exception:  # noqa: BLE001 - the database is away: the journal waits
+                    log.exception("could not record the fencing token of room %s", code)
             room.recorder.gate.lease_fence = fence
         if parsed is not None:
             room.options = parsed
@@ -127,7 +132,7 @@ class RoomRegistry:
         those idle past the idle time, which are deleted. With a cluster, only the rooms whose
         lease this node can take (nobody owns them: their node died or stopped) come back here,
         and only those it holds are deleted. Returns the number restored."""
-        from app.db.rooms import claim_room, delete_rooms, load_room, load_rooms
+        from app.db.rooms import delete_rooms, load_room, load_rooms
 
         if self.journal is None:
             return 0
@@ -144,7 +149,7 @@ class RoomRegistry:
                 if not fence:
                     continue  # alive on another node
                 # Fenced: its last owner writes nothing more; read what it wrote last.
-                await self._db.run(claim_room, self._db, found.code, fence)
+                fence = await self._fence(found.code, fence)
                 room_data = await self._db.run(load_room, self._db, found.code)
                 if room_data is None:
                     stale.append(found.code)
@@ -160,6 +165,18 @@ class RoomRegistry:
                 await self.cluster.leases.release(stale, forget=True)
         log.info("restored %d rooms; deleted %d idle or broken ones", restored, len(stale))
         return restored
+
+    async def _fence(self, code: str, fence: int) -> int:
+        """Record this node's fencing token for room ``code`` in the database (``claim_room``);
+        the token it ends up with (a higher one if Redis had lost its counter)."""
+        from app.db.rooms import claim_room
+
+        assert self.cluster is not None
+        recorded = await self._db.run(claim_room, self._db, code, fence)
+        if recorded > fence:
+            fence = await self.cluster.leases.fence_above(code, recorded)
+            await self._db.run(claim_room, self._db, code, fence)
+        return fence
 
     def _is_idle(self, room_data: StoredRoom) -> bool:
         idle = (datetime.now(UTC) - room_data.last_activity).total_seconds()
@@ -214,7 +231,7 @@ class RoomRegistry:
         return room
 
     async def _take_over(self, code: str, fence: int) -> Room | None:
-        from app.db.rooms import claim_room, delete_rooms, load_room
+        from app.db.rooms import delete_rooms, load_room
 
         assert self.cluster is not None
         stored = None
@@ -222,7 +239,7 @@ class RoomRegistry:
             try:
                 # The last owner's writes end here (its journal's later batches are refused);
                 # one in progress finishes first, and the read below sees it.
-                await self._db.run(claim_room, self._db, code, fence)
+                fence = await self._fence(code, fence)
                 stored = await self._db.run(load_room, self._db, code)
             except Exception:  # noqa: BLE001 - the database is away: let another try later
                 log.exception("could not read room %s to take it over", code)

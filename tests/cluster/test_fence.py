@@ -89,3 +89,31 @@ def test_a_takeover_waits_for_the_old_owners_write_in_progress(postgres_url):
         assert _moves(db) == [1, 2]
     finally:
         db.dispose()
+
+
+def test_a_token_redis_forgot_is_raised_past_the_databases(db, redis_url, prefix):
+    """Redis lost its data (it restarted without persistence): its counter starts again below
+    the token the database holds; the node that takes the room draws one above it, and its
+    journal's writes are taken."""
+    from app.realtime.cluster import Cluster
+    from app.realtime.registry import RoomRegistry
+    from app.realtime.tokens import SeatTokens
+    from tests.live import run_async
+
+    write_ops(db, [_room(), _start(), _move(1)], {"ABCD": 1})
+    claim_room(db, "ABCD", 7)  # owners came and went before Redis forgot
+
+    async def take() -> int:
+        cluster = Cluster(redis_url, prefix)
+        registry = RoomRegistry(db=db, tokens=SeatTokens("secret"), cluster=cluster)
+        try:
+            fence = await cluster.leases.acquire("ABCD")
+            assert fence == 1  # the counter started again
+            return await registry._fence("ABCD", fence)
+        finally:
+            await cluster.redis.aclose()
+
+    fence = run_async(take())
+    assert fence == 8
+    write_ops(db, [_move(2)], {"ABCD": fence})
+    assert _moves(db) == [1, 2]
