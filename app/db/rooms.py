@@ -137,12 +137,14 @@ def _fenced_out(connection: Connection, fences: dict[str, int]) -> set[str]:
     return {code for code, fence in rows if fence > fences[code]}
 
 
-def write_ops(db: Database, ops: list[RoomOp], fences: dict[str, int] | None = None) -> None:
+def write_ops(db: Database, ops: list[RoomOp],
+              fences: dict[str, int] | None = None) -> set[str]:
     """Write ``ops`` in order, in one transaction (blocking: run through ``Database.run``).
     Consecutive moves go in one multi-row insert. SQLAlchemy Core, not the ORM: on the hot path
     a transaction through a ``Session`` costs about twice the CPU (docs/performance.md).
     ``fences`` (several processes): the operations of a room whose recorded fencing token is
-    higher than this process's are left out."""
+    higher than this process's are left out; returns the codes of those rooms."""
+    gone: set[str] = set()
     with db.engine.begin() as connection:
         if fences:
             gone = _fenced_out(connection, fences)
@@ -166,6 +168,7 @@ def write_ops(db: Database, ops: list[RoomOp], fences: dict[str, int] | None = N
                 _delete_room(connection, op.code)
         if moves:
             _insert_moves(connection, moves)
+    return gone
 
 
 def claim_room(db: Database, code: str, fence: int) -> int:

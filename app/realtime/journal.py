@@ -184,7 +184,7 @@ class Journal:
             fences = {entry[1].code: entry[2].lease_fence for entry in batch
                       if entry[2] is not None and entry[2].lease_fence is not None}
             try:
-                await self._db.run(write_ops, self._db, ops, fences or None)
+                gone = await self._db.run(write_ops, self._db, ops, fences or None)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - retried until the database has it
@@ -198,6 +198,12 @@ class Journal:
                 for _ in batch:
                     self._queue.popleft()
             self.batches += 1
+            for entry in batch:  # another node owns these rooms now: their frames never go out
+                gate = entry[2]
+                if gate is not None and not gate.fenced and entry[1].code in gone:
+                    gate.fence()
+                    if gate.on_fenced is not None:
+                        gate.on_fenced()
             self._written(batch[-1][0], {entry[2] for entry in batch if entry[2] is not None})
 
     async def _probe(self) -> None:
@@ -284,7 +290,7 @@ class FrameGate:
     """Holds a room's frames until the journal has every change they show (in order)."""
 
     __slots__ = ("ticket", "durable", "_held", "_batch", "on_saving", "journal", "fenced",
-                 "lease_fence", "__weakref__")
+                 "lease_fence", "on_fenced", "__weakref__")
 
     def __init__(self, journal: Journal | None = None) -> None:
         self.ticket = 0
@@ -302,6 +308,9 @@ class FrameGate:
         self.lease_fence: int | None = None
         """Several processes: the room's fencing token from its lease (``lease.py``); the
         database writes the room's operations only while no higher token is recorded."""
+        self.on_fenced: Callable[[], None] | None = None
+        """Told when the database refused the room's operations (a higher token is recorded:
+        another node took the room over before this one noticed): the room stops."""
 
     @property
     def held(self) -> int:

@@ -125,6 +125,8 @@ class RoomRegistry:
         if self.journal is not None:
             room.recorder = RoomRecorder(self.journal, code)
             room.recorder.gate.on_saving = room.on_saving
+            if self.cluster is not None:
+                room.recorder.gate.on_fenced = lambda: self._lose(code, room)
         return room
 
     async def restore(self) -> int:
@@ -353,14 +355,15 @@ class RoomRegistry:
             for code in lost:
                 self._lose(code)
 
-    def _lose(self, code: str) -> None:
-        """This node no longer owns ``code``: its room stops at once, writes nothing more, and
-        its pages are closed with 1012 (they reconnect to the new owner)."""
+    def _lose(self, code: str, which: Room | None = None) -> None:
+        """This node no longer owns ``code`` (its lease renewal or the database said so): its
+        room stops at once, writes nothing more, and its pages are closed with 1012 (they
+        reconnect to the new owner)."""
         room = self.rooms.get(code)
-        if room is None or room.closed:
+        if room is None or room.closed or (which is not None and room is not which):
             return
         log.warning("room %s: lease lost; stopping it here", code)
-        if room.recorder is not None:
+        if room.recorder is not None and not room.recorder.gate.fenced:
             room.recorder.gate.fence()
         room.post("close", CLOSE_SERVER_RESTARTING)
 

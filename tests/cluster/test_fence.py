@@ -33,10 +33,11 @@ def _moves(db: Database) -> list[int]:
 def test_an_owner_with_a_lower_token_writes_nothing_more(db):
     write_ops(db, [_room(), _start(), _move(1)], {"ABCD": 1})
     claim_room(db, "ABCD", 2)  # another process took the room over
-    write_ops(db, [_move(2), _room(status="finished")], {"ABCD": 1})  # the old owner, late
+    gone = write_ops(db, [_move(2), _room(status="finished")], {"ABCD": 1})  # the old owner
+    assert gone == {"ABCD"}  # the journal learns which rooms were refused
     stored = load_room(db, "ABCD")
     assert _moves(db) == [1] and stored is not None and stored.status == "playing"
-    write_ops(db, [_move(2)], {"ABCD": 2})  # the new owner
+    assert write_ops(db, [_move(2)], {"ABCD": 2}) == set()  # the new owner
     assert _moves(db) == [1, 2]
     claim_room(db, "ABCD", 1)  # a lower token never lowers the room's
     write_ops(db, [_move(3)], {"ABCD": 1})
@@ -46,7 +47,7 @@ def test_an_owner_with_a_lower_token_writes_nothing_more(db):
 def test_other_rooms_in_the_same_batch_are_written(db):
     write_ops(db, [_room(), _start(), _room("WXYZ"), _start("WXYZ")], {"ABCD": 1, "WXYZ": 1})
     claim_room(db, "ABCD", 5)
-    write_ops(db, [_move(1), _move(1, "WXYZ")], {"ABCD": 1, "WXYZ": 1})
+    assert write_ops(db, [_move(1), _move(1, "WXYZ")], {"ABCD": 1, "WXYZ": 1}) == {"ABCD"}
     stored = load_room(db, "WXYZ")
     assert _moves(db) == [] and stored is not None and len(stored.match.moves) == 1
 

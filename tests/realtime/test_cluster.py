@@ -16,7 +16,7 @@ import redis
 from websockets.exceptions import ConnectionClosed
 
 from app.db.database import Database
-from app.db.rooms import load_rooms
+from app.db.rooms import claim_room, load_rooms
 from app.realtime.cluster import Cluster
 from app.realtime.lease import Entry
 from tests.live import Client, ClientPool, LiveServer, run_async
@@ -287,3 +287,36 @@ def test_a_node_that_lost_a_lease_stops_the_room_and_writes_nothing_more(tmp_pat
         stored = {r.code: r for r in load_rooms(Database(db))}
         assert len(stored[code].match.moves) == table.version  # kept, not deleted
         assert redis.Redis.from_url(REDIS_URL).get(f"{prefix}:lease:{code}") == b"another-node"
+
+
+def test_a_room_the_database_fenced_off_shows_no_refused_move(tmp_path, prefix):
+    """Another node took the room over (it raised the room's fencing token in the database)
+    before this node's lease renewal noticed: the journal's next batch is refused for that
+    room, so its move is never shown, and the room stops (1012) at once."""
+    db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    common = {"redis_url": REDIS_URL, "redis_prefix": prefix, "ping_interval_seconds": 0.5,
+              "ws_messages_per_second": 100_000, "lease_seconds": 60}
+    with LiveServer(tmp_path / "a", database_url=db, **common) as a, ClientPool() as pool:
+        code, ann = _hosted_on(a, pool)
+        bob = pool(a, code)
+        bob.join(nickname="Bob")
+        start_panika([ann, bob])
+        table = PanikaTable([ann, bob])
+        for _ in range(3):
+            assert table.step()
+        version = table.version
+        database = Database(db)
+        try:
+            assert claim_room(database, code, 10**6) == 10**6  # the other node's takeover
+        finally:
+            database.dispose()
+        seat, action = table.next_move()  # type: ignore[misc]
+        table.by_seat[seat].action(action)
+        for c in (ann, bob):
+            with pytest.raises(ConnectionClosed) as closed:
+                for _ in range(50):
+                    c.recv(timeout=2)
+            assert closed.value.rcvd.code == 1012
+            assert not any(f["type"] == "state" and f["version"] > version for f in c.frames)
+        stored = {r.code: r for r in load_rooms(Database(db))}
+        assert len(stored[code].match.moves) == version
