@@ -15,7 +15,9 @@ PostgreSQL database (``--postgres``, created and dropped here) and a fresh Redis
 4. ``two-by-room``: two processes; each room made on one of them and all its bots connected there
    (``--spread room``: what a proxy routing ``/ws/{code}`` by room gives).
 
-Each run prints load.py's ``RESULT`` line (actions/s, p50/p99, server CPU summed over the
+Every node runs with the per-connection and per-room frame limits lifted (the bots of a room
+share one address and play as fast as the frames go) and a 60 s join deadline (load.py's pause
+probe never joins a room). Each run prints load.py's ``RESULT`` line (actions/s, p50/p99, server CPU summed over the
 processes, memory per connection). Everything runs on 127.0.0.1 and stops by itself.
 """
 
@@ -115,7 +117,7 @@ def run_one(label: str, nodes: int, spread: str, env: dict[str, str],
         "DATABASE_URL": db.url, "SECRET_KEY": "bench", "MIGRATE_ON_START": "false",
         "WS_MESSAGES_PER_SECOND": "100000", "PING_INTERVAL_SECONDS": "2",
         "MAX_ROOMS": "5000", "MAX_SOCKETS_PER_ADDRESS": "1000000", "LOG_LEVEL": "warning",
-        "ROOM_FRAMES_PER_SECOND": "100000",
+        "ROOM_FRAMES_PER_SECOND": "100000", "JOIN_DEADLINE_SECONDS": "60",
         **({"REDIS_URL": args.redis, "REDIS_PREFIX": prefix} if nodes > 1 else {}), **env,
     }
     started: list[Node] = []
