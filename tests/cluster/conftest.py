@@ -20,8 +20,6 @@ REQUIRE_REDIS = os.environ.get("PANIC_PARTY_REQUIRE_REDIS") == "1"
 LEASE_SECONDS = 1.5
 """Short leases, so that a crash is noticed within a couple of seconds."""
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture(scope="session")
 def redis_url() -> str:

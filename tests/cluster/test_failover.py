@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 import redis
 from websockets.exceptions import ConnectionClosed
 
@@ -23,6 +24,9 @@ from tests.live import Client
 from tests.realtime.helpers import start_panika, wait_frame
 
 Frame = dict[str, Any]
+
+pytestmark = [pytest.mark.redis, pytest.mark.postgres]
+
 
 
 def _node_id(server: ServerProcess) -> str:

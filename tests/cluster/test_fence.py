@@ -92,6 +92,7 @@ def test_a_takeover_waits_for_the_old_owners_write_in_progress(postgres_url):
         db.dispose()
 
 
+@pytest.mark.redis
 def test_a_token_redis_forgot_is_raised_past_the_databases(db, redis_url, prefix):
     """Redis lost its data (it restarted without persistence): its counter starts again below
     the token the database holds; the node that takes the room draws one above it, and its

@@ -8,10 +8,14 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 import redis.asyncio as aioredis
 
 from app.realtime.lease import Entry, Leases
 from tests.live import run_async
+
+pytestmark = pytest.mark.redis
+
 
 
 def _with_nodes(redis_url: str, prefix: str, ttl: float,

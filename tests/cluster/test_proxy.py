@@ -20,6 +20,9 @@ from tests.durable.test_restart import RecordingTable, _stored_match
 from tests.live import Client, free_port
 from tests.realtime.helpers import start_panika, wait_frame
 
+pytestmark = [pytest.mark.redis, pytest.mark.postgres]
+
+
 
 class Proxy:
     """nginx with deploy/nginx.conf, its upstreams pointed at two local processes."""
