@@ -16,9 +16,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.db.database import Database
-from app.db.rooms import StoredRoom
 from app.db.matches import MatchRecord, save_match
 from app.db.outbox import MatchWriter, SaveState
+from app.db.rooms import StoredRoom
 from app.engine import Game
 
 from .cluster import Cluster
