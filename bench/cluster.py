@@ -116,7 +116,7 @@ def run_one(label: str, nodes: int, spread: str, env: dict[str, str],
     common = {
         "DATABASE_URL": db.url, "SECRET_KEY": "bench", "MIGRATE_ON_START": "false",
         "WS_MESSAGES_PER_SECOND": "100000", "PING_INTERVAL_SECONDS": "2",
-        "MAX_ROOMS": "5000", "MAX_SOCKETS_PER_ADDRESS": "1000000", "LOG_LEVEL": "warning",
+        "MAX_ROOMS": "5000", "MAX_SOCKETS_PER_ADDRESS": "1000000", "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "warning"),
         "ROOM_FRAMES_PER_SECOND": "100000", "JOIN_DEADLINE_SECONDS": "60",
         **({"REDIS_URL": args.redis, "REDIS_PREFIX": prefix} if nodes > 1 else {}), **env,
     }

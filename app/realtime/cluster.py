@@ -260,6 +260,7 @@ class Cluster:
         if room is None or room.closed:
             # Not (or no longer) here: the page reconnects and finds the room where it is now
             # (or learns that it is gone).
+            log.info("cluster: a frame for room %s, which is not here; relay closed (1012)", code)
             relay.close(CLOSE_SERVER_RESTARTING, RESTARTING)
             self._relays.pop(key, None)
             return
@@ -291,10 +292,15 @@ class Cluster:
         if not self._remote:
             return
         owners = await self.leases.owners(sorted({code for _, _, code in self._remote.values()}))
+        moved: dict[str, tuple[str, int]] = {}
         for key, (conn, owner, code) in list(self._remote.items()):
             if owners.get(code) != owner:
                 self._remote.pop(key, None)
                 conn.close(CLOSE_SERVER_RESTARTING, RESTARTING)
+                moved[code] = (owner, moved.get(code, (owner, 0))[1] + 1)
+        for code, (owner, n) in moved.items():
+            log.warning("cluster: room %s left node %s (now: %s); %d relayed clients closed "
+                        "(1012)", code, owner, owners.get(code) or "nobody", n)
 
     async def _check_relays(self) -> None:
         if not self._relays:

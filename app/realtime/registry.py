@@ -330,27 +330,32 @@ class RoomRegistry:
 
     async def _keep_leases(self) -> None:
         """Renew every lease of this node each third of the lease time, with the rooms'
-        directory entries. A lease found lost stops its room; so does every lease when no
-        renewal got through for two thirds of the lease time (Redis away or this process
+        directory entries. A renewal that fails or takes more than a sixth of the lease time is
+        tried again after a twelfth. A lease found lost stops its room; so does every lease when
+        no renewal got through for two thirds of the lease time (Redis away or this process
         stalled): the room stops before its lease can run out in Redis and another node can
         take it, so two nodes never play one room."""
         assert self.cluster is not None
         ttl = self.cluster.lease_seconds
+        delay = ttl / 3
         while True:
-            await asyncio.sleep(ttl / 3)
+            await asyncio.sleep(delay)
             entries = [self._entry(r) for r in list(self.rooms.values()) if not r.closed]
             sent = time.monotonic()
             try:
-                lost = await asyncio.wait_for(self.cluster.leases.renew(entries), ttl / 3)
+                lost = await asyncio.wait_for(self.cluster.leases.renew(entries), ttl / 6)
             except Exception as error:  # noqa: BLE001 - Redis away: the rooms stop in time
-                if time.monotonic() - self._renewed_at > ttl * 2 / 3:
-                    log.error("room leases not renewed for %.1f s (%s); stopping %d rooms",
-                              time.monotonic() - self._renewed_at, error or type(error),
-                              len(entries))
-                    lost = [e.code for e in entries]
-                else:
+                delay = ttl / 12
+                silent = time.monotonic() - self._renewed_at
+                if silent <= ttl * 2 / 3:
+                    log.warning("room leases not renewed (%s); trying again",
+                                error or type(error).__name__)
                     continue
+                log.error("room leases not renewed for %.1f s (%s); stopping %d rooms",
+                          silent, error or type(error).__name__, len(entries))
+                lost = [e.code for e in entries]
             else:
+                delay = ttl / 3
                 self._renewed_at = sent
             for code in lost:
                 self._lose(code)
