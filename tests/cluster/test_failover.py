@@ -162,6 +162,11 @@ def test_sigterm_of_the_owner_hands_the_room_over_at_once(start_node, opened, pr
     assert a.stop() < 5.0
     for c in clients:  # every page, local or relayed, is told to come back in a moment
         assert _wait_closed(c) == 1012
+    # B's sweeper takes the room over before any page comes back (its timers run on there).
+    deadline = time.monotonic() + 5.0
+    while _owner(redis_url, prefix, code) != _node_id(b):
+        assert time.monotonic() < deadline, "the room was not taken over"
+        time.sleep(0.1)
     told_before = max(_told(clients, 1))
     again = [_rejoin(b, code, c, opened, timeout=8.0) for c in clients]
     took = time.monotonic() - stopping
