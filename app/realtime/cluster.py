@@ -291,10 +291,12 @@ class Cluster:
     async def _check_remote(self) -> None:
         if not self._remote:
             return
-        owners = await self.leases.owners(sorted({code for _, _, code in self._remote.values()}))
+        # Only the relays open before the look-up: one opened while it ran is not in it.
+        checked = list(self._remote.items())
+        owners = await self.leases.owners(sorted({code for _, (_, _, code) in checked}))
         moved: dict[str, tuple[str, int]] = {}
-        for key, (conn, owner, code) in list(self._remote.items()):
-            if owners.get(code) != owner:
+        for key, (conn, owner, code) in checked:
+            if key in self._remote and owners[code] != owner:
                 self._remote.pop(key, None)
                 conn.close(CLOSE_SERVER_RESTARTING, RESTARTING)
                 moved[code] = (owner, moved.get(code, (owner, 0))[1] + 1)

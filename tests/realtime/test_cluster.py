@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from app.db.database import Database
 from app.db.rooms import claim_room, load_rooms
 from app.realtime.cluster import Cluster
+from app.realtime.connection import Connection
 from app.realtime.lease import Entry
 from tests.live import Client, ClientPool, LiveServer, run_async
 from tests.realtime.helpers import PanikaTable, start_panika
@@ -320,3 +321,27 @@ def test_a_room_the_database_fenced_off_shows_no_refused_move(tmp_path, prefix):
             assert not any(f["type"] == "state" and f["version"] > version for f in c.frames)
         stored = {r.code: r for r in load_rooms(Database(db))}
         assert len(stored[code].match.moves) == version
+
+
+def test_the_relay_check_closes_relays_whose_room_moved_and_no_others(prefix) -> None:
+    """A relay to a room whose lease moved is closed; one opened while the check looked the
+    owners up (it is not in the look-up) is left alone."""
+
+    async def scenario() -> tuple[bool, bool, bool]:
+        cluster = Cluster(REDIS_URL, prefix)
+        steady, moved, late = Connection(), Connection(), Connection()
+        cluster.open_remote("node-a", "AAAA", steady)
+        cluster.open_remote("node-a", "BBBB", moved)
+
+        async def owners(codes: list[str]) -> dict[str, str | None]:
+            cluster.open_remote("node-a", "CCCC", late)  # a page connecting meanwhile
+            return {"AAAA": "node-a", "BBBB": "node-b"}
+
+        cluster.leases.owners = owners  # type: ignore[method-assign]
+        try:
+            await cluster._check_remote()
+        finally:
+            await cluster.redis.aclose()
+        return steady.closed, moved.closed, late.closed
+
+    assert run_async(scenario()) == (False, True, False)
