@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -107,6 +108,7 @@ class Node:
             self.proc.kill()
             self.proc.wait(5)
         self.log.close()
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def run_one(label: str, nodes: int, spread: str, env: dict[str, str],
