@@ -118,6 +118,13 @@ class Settings(BaseSettings):
         "then the rooms play on and their moves are written once it is back."
     )
 
+    # --- Several processes (docs/architecture.md, "Several processes"; issue 12) ------------
+    lease_seconds: float = Field(
+        6.0, gt=0, description="With REDIS_URL: a room's lease in Redis lives this long unless "
+        "its process renews it (every third of it); after a crash another process takes the "
+        "room over within about this long."
+    )
+
     def resolved_database_url(self) -> str:
         if self.database_url:
             return self.database_url

@@ -59,7 +59,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             idle_seconds=settings.room_idle_seconds,
             ping_seconds=settings.ping_interval_seconds,
             max_rooms=settings.max_rooms,
-            cluster=Cluster(settings.redis_url, settings.redis_prefix) if settings.redis_url else None,
+            cluster=Cluster(settings.redis_url, settings.redis_prefix, settings.lease_seconds)
+            if settings.redis_url else None,
             policy=app.state.guard.policy,
         )
         app.state.registry.writer = app.state.writer

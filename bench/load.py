@@ -177,6 +177,8 @@ class RoomBots:
     started: bool = False
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     active: bool = True
+    ws: list[str] = field(default_factory=list)
+    """With ``--nodes``: the WebSocket base URL of each bot (else the server's)."""
 
 
 class Generator:
@@ -186,7 +188,8 @@ class Generator:
         self.cfg = cfg
         self.scenario = cfg["scenario"]
         self.saturate = cfg["rate"] <= 0
-        self.rooms = [RoomBots(r["code"], r["token"], self.scenario) for r in rooms]
+        self.rooms = [RoomBots(r["code"], r["token"], self.scenario, ws=r.get("ws", []))
+                      for r in rooms]
         self.recording = False
         self.stopping = False
         self.track: dict[tuple[int, tuple[int, int]], list] = {}
@@ -351,7 +354,8 @@ class Generator:
             for i in range(players):
                 bot = Bot(i)
                 async with sem:
-                    bot.ws = await connect(f"{base}/ws/{room.code}", compression=None,
+                    at = room.ws[i % len(room.ws)] if room.ws else base
+                    bot.ws = await connect(f"{at}/ws/{room.code}", compression=None,
                                            ping_interval=None, max_size=1 << 20,
                                            open_timeout=60, close_timeout=1)
                 room.bots.append(bot)
@@ -536,6 +540,26 @@ class Server:
         return gc_stats, timeline
 
 
+def place_rooms(urls: list[str], spread: str, game: str, n: int) -> list[dict]:
+    """``--nodes``: several server processes of one site (docs/operations.md). ``relay``: the
+    rooms are made on the first; bot i of room j connects to node (i + j) mod N, so most rooms
+    have pages on every node and their frames cross the relay. ``room``: room j is made on
+    node j mod N and all its bots connect there (a proxy routing by room; no relay)."""
+    ws = [u.replace("http://", "ws://", 1) for u in urls]
+    if spread == "relay":
+        rooms = create_rooms(urls[0], game, n)
+        for j, room in enumerate(rooms):
+            room["ws"] = [ws[(i + j) % len(ws)] for i in range(len(ws))]
+        return rooms
+    shares = [create_rooms(u, game, len(range(k, n, len(urls)))) for k, u in enumerate(urls)]
+    rooms = []
+    for j in range(n):
+        room = shares[j % len(urls)][j // len(urls)]
+        room["ws"] = [ws[j % len(urls)]]
+        rooms.append(room)
+    return rooms
+
+
 def create_rooms(url: str, game: str, n: int) -> list[dict]:
     host, port = url.removeprefix("http://").rstrip("/").split(":")
     conn = http.client.HTTPConnection(host, int(port), timeout=30)
@@ -567,13 +591,16 @@ def run(args: argparse.Namespace) -> dict:
     server = Server(kind, args) if kind != "external" else None
     url = server.url if server else args.server.rstrip("/")
     pid = server.pid if server else args.server_pid
+    pids = [p for p in (pid, *args.node_pids) if p]  # every process: memory and CPU summed
+    nodes = [url, *args.nodes]
     ws_url = url.replace("http://", "ws://", 1)
     game = {"panika": "panika", "counter": "panika_counter", "pilze": "panik_pilze"}[scenario]
     result: dict[str, Any] = {}
     try:
-        rss0 = vmrss_kb(pid) if pid else 0
-        rooms = create_rooms(url, game, args.rooms)
-        rss_rooms = vmrss_kb(pid) if pid else 0
+        rss0 = sum(vmrss_kb(p) for p in pids)
+        rooms = place_rooms(nodes, args.spread, game, args.rooms) if args.nodes \
+            else create_rooms(url, game, args.rooms)
+        rss_rooms = sum(vmrss_kb(p) for p in pids)
         note(f"{kind} server at {url}: {len(rooms)} {game} rooms created")
         ctx = mp.get_context("spawn")
         ready_q, result_q, go = ctx.Queue(), ctx.Queue(), ctx.Event()
@@ -593,7 +620,7 @@ def run(args: argparse.Namespace) -> dict:
             connect_s = max(connect_s, msg[2])
         note(f"{args.rooms * args.players} bots joined in {connect_s:.1f} s; playing")
         time.sleep(1.0)
-        rss1 = vmrss_kb(pid) if pid else 0
+        rss1 = sum(vmrss_kb(p) for p in pids)
         if args.tracemalloc and server is not None:
             rss0_note = f"tracemalloc: RSS before {rss0} kB, after {rss1} kB"
             os.kill(pid, signal.SIGUSR1)
@@ -608,13 +635,13 @@ def run(args: argparse.Namespace) -> dict:
                  "-d", str(int(args.duration)), "--format", "raw", "-o", args.py_spy, "--nonblocking",
                  *(["--native"] if args.py_spy_native else [])],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        cpu0 = cpu_seconds(pid) if pid else 0.0
+        cpu0 = sum(cpu_seconds(p) for p in pids)
         wall0 = time.time()
         busy0, own0 = machine_busy_seconds(), time.process_time()
         w0 = time.perf_counter()
         try_uvloop()
         pr = asyncio.run(probe(ws_url, rooms[0]["code"], args.duration))
-        cpu1 = cpu_seconds(pid) if pid else 0.0
+        cpu1 = sum(cpu_seconds(p) for p in pids)
         wall1 = time.time()
         busy1, own1 = machine_busy_seconds(), time.process_time()
         w1 = time.perf_counter()
@@ -723,6 +750,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="serve the app package of this tree instead (a scratch copy)")
     ap.add_argument("--tracemalloc", default="",
                     help="diagnostics: the server traces allocations; top sites after connect here")
+    ap.add_argument("--nodes", type=lambda v: [u.rstrip("/") for u in v.split(",") if u],
+                    default=[], help="with a URL --server: the other running processes of the "
+                    "same site (http://127.0.0.1:PORT,...); see --spread and bench/cluster.py")
+    ap.add_argument("--node-pids", type=lambda v: [int(p) for p in v.split(",") if p],
+                    default=[], help="their pids: memory and CPU count all processes")
+    ap.add_argument("--spread", choices=("relay", "room"), default="relay",
+                    help="with --nodes: each room's bots over every node (relayed), or all on "
+                    "the room's own node (as a proxy routing by room)")
     ap.add_argument("--label", default="")
     ap.add_argument("--json", default="", help="append the result as one JSON line to this file")
     args = ap.parse_args(argv)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import BigInteger, JSON, Boolean, DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -83,6 +83,9 @@ class RoomRow(Base):
     """``{"nonces": [...], "names": [...]}``: the seat tokens and nicknames the host removed."""
     room_options: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """The room's own options (``bot_takeover_seconds``); NULL: the defaults."""
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    """Several processes: the fencing token of the room's owner (migration 0006); a process
+    writes the room only while its own token is not lower."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 

@@ -125,11 +125,31 @@ def _start_match(connection: Connection, op: StartMatch) -> None:
         "players": op.players, "options": op.options, "started_at": op.started_at}])
 
 
-def write_ops(db: Database, ops: list[RoomOp]) -> None:
+def _fenced_out(connection: Connection, fences: dict[str, int]) -> set[str]:
+    """The rooms of ``fences`` (code -> this process's fencing token) whose recorded token is
+    higher: another process took them over, and this one must write nothing more of them. The
+    rows are locked until the transaction ends (``FOR UPDATE``), so a takeover's ``claim_room``
+    waits for this write and then reads it, or this write sees the takeover's token: never both
+    owners' writes interleaved (SQLite, which locks the whole file, needs no row lock)."""
+    rows = connection.execute(
+        select(RoomRow.code, RoomRow.fence).where(RoomRow.code.in_(list(fences)))
+        .with_for_update())
+    return {code for code, fence in rows if fence > fences[code]}
+
+
+def write_ops(db: Database, ops: list[RoomOp],
+              fences: dict[str, int] | None = None) -> set[str]:
     """Write ``ops`` in order, in one transaction (blocking: run through ``Database.run``).
     Consecutive moves go in one multi-row insert. SQLAlchemy Core, not the ORM: on the hot path
-    a transaction through a ``Session`` costs about twice the CPU (docs/performance.md)."""
+    a transaction through a ``Session`` costs about twice the CPU (docs/performance.md).
+    ``fences`` (several processes): the operations of a room whose recorded fencing token is
+    higher than this process's are left out; returns the codes of those rooms."""
+    gone: set[str] = set()
     with db.engine.begin() as connection:
+        if fences:
+            gone = _fenced_out(connection, fences)
+            if gone:
+                ops = [op for op in ops if op.code not in gone]
         moves: list[dict[str, Any]] = []
         for op in ops:
             if isinstance(op, AddMove):
@@ -147,6 +167,21 @@ def write_ops(db: Database, ops: list[RoomOp]) -> None:
                 _delete_room(connection, op.code)
         if moves:
             _insert_moves(connection, moves)
+    return gone
+
+
+def claim_room(db: Database, code: str, fence: int) -> int:
+    """Several processes: this process took room ``code`` over with fencing token ``fence``
+    (blocking). From the commit on, the previous owner's journal writes nothing more of the room;
+    a write of it still in progress finishes first (its row lock), so the read that follows
+    sees everything it wrote. Returns the room's token now (0: no such room); higher than
+    ``fence`` only when Redis handed out a token lower than one already recorded (its data was
+    lost), and then the caller draws one above it."""
+    with db.engine.begin() as connection:
+        connection.execute(update(RoomRow).where(RoomRow.code == code, RoomRow.fence < fence)
+                           .values(fence=fence))
+        recorded = connection.execute(select(RoomRow.fence).where(RoomRow.code == code))
+        return int(recorded.scalar() or 0)
 
 
 # --- reading back, at start -----------------------------------------------------------------
@@ -194,18 +229,23 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def load_rooms(db: Database) -> list[StoredRoom]:
-    """Every room in the table, with its members, its match and that match's moves in order."""
+def load_rooms(db: Database, code: str | None = None) -> list[StoredRoom]:
+    """Every room in the table (or only room ``code``), with its members, its match and that
+    match's moves in order."""
+    def only(table: Any, column: str = "room_code") -> Any:
+        return select(table) if code is None else \
+            select(table).where(getattr(table, column) == code)
+
     with db.session() as session:
-        rooms = session.scalars(select(RoomRow).order_by(RoomRow.created_at)).all()
+        rooms = session.scalars(only(RoomRow, "code").order_by(RoomRow.created_at)).all()
         members: dict[str, list[MemberRecord]] = {}
-        for m in session.scalars(select(RoomMemberRow).order_by(
+        for m in session.scalars(only(RoomMemberRow).order_by(
                 RoomMemberRow.room_code, RoomMemberRow.member_id)):
             members.setdefault(m.room_code, []).append(
                 MemberRecord(m.member_id, m.nickname, m.seat, m.player, m.nonce, m.bot))
         moves: dict[str, list[Move]] = {}
         last_at: dict[str, datetime] = {}
-        for mv in session.scalars(select(RoomMoveRow).order_by(
+        for mv in session.scalars(only(RoomMoveRow).order_by(
                 RoomMoveRow.room_code, RoomMoveRow.seq)):
             moves.setdefault(mv.room_code, []).append(
                 Move(mv.seat, mv.action, mv.at_ms, mv.rtt_ms))
@@ -214,7 +254,7 @@ def load_rooms(db: Database) -> list[StoredRoom]:
             m.room_code: StoredMatch(m.match_number, m.seed, m.players, m.options,
                                      _aware(m.started_at), tuple(moves.get(m.room_code, ())),
                                      last_at.get(m.room_code))
-            for m in session.scalars(select(RoomMatchRow))
+            for m in session.scalars(only(RoomMatchRow))
         }
         return [
             StoredRoom(r.code, r.game, r.options, r.host, r.public, r.status, r.match_number,
@@ -222,6 +262,12 @@ def load_rooms(db: Database) -> list[StoredRoom]:
                        tuple(members.get(r.code, ())), matches.get(r.code), r.room_options)
             for r in rooms
         ]
+
+
+def load_room(db: Database, code: str) -> StoredRoom | None:
+    """One room as ``load_rooms`` reads it (a takeover by another process), or None."""
+    found = load_rooms(db, code)
+    return found[0] if found else None
 
 
 def delete_rooms(db: Database, codes: list[str]) -> None:

@@ -1,13 +1,18 @@
-"""Several server processes joined through Redis: a directory of rooms and a frame relay.
+"""Several server processes joined through Redis: room leases, a directory and a one-hop relay
+(docs/architecture.md, "Several processes").
 
-Each room lives in exactly one process (its *node*): its actor and state stay there. Redis holds
-the directory (``{prefix}:room:{code}`` → the owning node and a public summary, with a time to
-live that the owner keeps refreshing), so room codes are unique across nodes and any node can
-list the public rooms. A client whose WebSocket lands on another node is relayed: that node
-checks the frame (size, rate, shape) and publishes it on the owner's channel
-(``{prefix}:node:{id}``); the owner hands it to the room through a ``RelayConnection``, whose
-outgoing frames travel back on the client node's channel. Redis is the engine; nothing here
-stores game state.
+Each room lives in exactly one process (its *node*), the holder of the room's lease
+(``lease.py``): its actor and state stay there. A client whose WebSocket lands on another node is
+relayed: that node checks the frame (size, rate, shape) and publishes it on the owner's channel
+(``{prefix}:node:{id}``); the owner hands it to the room through a ``RelayConnection``. The
+owner's frames for the clients of one node travel back as one message per node and moment
+(``out``: every frame of a broadcast for that node's clients, each text once with the keys of
+the clients it is for, in order), fanned out to the sockets there. A ``RelayConnection`` sends
+through the room's frame gate like a local connection, so a relayed client never sees a move the
+database does not have. Every node watches the relays it serves: a relay whose room's lease
+changed hands or vanished (its owner died or stopped) is closed with 1012, so the page
+reconnects to the room's new owner; an owner drops the relayed clients of a node that died.
+Redis is the engine; nothing here stores game state.
 """
 
 from __future__ import annotations
@@ -22,55 +27,67 @@ from typing import Any
 import orjson
 import redis.asyncio as aioredis
 
-from .connection import Connection
-from .protocol import ProtocolError, encode, error_frame, parse_client_frame
+from .connection import Connection, Message
+from .lease import Leases
+from .protocol import ProtocolError, parse_client_frame
 
 log = logging.getLogger(__name__)
 
-DIRECTORY_TTL_SECONDS = 30
-REFRESH_SECONDS = 5.0
+LEASE_SECONDS = 6.0
+"""A room's lease lives this long unless renewed (``LEASE_SECONDS``); renewed every third."""
+CLOSE_SERVER_RESTARTING = 1012
+RESTARTING = ("server_restarting", "the server is restarting; back in a moment")
 
 
 class RelayConnection(Connection):
-    """A client connected to another node, as the owning room sees it."""
+    """A client connected to another node, as the owning room sees it.
 
-    __slots__ = ("_cluster", "_node", "key")
+    Its frames pass the room's gate like a local connection's (``Connection.send_text`` and
+    ``close``); what the gate lets out (``_write``) joins this moment's message to the client's
+    node instead of a socket. Pings and pongs (``send_control``) skip the gate, as locally."""
 
-    def __init__(self, cluster: Cluster, node: str, key: str) -> None:
+    __slots__ = ("_cluster", "node", "key", "code")
+
+    def __init__(self, cluster: Cluster, node: str, key: str, code: str) -> None:
         super().__init__()
         self._cluster = cluster
-        self._node = node
+        self.node = node
         self.key = key
-
-    def send_text(self, text: str) -> None:
-        if not self.closed:
-            self._cluster.publish(self._node, {"op": "out", "conn": self.key, "text": text})
+        self.code = code
 
     def send_control(self, text: str) -> None:
-        """Pings and pongs travel as every frame does (durable rooms' gate: journal.py)."""
-        self.send_text(text)
-
-    def close(self, code: int = 1000, error: tuple[str, str] | None = None) -> None:
         if not self.closed:
-            if error is not None:
-                self.error(*error)
-            self.closed = True
-            self._cluster.publish(self._node, {"op": "close", "conn": self.key, "code": code})
+            self._cluster.deliver(self.node, self.key, text)
+
+    def _write(self, message: Message) -> None:
+        if message["type"] == "websocket.send":
+            self._cluster.deliver(self.node, self.key, message["text"])
+        else:
+            self._cluster.deliver_close(self.node, self.key, message.get("code", 1000))
 
 
 class Cluster:
     """This process's membership in a group of nodes sharing one Redis."""
 
-    def __init__(self, url: str, prefix: str = "pp") -> None:
+    def __init__(self, url: str, prefix: str = "pp", lease_seconds: float = LEASE_SECONDS) -> None:
         self.redis = aioredis.from_url(url)
         self.prefix = prefix
         self.node = secrets.token_hex(6)
+        self.leases = Leases(self.redis, prefix, self.node, lease_seconds)
+        self.lease_seconds = lease_seconds
         self._find_room: Callable[[str], Any] = lambda code: None
         self._relays: dict[str, RelayConnection] = {}
         """Connections on other nodes to rooms on this one, by ``node:id``."""
-        self._remote: dict[str, Connection] = {}
-        """Connections on this node to rooms on other nodes, by ``node:id``."""
+        self._remote: dict[str, tuple[Connection, str, str]] = {}
+        """Connections on this node to rooms on other nodes, by ``node:id``: (the connection,
+        the owning node, the room's code)."""
+        self._out: dict[str, list[list[Any]]] = {}
+        """This moment's frames for each other node's clients (``deliver``), sent together."""
+        self._held: dict[str, list[dict[str, Any]]] = {}
+        """Relayed messages for rooms being taken over here, kept until the room is ready."""
         self._outgoing: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._publishing = False
+        """A batch is on its way to Redis (``stop`` waits for it)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
 
@@ -79,10 +96,18 @@ class Cluster:
         self._find_room = find_room
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self._pubsub.subscribe(self._channel(self.node))
+        await self.leases.heartbeat()
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish())]
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish()),
+                       loop.create_task(self._watch())]
 
-    async def stop(self) -> None:
+    async def stop(self, timeout: float = 1.0) -> None:
+        """Send what is waiting to go out (the closes of relayed clients), then leave."""
+        self._flush()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (not self._outgoing.empty() or self._publishing) and loop.time() < deadline:
+            await asyncio.sleep(0.01)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -91,6 +116,8 @@ class Cluster:
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self.leases.alive_key(self.node))
         await self.redis.aclose()
 
     async def ping(self) -> bool:
@@ -102,48 +129,20 @@ class Cluster:
     def _channel(self, node: str) -> str:
         return f"{self.prefix}:node:{node}"
 
-    def _room_key(self, code: str) -> str:
-        return f"{self.prefix}:room:{code}"
+    # --- rooms being taken over here -----------------------------------------------------------
+    def hold(self, code: str) -> None:
+        """Relayed frames for ``code`` wait: the room is being rebuilt on this node."""
+        self._held.setdefault(code, [])
 
-    # --- the directory -------------------------------------------------------------------------
-    async def claim_code(self, code: str, summary: dict[str, Any]) -> bool:
-        """Reserve ``code`` for a room of this node; False when another node holds it."""
-        value = orjson.dumps({"node": self.node, **summary})
-        return bool(
-            await self.redis.set(self._room_key(code), value, nx=True, ex=DIRECTORY_TTL_SECONDS)
-        )
-
-    async def refresh(self, summaries: dict[str, dict[str, Any]]) -> None:
-        """Keep this node's rooms in the directory (called every few seconds)."""
-        if not summaries:
-            return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for code, summary in summaries.items():
-                value = orjson.dumps({"node": self.node, **summary})
-                pipe.set(self._room_key(code), value, ex=DIRECTORY_TTL_SECONDS)
-            await pipe.execute()
-
-    async def forget(self, code: str) -> None:
-        current = await self.lookup(code)
-        if current is not None and current.get("node") == self.node:
-            await self.redis.delete(self._room_key(code))
-
-    async def lookup(self, code: str) -> dict[str, Any] | None:
-        raw = await self.redis.get(self._room_key(code))
-        return orjson.loads(raw) if raw else None
-
-    async def rooms(self) -> list[dict[str, Any]]:
-        """Every room of every node, as the directory holds them."""
-        keys = [key async for key in self.redis.scan_iter(match=self._room_key("*"), count=500)]
-        if not keys:
-            return []
-        values = await self.redis.mget(keys)
-        return [orjson.loads(v) for v in values if v]
+    def unhold(self, code: str) -> None:
+        """The room is ready (or was not found): the frames that waited are handled now."""
+        for message in self._held.pop(code, []):
+            self._dispatch(message)
 
     # --- the relay: the client's side ----------------------------------------------------------
     def open_remote(self, owner: str, code: str, conn: Connection) -> str:
         key = f"{self.node}:{conn.id}"
-        self._remote[key] = conn
+        self._remote[key] = (conn, owner, code)
         self.publish(owner, {"op": "open", "code": code, "conn": key, "from": self.node})
         return key
 
@@ -154,6 +153,34 @@ class Cluster:
         self._remote.pop(key, None)
         self.publish(owner, {"op": "closed", "code": code, "conn": key})
 
+    # --- the relay: the owner's side -----------------------------------------------------------
+    def deliver(self, node: str, key: str, text: str) -> None:
+        """A frame for client ``key`` on ``node``: it joins this moment's message to that node;
+        the same text for the next client there is carried once (a broadcast's room frame, a
+        spectator's view)."""
+        items = self._pending(node)
+        last = items[-1] if items else None
+        if last is not None and last[0] == "t" and (last[1] is text or last[1] == text):
+            last[2].append(key)
+        else:
+            items.append(["t", text, [key]])
+
+    def deliver_close(self, node: str, key: str, code: int) -> None:
+        self._pending(node).append(["c", key, code])
+
+    def _pending(self, node: str) -> list[list[Any]]:
+        items = self._out.get(node)
+        if items is None:
+            if not self._out:
+                asyncio.get_running_loop().call_soon(self._flush)
+            items = self._out[node] = []
+        return items
+
+    def _flush(self) -> None:
+        out, self._out = self._out, {}
+        for node, items in out.items():
+            self.publish(node, {"op": "out", "items": items})
+
     # --- messages between nodes ----------------------------------------------------------------
     def publish(self, node: str, message: dict[str, Any]) -> None:
         self._outgoing.put_nowait((self._channel(node), orjson.dumps(message)))
@@ -163,6 +190,7 @@ class Cluster:
             batch = [await self._outgoing.get()]
             while not self._outgoing.empty():
                 batch.append(self._outgoing.get_nowait())
+            self._publishing = True
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for channel, payload in batch:
@@ -170,33 +198,59 @@ class Cluster:
                     await pipe.execute()
             except Exception:  # noqa: BLE001 - a Redis hiccup loses these frames, not the node
                 log.exception("cluster: could not publish %d messages", len(batch))
+            finally:
+                self._publishing = False
 
     async def _listen(self) -> None:
-        async for item in self._pubsub.listen():
+        while True:
             try:
-                self._dispatch(orjson.loads(item["data"]))
-            except Exception:  # noqa: BLE001 - one bad message must not stop the listener
-                log.exception("cluster: could not handle a message")
+                async for item in self._pubsub.listen():
+                    try:
+                        self._dispatch(orjson.loads(item["data"]))
+                    except Exception:  # noqa: BLE001 - one bad message must not stop the rest
+                        log.exception("cluster: could not handle a message")
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - Redis went away: listen again once it is back
+                log.exception("cluster: the subscription broke; subscribing again")
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await self._pubsub.subscribe(self._channel(self.node))
 
     def _dispatch(self, message: dict[str, Any]) -> None:
-        op, key = message["op"], message["conn"]
+        op = message["op"]
         if op == "out":
-            conn = self._remote.get(key)
-            if conn is not None:
-                conn.send_text(message["text"])
-        elif op == "close":
-            conn = self._remote.pop(key, None)
-            if conn is not None:
-                conn.close(message.get("code", 1000))
-        elif op == "open":
-            self._relays[key] = RelayConnection(self, message["from"], key)
+            self._fan_out(message["items"])
+            return
+        code = message.get("code")
+        if code in self._held and op in ("frame", "closed"):
+            self._held[code].append(message)
+            return
+        key = message["conn"]
+        if op == "open":
+            self._relays[key] = RelayConnection(self, message["from"], key, code)
         elif op == "frame":
-            self._relay_frame(message["code"], key, message["text"])
+            self._relay_frame(code, key, message["text"])
         elif op == "closed":
             relay = self._relays.pop(key, None)
-            room = self._find_room(message["code"])
+            room = self._find_room(code)
             if relay is not None and room is not None:
                 room.post("closed", relay)
+
+    def _fan_out(self, items: list[list[Any]]) -> None:
+        """One node's share of the owner's frames: each text to each of its clients here."""
+        remote = self._remote
+        for item in items:
+            if item[0] == "t":
+                text = item[1]
+                for key in item[2]:
+                    entry = remote.get(key)
+                    if entry is not None:
+                        entry[0].send_text(text)
+            else:
+                entry = remote.pop(item[1], None)
+                if entry is not None:
+                    entry[0].close(item[2])
 
     def _relay_frame(self, code: str, key: str, text: str) -> None:
         relay = self._relays.get(key)
@@ -204,8 +258,11 @@ class Cluster:
             return
         room = self._find_room(code)
         if room is None or room.closed:
-            relay.send_text(encode(error_frame("no_such_room", f"there is no room {code!r}")))
-            relay.close()
+            # Not (or no longer) here: the page reconnects and finds the room where it is now
+            # (or learns that it is gone).
+            log.info("cluster: a frame for room %s, which is not here; relay closed (1012)", code)
+            relay.close(CLOSE_SERVER_RESTARTING, RESTARTING)
+            self._relays.pop(key, None)
             return
         try:
             message = parse_client_frame(text)
@@ -216,3 +273,45 @@ class Cluster:
             relay.error("rate_limited", "this room is busy; slow down", getattr(message, "ref", None))
             return
         room.post("frame", relay, message)
+
+    # --- watching the relays -------------------------------------------------------------------
+    async def _watch(self) -> None:
+        """Every third of a lease: this node's heartbeat; relays to a room whose lease is gone
+        or held by another node than the one relayed to are closed (1012: the page reconnects
+        to the new owner); relayed clients of a node that died leave their rooms here."""
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                await self.leases.heartbeat()
+                await self._check_remote()
+                await self._check_relays()
+            except Exception:  # noqa: BLE001 - Redis may come back; checked again next time
+                log.exception("cluster: could not check the relays")
+
+    async def _check_remote(self) -> None:
+        if not self._remote:
+            return
+        # Only the relays open before the look-up: one opened while it ran is not in it.
+        checked = list(self._remote.items())
+        owners = await self.leases.owners(sorted({code for _, (_, _, code) in checked}))
+        moved: dict[str, tuple[str, int]] = {}
+        for key, (conn, owner, code) in checked:
+            if key in self._remote and owners[code] != owner:
+                self._remote.pop(key, None)
+                conn.close(CLOSE_SERVER_RESTARTING, RESTARTING)
+                moved[code] = (owner, moved.get(code, (owner, 0))[1] + 1)
+        for code, (owner, n) in moved.items():
+            log.warning("cluster: room %s left node %s (now: %s); %d relayed clients closed "
+                        "(1012)", code, owner, owners.get(code) or "nobody", n)
+
+    async def _check_relays(self) -> None:
+        if not self._relays:
+            return
+        alive = await self.leases.alive(sorted({r.node for r in self._relays.values()}))
+        for key, relay in list(self._relays.items()):
+            if not alive.get(relay.node, True):
+                del self._relays[key]
+                relay.closed = True
+                room = self._find_room(relay.code)
+                if room is not None:
+                    room.post("closed", relay)

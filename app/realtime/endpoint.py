@@ -87,17 +87,17 @@ async def _serve(
     ws: WebSocket, code: str, registry: RoomRegistry, guard: SocketGuard, address: str
 ) -> None:
     """The room may live in this process, or (with a cluster) on another node: then each checked
-    frame is relayed to the owner and the owner's frames come back the same way."""
+    frame is relayed to the owner and the owner's frames come back the same way (until the
+    relay is closed with 1012 because the room's lease left that node: ``cluster.py``)."""
     if guard.probes.blocked(address):
         await _refuse(ws, "throttled", "too many attempts; wait a moment", CLOSE_THROTTLED)
         return
     room = registry.get(code)
     owner = None
     if (room is None or room.closed) and registry.cluster is not None:
-        summary = await registry.cluster.lookup(code)
-        owner = summary.get("node") if summary else None
-        if owner == registry.cluster.node:
-            owner = None
+        # The lease says where the room lives; a room nobody owns (its node died or stopped)
+        # is taken over here (docs/architecture.md, "Several processes").
+        room, owner = await registry.locate(code)
     if (room is None or room.closed) and owner is None:
         guard.probes.miss(address)
         await _refuse(ws, "no_such_room", f"there is no room {code!r}", CLOSE_NO_SUCH_ROOM)

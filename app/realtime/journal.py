@@ -178,8 +178,13 @@ class Journal:
             batch = [self._queue[i] for i in range(min(MAX_BATCH, len(self._queue)))]
             if not batch:
                 continue
+            # A fenced room's operations (its lease went to another node) are never written, and
+            # with several processes the database refuses those of an owner it knows is gone.
+            ops = [entry[1] for entry in batch if entry[2] is None or not entry[2].fenced]
+            fences = {entry[1].code: entry[2].lease_fence for entry in batch
+                      if entry[2] is not None and entry[2].lease_fence is not None}
             try:
-                await self._db.run(write_ops, self._db, [entry[1] for entry in batch])
+                gone = await self._db.run(write_ops, self._db, ops, fences or None)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - retried until the database has it
@@ -193,6 +198,12 @@ class Journal:
                 for _ in batch:
                     self._queue.popleft()
             self.batches += 1
+            for entry in batch:  # another node owns these rooms now: their frames never go out
+                gate = entry[2]
+                if gate is not None and not gate.fenced and entry[1].code in gone:
+                    gate.fence()
+                    if gate.on_fenced is not None:
+                        gate.on_fenced()
             self._written(batch[-1][0], {entry[2] for entry in batch if entry[2] is not None})
 
     async def _probe(self) -> None:
@@ -278,7 +289,8 @@ class Journal:
 class FrameGate:
     """Holds a room's frames until the journal has every change they show (in order)."""
 
-    __slots__ = ("ticket", "durable", "_held", "_batch", "on_saving", "journal", "__weakref__")
+    __slots__ = ("ticket", "durable", "_held", "_batch", "on_saving", "journal", "fenced",
+                 "lease_fence", "on_fenced", "__weakref__")
 
     def __init__(self, journal: Journal | None = None) -> None:
         self.ticket = 0
@@ -290,6 +302,15 @@ class FrameGate:
         self.on_saving: Callable[[bool], None] | None = None
         """Told True when the room's changes wait for the database, False when they are in."""
         self.journal = journal
+        self.fenced = False
+        """The room's lease went to another node (several processes): nothing it did since
+        is written, and no frame of it goes out but the closes (``fence``)."""
+        self.lease_fence: int | None = None
+        """Several processes: the room's fencing token from its lease (``lease.py``); the
+        database writes the room's operations only while no higher token is recorded."""
+        self.on_fenced: Callable[[], None] | None = None
+        """Told when the database refused the room's operations (a higher token is recorded:
+        another node took the room over before this one noticed): the room stops."""
 
     @property
     def held(self) -> int:
@@ -307,7 +328,22 @@ class FrameGate:
         journal = self.journal
         return self.unsaved > MAX_UNSAVED and not (journal is not None and journal.open)
 
+    def fence(self) -> None:
+        """The room lost its lease (docs/architecture.md, "Several processes"): its frames not
+        yet out may show moves that will never be written (the journal skips a fenced room's
+        operations), so they are dropped; from now on only closes go out (the pages reconnect
+        to the room's new owner, whose state is the truth)."""
+        self.fenced = True
+        held, self._held = self._held, deque()
+        for _, conn, message in held:
+            if message["type"] == "websocket.close":
+                conn.write_now(message)
+
     def send(self, conn: Connection, message: Message) -> None:
+        if self.fenced:
+            if message["type"] == "websocket.close":
+                conn.write_now(message)
+            return
         if self._batch is not None:
             self._batch.append((conn, message))
         elif self._held:
@@ -323,6 +359,11 @@ class FrameGate:
         """The input is handled (and its changes queued): its frames go out when durable."""
         batch, self._batch = self._batch, None
         if not batch:
+            return
+        if self.fenced:
+            for conn, message in batch:
+                if message["type"] == "websocket.close":
+                    conn.write_now(message)
             return
         journal = self.journal
         if not self._held and (self.durable >= self.ticket

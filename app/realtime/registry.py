@@ -1,4 +1,10 @@
-"""The rooms open in this process, by code; creating a room picks a fresh short code."""
+"""The rooms open in this process, by code; creating a room picks a fresh short code.
+
+With several processes (``REDIS_URL``) the registry also keeps this node's room leases
+(``lease.py``): it renews them, stops a room whose lease it lost (1012, nothing more written),
+takes over the rooms of nodes that died or stopped (rebuilt from the database by ``restore.py``),
+and lets its leases go after a graceful stop (docs/architecture.md, "Several processes").
+"""
 
 from __future__ import annotations
 
@@ -12,11 +18,13 @@ from typing import Any
 from app.db.database import Database
 from app.db.matches import MatchRecord, save_match
 from app.db.outbox import MatchWriter, SaveState
+from app.db.rooms import StoredRoom
 from app.engine import Game
 
-from .cluster import REFRESH_SECONDS, Cluster
+from .cluster import Cluster
 from .guard import SocketPolicy
 from .journal import Journal, RoomRecorder
+from .lease import Entry
 from .members import Member
 from .room import CLOSE_SERVER_RESTARTING, Room
 from .tokens import SeatTokens
@@ -50,7 +58,11 @@ class RoomRegistry:
     ) -> None:
         self.rooms: dict[str, Room] = {}
         self.cluster = cluster
-        self._directory_task: asyncio.Task[None] | None = None
+        self._lease_tasks: list[asyncio.Task[None]] = []
+        self._taking: dict[str, asyncio.Future[Room | None]] = {}
+        """Rooms being taken over by this node, until they are ready (or found gone)."""
+        self._renewed_at = time.monotonic()
+        """When the last renewal of this node's leases that Redis confirmed was sent."""
         self._pending: set[asyncio.Task[None]] = set()
         self._closing = False
         self.tokens = tokens
@@ -77,13 +89,22 @@ class RoomRegistry:
             raise RoomLimitReached()
         parsed = game.parse_options(options).model_dump(mode="json") if options else None
         code = self.new_code()
-        if self.cluster is not None:
+        fence = None
+        if self.cluster is not None:  # the code and its lease, unique across the nodes
             summary = {"game": game.id, "title": game.title, "public": public,
                        "status": "waiting", "players": 1, "max_players": game.max_players,
                        "host": host_nickname}
-            while not await self.cluster.claim_code(code, {"code": code, **summary}):
+            while not (fence := await self.cluster.leases.claim(
+                    Entry(code, {"code": code, **summary}, public))):
                 code = self.new_code()
         room = self._new_room(code=code, game=game, public=public)
+        if room.recorder is not None:
+            if fence is not None:  # rows of an older room of this code follow the new owner
+                try:
+                    fence = await self._fence(code, fence)
+                except Exception:  # noqa: BLE001 - the database is away: the journal waits
+                    log.exception("could not record the fencing token of room %s", code)
+            room.recorder.gate.lease_fence = fence
         if parsed is not None:
             room.options = parsed
         host = room.add_member(host_nickname)
@@ -104,42 +125,163 @@ class RoomRegistry:
         if self.journal is not None:
             room.recorder = RoomRecorder(self.journal, code)
             room.recorder.gate.on_saving = room.on_saving
+            if self.cluster is not None:
+                room.recorder.gate.on_fenced = lambda: self._lose(code, room)
         return room
 
     async def restore(self) -> int:
         """Durable rooms, at start: every recorded room comes back (``restore.py``), except
-        those idle past the idle time, which are deleted. Returns the number restored."""
-        from app.db.rooms import delete_rooms, load_rooms
-
-        from .restore import restore_room, resume
+        those idle past the idle time, which are deleted. With a cluster, only the rooms whose
+        lease this node can take (nobody owns them: their node died or stopped) come back here,
+        and only those it holds are deleted. Returns the number restored."""
+        from app.db.rooms import delete_rooms, load_room, load_rooms
 
         if self.journal is None:
             return 0
         stored = await self._db.run(load_rooms, self._db, deadline=max(30.0, self._db.deadline))
-        now = datetime.now(UTC)
-        stale = [s.code for s in stored
-                 if (now - s.last_activity).total_seconds() > self._idle_seconds]
+        stale: list[str] = []
         restored = 0
-        for room_data in stored:
-            if room_data.code in stale or room_data.code in self.rooms:
+        for found in stored:
+            room_data: StoredRoom | None = found
+            fence = None
+            if found.code in self.rooms:
                 continue
-            try:
-                room, elapsed = restore_room(room_data, self._new_room)
-            except Exception:  # noqa: BLE001 - one bad room must not keep the site down
-                log.exception("could not restore room %s; deleting it", room_data.code)
+            if self.cluster is not None:
+                fence = await self.cluster.leases.acquire(found.code)
+                if not fence:
+                    continue  # alive on another node
+                # Fenced: its last owner writes nothing more; read what it wrote last.
+                fence = await self._fence(found.code, fence)
+                room_data = await self._db.run(load_room, self._db, found.code)
+                if room_data is None:
+                    stale.append(found.code)
+                    continue
+            assert room_data is not None
+            if self._is_idle(room_data) or not self._rebuild(room_data, fence):
                 stale.append(room_data.code)
                 continue
-            assert room.recorder is not None
-            room.recorder.adopt(room)
-            self.rooms[room.code] = room
-            room.start(on_close=self._forget)
-            resume(room, elapsed)
-            room.recorder.record(room)
             restored += 1
         if stale:
             await self._db.run(delete_rooms, self._db, stale)
+            if self.cluster is not None:
+                await self.cluster.leases.release(stale, forget=True)
         log.info("restored %d rooms; deleted %d idle or broken ones", restored, len(stale))
         return restored
+
+    async def _fence(self, code: str, fence: int) -> int:
+        """Record this node's fencing token for room ``code`` in the database (``claim_room``);
+        the token it ends up with (a higher one if Redis had lost its counter)."""
+        from app.db.rooms import claim_room
+
+        assert self.cluster is not None
+        recorded = await self._db.run(claim_room, self._db, code, fence)
+        if recorded > fence:
+            fence = await self.cluster.leases.fence_above(code, recorded)
+            await self._db.run(claim_room, self._db, code, fence)
+        return fence
+
+    def _is_idle(self, room_data: StoredRoom) -> bool:
+        idle = (datetime.now(UTC) - room_data.last_activity).total_seconds()
+        return idle > self._idle_seconds
+
+    def _rebuild(self, room_data: StoredRoom, fence: int | None = None) -> Room | None:
+        """One recorded room, rebuilt and running in this process (None when it cannot be);
+        ``fence``: this process's fencing token for it (several processes)."""
+        from .restore import restore_room, resume
+
+        try:
+            room, elapsed = restore_room(room_data, self._new_room)
+        except Exception:  # noqa: BLE001 - one bad room must not keep the site down
+            log.exception("could not restore room %s; deleting it", room_data.code)
+            return None
+        assert room.recorder is not None
+        room.recorder.gate.lease_fence = fence
+        room.recorder.adopt(room)
+        self.rooms[room.code] = room
+        room.start(on_close=self._forget)
+        resume(room, elapsed)
+        room.recorder.record(room)
+        return room
+
+    async def take_over(self, code: str) -> Room | None:
+        """With a cluster: the room ``code`` whose lease nobody holds, rebuilt here from the
+        database (its owner died or stopped). None when another node took it first, or when it
+        is recorded nowhere (then its directory entry goes)."""
+        assert self.cluster is not None
+        code = code.upper()
+        room = self.get(code)
+        if room is not None and not room.closed:
+            return room
+        taking = self._taking.get(code)
+        if taking is not None:
+            return await asyncio.shield(taking)
+        if self._closing:
+            return None
+        fence = await self.cluster.leases.acquire(code)
+        if not fence:
+            return None
+        future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        self._taking[code] = future
+        self.cluster.hold(code)
+        room = None
+        try:
+            room = await self._take_over(code, fence)
+        finally:
+            del self._taking[code]
+            future.set_result(room)
+            self.cluster.unhold(code)
+        return room
+
+    async def _take_over(self, code: str, fence: int) -> Room | None:
+        from app.db.rooms import delete_rooms, load_room
+
+        assert self.cluster is not None
+        stored = None
+        if self.journal is not None:
+            try:
+                # The last owner's writes end here (its journal's later batches are refused);
+                # one in progress finishes first, and the read below sees it.
+                fence = await self._fence(code, fence)
+                stored = await self._db.run(load_room, self._db, code)
+            except Exception:  # noqa: BLE001 - the database is away: let another try later
+                log.exception("could not read room %s to take it over", code)
+                await self.cluster.leases.release([code], forget=False)
+                return None
+        room = None
+        if stored is not None and not self._is_idle(stored):
+            room = self._rebuild(stored, fence)
+        if room is None:
+            if stored is not None:
+                await self._db.run(delete_rooms, self._db, [code])
+            await self.cluster.leases.release([code], forget=True)
+            return None
+        try:  # its directory entry now names this node (else the next renewal writes it)
+            await self.cluster.leases.renew([self._entry(room)])
+        except Exception:  # noqa: BLE001 - Redis hiccup: the renewal loop tries again
+            log.exception("could not write the directory entry of room %s", code)
+        log.info("took room %s over", code)
+        return room
+
+    async def locate(self, code: str) -> tuple[Room | None, str | None]:
+        """Where room ``code`` lives: (the room, None) when here, taken over here if nobody
+        owned it; (None, the owning node) when elsewhere; (None, None) when nowhere."""
+        code = code.upper()
+        room = self.get(code)
+        if room is not None and not room.closed:
+            return room, None
+        if self.cluster is None:
+            return None, None
+        owner = await self.cluster.leases.owner(code)
+        if owner is None or owner == self.cluster.node:
+            room = await self.take_over(code) if owner is None else None
+            if owner == self.cluster.node and code in self._taking:
+                room = await asyncio.shield(self._taking[code])
+            if room is not None:
+                return room, None
+            owner = await self.cluster.leases.owner(code)  # another node was quicker
+            if owner == self.cluster.node:
+                return None, None
+        return None, owner
 
     def get(self, code: str) -> Room | None:
         return self.rooms.get(code.upper())
@@ -155,10 +297,15 @@ class RoomRegistry:
             "host": room.members[room.host].nickname if room.host in room.members else None,
         }
 
+    @classmethod
+    def _entry(cls, room: Room) -> Entry:
+        """The room as the directory holds it (the lobby lists it while public and waiting)."""
+        return Entry(room.code, cls.summary(room), room.public and room.status == "waiting")
+
     async def public_rooms(self) -> list[dict[str, Any]]:
         """Public rooms still waiting for players (on every node, with a cluster)."""
         if self.cluster is not None:
-            rooms = await self.cluster.rooms()
+            rooms = await self.cluster.leases.lobby()
         else:
             rooms = [self.summary(r) for r in self.rooms.values() if not r.closed]
         return [r for r in rooms if r.get("public") and r.get("status") == "waiting"]
@@ -169,26 +316,78 @@ class RoomRegistry:
         if room is not None and not room.closed:
             return self.summary(room)
         if self.cluster is not None:
-            return await self.cluster.lookup(code.upper())
+            return await self.cluster.leases.summary(code.upper())
         return None
 
     async def start(self) -> None:
-        """With a cluster: join it and keep this node's rooms in the directory."""
+        """With a cluster: join it, keep this node's leases and take over orphaned rooms."""
         if self.cluster is None:
             return
         await self.cluster.start(self.get)
-        self._directory_task = asyncio.get_running_loop().create_task(self._keep_directory())
+        loop = asyncio.get_running_loop()
+        self._lease_tasks = [loop.create_task(self._keep_leases(), name="room-leases"),
+                             loop.create_task(self._sweep(), name="room-sweeper")]
 
-    async def _keep_directory(self) -> None:
+    async def _keep_leases(self) -> None:
+        """Renew every lease of this node each third of the lease time, with the rooms'
+        directory entries. A renewal that fails or takes more than a sixth of the lease time is
+        tried again after a twelfth. A lease found lost stops its room; so does every lease when
+        no renewal got through for two thirds of the lease time (Redis away or this process
+        stalled): the room stops before its lease can run out in Redis and another node can
+        take it, so two nodes never play one room."""
+        assert self.cluster is not None
+        ttl = self.cluster.lease_seconds
+        delay = ttl / 3
+        while True:
+            await asyncio.sleep(delay)
+            entries = [self._entry(r) for r in list(self.rooms.values()) if not r.closed]
+            sent = time.monotonic()
+            try:
+                lost = await asyncio.wait_for(self.cluster.leases.renew(entries), ttl / 6)
+            except Exception as error:  # noqa: BLE001 - Redis away: the rooms stop in time
+                delay = ttl / 12
+                silent = time.monotonic() - self._renewed_at
+                if silent <= ttl * 2 / 3:
+                    log.warning("room leases not renewed (%s); trying again",
+                                error or type(error).__name__)
+                    continue
+                log.error("room leases not renewed for %.1f s (%s); stopping %d rooms",
+                          silent, error or type(error).__name__, len(entries))
+                lost = [e.code for e in entries]
+            else:
+                delay = ttl / 3
+                self._renewed_at = sent
+            for code in lost:
+                self._lose(code)
+
+    def _lose(self, code: str, which: Room | None = None) -> None:
+        """This node no longer owns ``code`` (its lease renewal or the database said so): its
+        room stops at once, writes nothing more, and its pages are closed with 1012 (they
+        reconnect to the new owner)."""
+        room = self.rooms.get(code)
+        if room is None or room.closed or (which is not None and room is not which):
+            return
+        log.warning("room %s: lease lost; stopping it here", code)
+        if room.recorder is not None and not room.recorder.gate.fenced:
+            room.recorder.gate.fence()
+        room.post("close", CLOSE_SERVER_RESTARTING)
+
+    async def _sweep(self) -> None:
+        """Take over the rooms whose directory entry went stale (their owner stopped renewing:
+        it died, or it stopped and let them go), so that they carry on (their timers, their
+        bots) before any page asks for them."""
         assert self.cluster is not None
         while True:
-            await asyncio.sleep(REFRESH_SECONDS)
+            await asyncio.sleep(min(1.0, self.cluster.lease_seconds / 3))
             try:
-                await self.cluster.refresh(
-                    {code: self.summary(r) for code, r in self.rooms.items() if not r.closed}
-                )
-            except Exception:  # noqa: BLE001 - Redis may come back; the rooms go on meanwhile
-                log.exception("could not refresh the room directory")
+                codes = await self.cluster.leases.stale()
+                if codes:
+                    owners = await self.cluster.leases.owners(codes)
+                    for code in codes:
+                        if owners[code] is None and not self._closing:
+                            await self.take_over(code)
+            except Exception:  # noqa: BLE001 - Redis or the database away: next time
+                log.exception("could not take over the stale rooms")
 
     journal: Journal | None = None
     """Durable rooms (``DURABLE_ROOMS``): the journal every room records its changes in."""
@@ -204,28 +403,49 @@ class RoomRegistry:
         return await self._db.run(save_match, self._db, record=record)
 
     def _forget(self, room: Room) -> None:
-        if room.recorder is not None and room.close_code != CLOSE_SERVER_RESTARTING:
+        gone = room.close_code != CLOSE_SERVER_RESTARTING
+        if room.recorder is not None and gone:
             room.recorder.forget()  # closed for good (idle, or closed): its rows go
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
             if self.cluster is not None and not self._closing:
-                task = asyncio.get_running_loop().create_task(self.cluster.forget(room.code))
+                task = asyncio.get_running_loop().create_task(self._let_go(room.code, gone))
                 self._pending.add(task)
                 task.add_done_callback(self._pending.discard)
 
+    async def _let_go(self, code: str, gone: bool) -> None:
+        """A closed room's lease goes once its rows are deleted (a room closed for good must
+        not be found and taken over by another node meanwhile)."""
+        assert self.cluster is not None
+        if gone and self.journal is not None:
+            await self.journal.flush(self._db.deadline)
+        try:
+            await self.cluster.leases.release([code], forget=gone)
+        except Exception:  # noqa: BLE001 - the lease runs out by itself
+            log.exception("could not let go of room %s", code)
+
     async def close_all(self) -> None:
+        """Graceful stop: every room closes with 1012 without ending its match; the journal
+        writes everything they recorded; then (with a cluster) their leases go and their
+        directory entries are marked for takeover, so another node takes them over at once."""
         self._closing = True
-        if self._directory_task is not None:
-            self._directory_task.cancel()
-        if self.journal is not None:  # every recorded move is in before the pages are told
-            await self.journal.flush(2.0)
+        for task in self._lease_tasks:
+            task.cancel()
         rooms = list(self.rooms.values())
         for room in rooms:
             room.post("close", CLOSE_SERVER_RESTARTING)
         actors = [room.task for room in rooms if room.task is not None]
         if actors:
             await asyncio.wait(actors, timeout=2.0)
+        flushed = True
+        if self.journal is not None:  # every recorded move is in before another node looks
+            flushed = await self.journal.flush(2.0)
         if self.cluster is not None:
-            for code in list(self.rooms):
-                await self.cluster.forget(code)
+            if flushed:
+                try:
+                    await self.cluster.leases.release([r.code for r in rooms], forget=False)
+                except Exception:  # noqa: BLE001 - the leases run out by themselves
+                    log.exception("could not hand the rooms over")
+            else:  # unwritten moves: another node must not rebuild the rooms from old rows
+                log.error("journal not flushed; the rooms' leases run out instead")
             await self.cluster.stop()

@@ -30,7 +30,8 @@ class ServerProcess:
             "PING_INTERVAL_SECONDS": "0.5", "LOG_LEVEL": "warning",
             **{k.upper(): str(v) for k, v in env.items()},
         }
-        self.env.pop("SECRET_KEY", None)  # the key generated once and kept in var/secret_key
+        if "secret_key" not in env:  # the key generated once and kept in var/secret_key
+            self.env.pop("SECRET_KEY", None)
         self.process: subprocess.Popen[bytes] | None = None
         self.log = var_dir.parent / "server.log"
 

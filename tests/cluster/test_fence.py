@@ -1,0 +1,121 @@
+"""The database's fence (migration 0006, app/db/rooms.py): once a process has taken a room over
+with a higher fencing token, the journal of the room's previous owner writes nothing more of it,
+and a write of the old owner still in progress finishes before the takeover reads the room."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from app.db.database import Database, migrate
+from app.db.rooms import _fenced_out, claim_room, load_room, write_ops
+from tests.durable.test_journal import _move, _room, _start
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db(request, tmp_path):  # type: ignore[no-untyped-def]
+    url = f"sqlite:///{tmp_path / 'fence.sqlite3'}" if request.param == "sqlite" \
+        else request.getfixturevalue("postgres_url")
+    migrate(url)
+    database = Database(url)
+    yield database
+    database.dispose()
+
+
+def _moves(db: Database) -> list[int]:
+    stored = load_room(db, "ABCD")
+    assert stored is not None and stored.match is not None
+    return [m.seq for m in stored.match.moves]
+
+
+def test_an_owner_with_a_lower_token_writes_nothing_more(db):
+    write_ops(db, [_room(), _start(), _move(1)], {"ABCD": 1})
+    claim_room(db, "ABCD", 2)  # another process took the room over
+    gone = write_ops(db, [_move(2), _room(status="finished")], {"ABCD": 1})  # the old owner
+    assert gone == {"ABCD"}  # the journal learns which rooms were refused
+    stored = load_room(db, "ABCD")
+    assert _moves(db) == [1] and stored is not None and stored.status == "playing"
+    assert write_ops(db, [_move(2)], {"ABCD": 2}) == set()  # the new owner
+    assert _moves(db) == [1, 2]
+    claim_room(db, "ABCD", 1)  # a lower token never lowers the room's
+    write_ops(db, [_move(3)], {"ABCD": 1})
+    assert _moves(db) == [1, 2]
+
+
+def test_other_rooms_in_the_same_batch_are_written(db):
+    write_ops(db, [_room(), _start(), _room("WXYZ"), _start("WXYZ")], {"ABCD": 1, "WXYZ": 1})
+    claim_room(db, "ABCD", 5)
+    assert write_ops(db, [_move(1), _move(1, "WXYZ")], {"ABCD": 1, "WXYZ": 1}) == {"ABCD"}
+    stored = load_room(db, "WXYZ")
+    assert _moves(db) == [] and stored is not None and len(stored.match.moves) == 1
+
+
+@pytest.mark.postgres
+def test_a_takeover_waits_for_the_old_owners_write_in_progress(postgres_url):
+    """PostgreSQL: the old owner's batch holds the room's row (``FOR UPDATE``) until it commits;
+    the takeover's claim waits for it, so the room it reads includes that batch."""
+    migrate(postgres_url)
+    db = Database(postgres_url)
+    try:
+        write_ops(db, [_room(), _start(), _move(1)], {"ABCD": 1})
+        locked = threading.Event()
+
+        def old_owner() -> None:
+            with db.engine.begin() as connection:
+                assert _fenced_out(connection, {"ABCD": 1}) == set()
+                locked.set()
+                time.sleep(0.5)
+                write_ops_in(connection)
+
+        def write_ops_in(connection) -> None:  # type: ignore[no-untyped-def]
+            from app.db.rooms import _insert_moves
+
+            m = _move(2)
+            _insert_moves(connection, [{"room_code": m.code, "seq": m.seq, "seat": m.seat,
+                                        "action": m.action, "at_ms": m.at_ms,
+                                        "rtt_ms": m.rtt_ms, "received_at": m.received_at}])
+
+        writer = threading.Thread(target=old_owner)
+        writer.start()
+        assert locked.wait(5)
+        started = time.monotonic()
+        claim_room(db, "ABCD", 2)
+        waited = time.monotonic() - started
+        writer.join(5)
+        assert waited > 0.3, waited  # it waited for the write in progress...
+        assert _moves(db) == [1, 2]  # ...and the room it reads has it
+        write_ops(db, [_move(3)], {"ABCD": 1})  # after the claim: refused
+        assert _moves(db) == [1, 2]
+    finally:
+        db.dispose()
+
+
+@pytest.mark.redis
+def test_a_token_redis_forgot_is_raised_past_the_databases(db, redis_url, prefix):
+    """Redis lost its data (it restarted without persistence): its counter starts again below
+    the token the database holds; the node that takes the room draws one above it, and its
+    journal's writes are taken."""
+    from app.realtime.cluster import Cluster
+    from app.realtime.registry import RoomRegistry
+    from app.realtime.tokens import SeatTokens
+    from tests.live import run_async
+
+    write_ops(db, [_room(), _start(), _move(1)], {"ABCD": 1})
+    claim_room(db, "ABCD", 7)  # owners came and went before Redis forgot
+
+    async def take() -> int:
+        cluster = Cluster(redis_url, prefix)
+        registry = RoomRegistry(db=db, tokens=SeatTokens("secret"), cluster=cluster)
+        try:
+            fence = await cluster.leases.acquire("ABCD")
+            assert fence == 1  # the counter started again
+            return await registry._fence("ABCD", fence)
+        finally:
+            await cluster.redis.aclose()
+
+    fence = run_async(take())
+    assert fence == 8
+    write_ops(db, [_move(2)], {"ABCD": fence})
+    assert _moves(db) == [1, 2]
