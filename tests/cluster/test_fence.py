@@ -11,7 +11,7 @@ import pytest
 
 from app.db.database import Database, migrate
 from app.db.rooms import _fenced_out, claim_room, load_room, write_ops
-from tests.durable.test_journal import _move, _room, _start
+from tests.durable.test_journal import _move, _room, _seqs, _start
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -27,7 +27,7 @@ def db(request, tmp_path):  # type: ignore[no-untyped-def]
 def _moves(db: Database) -> list[int]:
     stored = load_room(db, "ABCD")
     assert stored is not None and stored.match is not None
-    return [m.seq for m in stored.match.moves]
+    return _seqs(stored.match)
 
 
 def test_an_owner_with_a_lower_token_writes_nothing_more(db):
@@ -49,7 +49,7 @@ def test_other_rooms_in_the_same_batch_are_written(db):
     claim_room(db, "ABCD", 5)
     assert write_ops(db, [_move(1), _move(1, "WXYZ")], {"ABCD": 1, "WXYZ": 1}) == {"ABCD"}
     stored = load_room(db, "WXYZ")
-    assert _moves(db) == [] and stored is not None and len(stored.match.moves) == 1
+    assert _moves(db) == [] and stored is not None and _seqs(stored.match) == [1]
 
 
 @pytest.mark.postgres
@@ -73,9 +73,9 @@ def test_a_takeover_waits_for_the_old_owners_write_in_progress(postgres_url):
             from app.db.rooms import _insert_moves
 
             m = _move(2)
-            _insert_moves(connection, [{"room_code": m.code, "seq": m.seq, "seat": m.seat,
-                                        "action": m.action, "at_ms": m.at_ms,
-                                        "rtt_ms": m.rtt_ms, "received_at": m.received_at}])
+            _insert_moves(connection, [{"room_code": m.code, "seq": m.seq, "seat": m.move.seat,
+                                        "action": m.move.action, "at_ms": m.move.at_ms,
+                                        "rtt_ms": m.move.rtt_ms, "received_at": m.received_at}])
 
         writer = threading.Thread(target=old_owner)
         writer.start()
