@@ -53,18 +53,26 @@ def _ensure_venv(extra: str) -> None:
     stamp.touch()
 
 
-def _ensure_chromium() -> None:
-    """Debian's Chromium drives the browser tests; install it when we may (root with apt)."""
-    if os.path.exists(CHROMIUM) or os.environ.get("PANIC_PARTY_NO_BROWSER_INSTALL"):
+TEST_PACKAGES = {"chromium": CHROMIUM, "nginx-light": "/usr/sbin/nginx"}
+"""Debian packages the tests use, with the file each installs: Chromium drives the browser
+tests; nginx runs deploy/nginx.conf in front of two server processes (tests/cluster)."""
+
+
+def _ensure_test_packages() -> None:
+    """Install the missing ``TEST_PACKAGES`` when we may (root with apt); else the tests that
+    need them are skipped with the reason."""
+    missing = [name for name, path in TEST_PACKAGES.items() if not os.path.exists(path)]
+    if not missing or os.environ.get("PANIC_PARTY_NO_BROWSER_INSTALL"):
         return
     apt = shutil.which("apt-get")
     if apt is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
-        print("Chromium is not installed; the browser tests will be skipped.", flush=True)
+        print(f"Not installed: {', '.join(missing)}; the tests that need them will be skipped.",
+              flush=True)
         return
-    print("Installing Chromium for the browser tests …", flush=True)
+    print(f"Installing {', '.join(missing)} for the tests …", flush=True)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run([apt, "update", "-qq"], check=False, env=env)
-    subprocess.run([apt, "install", "-y", "-qq", "chromium"], check=False, env=env)
+    subprocess.run([apt, "install", "-y", "-qq", *missing], check=False, env=env)
 
 
 def _ensure_axe() -> None:
@@ -105,7 +113,7 @@ def main(argv: list[str]) -> int:
     if not _in_venv():
         _ensure_venv("test" if command == "test" else "")
         if command == "test":
-            _ensure_chromium()
+            _ensure_test_packages()
             _ensure_axe()
         os.chdir(ROOT)
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), "-m", "app", command, *rest])
