@@ -27,6 +27,7 @@ from app.engine import EngineError, Event, Game
 from . import protocol as p
 from .bots import TAKEOVER_DIFFICULTY, BotSeats, bot_name, has_bots
 from .connection import Connection
+from .delta import Frames
 from .guard import CLOSE_POLICY, SocketPolicy, TokenBucket
 from .journal import RoomRecorder
 from .match import MatchRun
@@ -108,6 +109,8 @@ class Room(Membership):
         self.recorder: RoomRecorder | None = None
         """Durable rooms: records every change before its frames go out (journal.py)."""
         self._bots = BotSeats(game.id, self.post, self.policy.bot_think_scale)
+        self._frames = Frames()
+        """Each seat's last state frame that a delta client holds (app/realtime/delta.py)."""
         if game.open_table:
             self._start_match(players=game.max_players)
 
@@ -256,6 +259,7 @@ class Room(Membership):
         if conn.joined:
             conn.error("already_joined", "this connection has joined already")
             return
+        conn.deltas = message.deltas
         if message.watch:
             if len(self.watchers) >= self.policy.max_watchers_per_room:
                 conn.close(CLOSE_POLICY, ("watchers_full", "this room has as many table views "
@@ -729,12 +733,17 @@ class Room(Membership):
         return common
 
     def _state_frame(self, common: dict[str, Any], seat: int | None, view: dict[str, Any]) -> str:
+        return p.encode(self._state_dict(common, seat, view))
+
+    def _state_dict(self, common: dict[str, Any], seat: int | None,
+                    view: dict[str, Any]) -> dict[str, Any]:
         """A seat's state frame: its view and, for a seat, its ``legal`` actions now (the
         table and spectators get the public view only)."""
         frame: dict[str, Any] = {"type": "state", "seat": seat, "view": view}
         if seat is not None and self.match is not None:
             frame["legal"] = self.game.legal_actions(self.match.state, seat)
-        return p.encode({**frame, **common})
+        frame.update(common)
+        return frame
 
     def _broadcast_state(self, events: list[dict[str, Any]], moved: bool = False) -> None:
         """Each recipient gets its own seat's view; one view and one encoding per seat. A seat
@@ -745,16 +754,25 @@ class Room(Membership):
         common = self._state_common(events, moved)
         bot_seats = list(self._bots.seats)
         views = self.match.views({conn.seat for conn in conns} | set(bot_seats))
-        texts = {seat: self._state_frame(common, seat, view) for seat, view in views.items()}
-        for conn in conns:
-            conn.send_text(texts[conn.seat])
+        frames = {seat: self._state_dict(common, seat, view) for seat, view in views.items()}
+        texts: dict[int | None, str] = {}
+
+        def full_text(seat: int | None) -> str:
+            text = texts.get(seat)
+            if text is None:
+                text = texts[seat] = p.encode(frames[seat])
+            return text
+
+        self._frames.send(conns, frames, full_text)  # patches to delta clients (delta.py)
         for seat in bot_seats:
-            self._bots.deliver(seat, orjson.loads(texts[seat]))
+            self._bots.deliver(seat, orjson.loads(full_text(seat)))
 
     def _send_state(self, conn: Connection) -> None:
         if self.match is not None:
             seat = conn.seat
-            conn.send_text(self._state_frame(self._state_common([]), seat, self.match.view(seat)))
+            frame = self._state_dict(self._state_common([]), seat, self.match.view(seat))
+            conn.send_text(p.encode(frame))
+            self._frames.sent_full(conn, frame)
 
     # --- durable rooms (app/realtime/journal.py, app/realtime/restore.py) ---------------------
     @property
