@@ -39,67 +39,103 @@ import orjson
 Op = list[Any]
 Path = list[str | int]
 _CONTAINERS = (dict, list)
+_MISSING = object()
 
 
 def same(a: Any, b: Any) -> bool:
-    """Whether two JSON values are equal as JSON (``True`` is not ``1``, ``1`` is not ``1.0``)."""
+    """Whether two JSON values are equal as JSON (``True`` is not ``1``, ``1`` is not ``1.0``).
+    Python's ``==`` says no quickly; for containers it says yes also for ``[1]`` and ``[True]``,
+    so a yes is confirmed by their JSON texts (C speed; keys in another order count as a
+    change, which only costs an operation)."""
     if a is b:
         return True
     ta = type(a)
     if ta is not type(b) or a != b:
         return False
-    if ta is dict:
-        return all(same(v, b[k]) for k, v in a.items())
-    if ta is list:
-        return all(same(x, y) for x, y in zip(a, b, strict=True))
-    return True
+    return (ta is not dict and ta is not list) or orjson.dumps(a) == orjson.dumps(b)
 
 
-def diff(old: Any, new: Any, path: Path | None = None,
-         memo: dict[tuple[int, int], list[Op]] | None = None) -> list[Op]:
-    """The operations that turn ``old`` into ``new`` (neither is changed). ``memo`` (optional)
-    remembers the operations found for a pair of dict values by their identities, so that a
-    value shared by several seats' views is compared once: the caller keeps the pairs alive
-    while the memo is in use (one move's broadcast)."""
-    ops: list[Op] = []
-    _diff(old, new, [] if path is None else path, ops, memo)
-    return ops
+Memo = dict[tuple[tuple[str | int, ...], int, int], list[Op]]
 
 
-def _diff(o: Any, n: Any, path: Path, ops: list[Op],
-          memo: dict[tuple[int, int], list[Op]] | None) -> None:
-    to = type(o)
-    if to is not type(n):
-        ops.append([path, n])
-    elif to is dict:
-        for key, nv in n.items():
-            if key in o:
-                ov = o[key]
-                if ov is nv:
-                    continue
-                tv = type(ov)
-                if memo is not None and tv is dict:
-                    pair = (id(ov), id(nv))
-                    found = memo.get(pair)
-                    if found is None:
-                        found = []
-                        _diff(ov, nv, [key], found, None)
-                        memo[pair] = found
-                    ops.extend([[*path, *op[0]], *op[1:]] for op in found)
-                elif tv in _CONTAINERS or tv is not type(nv) or ov != nv:
-                    _diff(ov, nv, [*path, key], ops, memo)  # nothing for equal containers
-            else:
-                ops.append([[*path, key], nv])
-        if len(o) > len(n) or any(key not in n for key in o):
-            ops.extend([[*path, key]] for key in o if key not in n)
-    elif to is list:
-        _diff_list(o, n, path, ops, memo)
-    elif o != n:
-        ops.append([path, n])
+def diff(old: Any, new: Any, memo: Memo | None = None) -> list[Op]:
+    """The operations that turn ``old`` into ``new`` (neither is changed).
+
+    A changed object or list is patched inside (a key, an index, a splice) unless one ``set`` of
+    its whole new value is shorter as JSON than the operations inside it. ``memo`` (optional)
+    remembers the operations found for a pair of containers at one path by their identities, so
+    that a value shared by several seats' frames (a move's events, Panika's public view) is
+    compared once per move: the caller keeps every pair alive while the memo is in use (one
+    move's broadcast), and does not change the operations returned (they may be shared)."""
+    if old is new:
+        return []
+    t = type(old)
+    if t is not type(new) or t not in _CONTAINERS:
+        return [] if t is type(new) and old == new else [[[], new]]
+    out: list[Op] = []
+    if t is dict:
+        _dict_ops(old, new, (), out, memo)
+    else:
+        _list_ops(old, new, (), out, memo)
+    return out
 
 
-def _diff_list(o: list[Any], n: list[Any], path: Path, ops: list[Op],
-               memo: dict[tuple[int, int], list[Op]] | None) -> None:
+def _child(path: tuple[str | int, ...], ov: Any, nv: Any, out: list[Op],
+           memo: Memo | None) -> None:
+    """The operations for one child at ``path`` whose value changed identity, onto ``out``."""
+    t = type(ov)
+    if t is not type(nv):
+        out.append([list(path), nv])
+    elif t is dict or t is list:
+        if ov == nv and orjson.dumps(ov) == orjson.dumps(nv):
+            return  # rebuilt, not changed
+        if memo is None:
+            out.extend(_container(path, ov, nv, None))
+            return
+        key = (path, id(ov), id(nv))
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _container(path, ov, nv, memo)
+        out.extend(found)
+    elif ov != nv:
+        out.append([list(path), nv])
+
+
+def _container(path: tuple[str | int, ...], ov: Any, nv: Any, memo: Memo | None) -> list[Op]:
+    inner: list[Op] = []
+    if type(ov) is dict:
+        _dict_ops(ov, nv, path, inner, memo)
+    else:
+        _list_ops(ov, nv, path, inner, memo)
+    if len(inner) > 1:
+        whole = [list(path), nv]
+        if len(orjson.dumps(whole)) <= len(orjson.dumps(inner)):
+            return [whole]  # the whole value is shorter than its changes
+    return inner
+
+
+def _dict_ops(o: dict[str, Any], n: dict[str, Any], path: tuple[str | int, ...],
+              out: list[Op], memo: Memo | None) -> None:
+    shared = 0
+    for key, nv in n.items():
+        ov = o.get(key, _MISSING)
+        if ov is _MISSING:
+            out.append([[*path, key], nv])
+            continue
+        shared += 1
+        if ov is nv:
+            continue
+        t = type(ov)
+        if t is dict or t is list or t is not type(nv):
+            _child((*path, key), ov, nv, out, memo)
+        elif ov != nv:
+            out.append([[*path, key], nv])
+    if shared != len(o):
+        out.extend([[*path, key]] for key in o if key not in n)
+
+
+def _list_ops(o: list[Any], n: list[Any], path: tuple[str | int, ...], out: list[Op],
+              memo: Memo | None) -> None:
     lo, ln = len(o), len(n)
     shortest = min(lo, ln)
     start = 0
@@ -111,14 +147,11 @@ def _diff_list(o: list[Any], n: list[Any], path: Path, ops: list[Op],
     while end < shortest - start and same(o[lo - 1 - end], n[ln - 1 - end]):
         end += 1
     removed, added = lo - start - end, ln - start - end
-    if removed == added and all(type(o[i]) is dict and type(n[i]) is dict
-                                for i in range(start, start + removed)):
-        for i in range(start, start + removed):  # the same items, changed inside
-            _diff(o[i], n[i], [*path, i], ops, memo)
-    elif removed == added == 1:
-        ops.append([[*path, start], n[start]])
+    if removed == added:  # the same places, changed: each patched (or set) on its own
+        for i in range(start, start + removed):
+            _child((*path, i), o[i], n[i], out, memo)
     else:
-        ops.append([path, start, removed, n[start:ln - end]])
+        out.append([list(path), start, removed, n[start:ln - end]])
 
 
 def apply(doc: Any, ops: Iterable[Op]) -> Any:
@@ -180,7 +213,7 @@ class Frames:
         seat and match, the full text (``full_text(seat)``, built once per seat) otherwise."""
         last = self.last
         patches: dict[int | None, str] = {}
-        memo: dict[tuple[int, int], list[Op]] = {}
+        memo: Memo = {}
         kept: dict[int | None, dict[str, Any]] = {}
         for conn in conns:
             seat = conn.seat
@@ -197,7 +230,7 @@ class Frames:
                 text = patches.get(seat)
                 if text is None:
                     text = patches[seat] = orjson.dumps(
-                        delta_frame(held, diff(held, frame, None, memo))).decode()
+                        delta_frame(held, diff(held, frame, memo))).decode()
                 conn.send_text(text)
             else:  # it holds another frame (a join or resync since): its own patch
                 conn.send_text(orjson.dumps(delta_frame(held, diff(held, frame))).decode())
