@@ -5,14 +5,15 @@ its first full ``state`` frame, only what changed: ``{"type": "state", "base": [
 "patch": [...]}``. The patch is a list of operations applied in order to the state frame the
 client holds (the one whose ``match`` and ``version`` are ``base``); the result is, exactly, the
 full frame the server would have sent. A patch is small (a Panika move changes a few counters, a
-hand and the discard: about a quarter of the full frame), and the server encodes it instead of
-the whole view (docs/performance.md).
+hand and the discard: under half the full frame; docs/performance.md).
 
-The operations (a path is a list of dict keys and list indexes from the frame's root):
+The operations; a path is a JSON Pointer (RFC 6901) from the frame's root: ``""`` is the root,
+``"/view/players/2/hand"`` a key, an index, a key; ``~`` and ``/`` in a key are written ``~0``
+and ``~1``:
 
-- ``[path, value]``: set ``value`` at ``path`` (a dict key is added or replaced; a list index
-  replaced); an empty path replaces the whole document;
-- ``[path]``: delete the dict key at the end of ``path``;
+- ``[path, value]``: set ``value`` at ``path`` (an object key is added or replaced; a list index
+  replaced); the path ``""`` replaces the whole document;
+- ``[path]``: delete the object key at the end of ``path``;
 - ``[path, start, count, items]``: in the list at ``path``, remove ``count`` items at index
   ``start`` and insert ``items`` there (JavaScript's ``splice``).
 
@@ -32,14 +33,36 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable
+from itertools import compress
+from operator import is_not, or_
 from typing import Any
 
 import orjson
 
 Op = list[Any]
-Path = list[str | int]
-_CONTAINERS = (dict, list)
+Memo = dict[tuple[str, int, int], list[Op]]
 _MISSING = object()
+
+
+def pointer(key: str | int) -> str:
+    """One path segment as JSON Pointer writes it (with its leading ``/``)."""
+    if type(key) is int:
+        return f"/{key}"
+    if "~" in key or "/" in key:
+        key = key.replace("~", "~0").replace("/", "~1")
+    return "/" + key
+
+
+def segments(path: str) -> list[str]:
+    """The unescaped segments of a JSON Pointer (``""``: none)."""
+    if not path:
+        return []
+    if path[0] != "/":
+        raise ValueError(f"not a JSON Pointer: {path!r}")
+    parts = path[1:].split("/")
+    if "~" in path:
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in parts]
+    return parts
 
 
 def same(a: Any, b: Any) -> bool:
@@ -55,9 +78,6 @@ def same(a: Any, b: Any) -> bool:
     return (ta is not dict and ta is not list) or orjson.dumps(a) == orjson.dumps(b)
 
 
-Memo = dict[tuple[tuple[str | int, ...], int, int], list[Op]]
-
-
 def diff(old: Any, new: Any, memo: Memo | None = None) -> list[Op]:
     """The operations that turn ``old`` into ``new`` (neither is changed).
 
@@ -70,25 +90,22 @@ def diff(old: Any, new: Any, memo: Memo | None = None) -> list[Op]:
     if old is new:
         return []
     t = type(old)
-    if t is not type(new) or t not in _CONTAINERS:
-        return [] if t is type(new) and old == new else [[[], new]]
+    if t is not type(new) or (t is not dict and t is not list):
+        return [] if t is type(new) and old == new else [["", new]]
     out: list[Op] = []
     if t is dict:
-        _dict_ops(old, new, (), out, memo)
+        _dict_ops(old, new, "", out, memo)
     else:
-        _list_ops(old, new, (), out, memo)
+        _list_ops(old, new, "", out, memo)
     return out
 
 
-def _child(path: tuple[str | int, ...], ov: Any, nv: Any, out: list[Op],
-           memo: Memo | None) -> None:
+def _child(path: str, ov: Any, nv: Any, out: list[Op], memo: Memo | None) -> None:
     """The operations for one child at ``path`` whose value changed identity, onto ``out``."""
     t = type(ov)
     if t is not type(nv):
-        out.append([list(path), nv])
+        out.append([path, nv])
     elif t is dict or t is list:
-        if ov == nv and orjson.dumps(ov) == orjson.dumps(nv):
-            return  # rebuilt, not changed
         if memo is None:
             out.extend(_container(path, ov, nv, None))
             return
@@ -98,43 +115,41 @@ def _child(path: tuple[str | int, ...], ov: Any, nv: Any, out: list[Op],
             found = memo[key] = _container(path, ov, nv, memo)
         out.extend(found)
     elif ov != nv:
-        out.append([list(path), nv])
+        out.append([path, nv])
 
 
-def _container(path: tuple[str | int, ...], ov: Any, nv: Any, memo: Memo | None) -> list[Op]:
+def _container(path: str, ov: Any, nv: Any, memo: Memo | None) -> list[Op]:
+    if ov == nv and orjson.dumps(ov) == orjson.dumps(nv):
+        return []  # rebuilt, not changed
     inner: list[Op] = []
     if type(ov) is dict:
         _dict_ops(ov, nv, path, inner, memo)
     else:
         _list_ops(ov, nv, path, inner, memo)
     if len(inner) > 1:
-        whole = [list(path), nv]
+        whole = [path, nv]
         if len(orjson.dumps(whole)) <= len(orjson.dumps(inner)):
             return [whole]  # the whole value is shorter than its changes
     return inner
 
 
-def _dict_ops(o: dict[str, Any], n: dict[str, Any], path: tuple[str | int, ...],
-              out: list[Op], memo: Memo | None) -> None:
-    shared = 0
+def _dict_ops(o: dict[str, Any], n: dict[str, Any], path: str, out: list[Op],
+              memo: Memo | None) -> None:
+    keys = list(n)
+    if keys == list(o):  # the same keys in the same order: find the changed values in C
+        for key in compress(keys, map(is_not, o.values(), n.values())):
+            _child(path + pointer(key), o[key], n[key], out, memo)
+        return
     for key, nv in n.items():
         ov = o.get(key, _MISSING)
         if ov is _MISSING:
-            out.append([[*path, key], nv])
-            continue
-        shared += 1
-        if ov is nv:
-            continue
-        t = type(ov)
-        if t is dict or t is list or t is not type(nv):
-            _child((*path, key), ov, nv, out, memo)
-        elif ov != nv:
-            out.append([[*path, key], nv])
-    if shared != len(o):
-        out.extend([[*path, key]] for key in o if key not in n)
+            out.append([path + pointer(key), nv])
+        elif ov is not nv:
+            _child(path + pointer(key), ov, nv, out, memo)
+    out.extend([path + pointer(key)] for key in o if key not in n)
 
 
-def _list_ops(o: list[Any], n: list[Any], path: tuple[str | int, ...], out: list[Op],
+def _list_ops(o: list[Any], n: list[Any], path: str, out: list[Op],
               memo: Memo | None) -> None:
     lo, ln = len(o), len(n)
     shortest = min(lo, ln)
@@ -149,9 +164,9 @@ def _list_ops(o: list[Any], n: list[Any], path: tuple[str | int, ...], out: list
     removed, added = lo - start - end, ln - start - end
     if removed == added:  # the same places, changed: each patched (or set) on its own
         for i in range(start, start + removed):
-            _child((*path, i), o[i], n[i], out, memo)
+            _child(f"{path}/{i}", o[i], n[i], out, memo)
     else:
-        out.append([list(path), start, removed, n[start:ln - end]])
+        out.append([path, start, removed, n[start:ln - end]])
 
 
 def apply(doc: Any, ops: Iterable[Op]) -> Any:
@@ -161,35 +176,115 @@ def apply(doc: Any, ops: Iterable[Op]) -> Any:
     return apply_in_place(copy.deepcopy(doc), copy.deepcopy(list(ops)))
 
 
+def _step(container: Any, segment: str) -> Any:
+    if isinstance(container, list):
+        return container[_index(container, segment)]
+    if isinstance(container, dict):
+        return container[segment]
+    raise TypeError(f"no {segment!r} in a {type(container).__name__}")
+
+
+def _index(container: list[Any], segment: str) -> int:
+    if not segment.isdigit() or (segment != "0" and segment[0] == "0"):
+        raise ValueError(f"not a list index: {segment!r}")
+    index = int(segment)
+    if index >= len(container):
+        raise IndexError(f"no index {index}")
+    return index
+
+
 def apply_in_place(root: Any, ops: Iterable[Op]) -> Any:
     """Like ``apply``, changing ``root`` itself and taking the operations' values as they are (for
     a client that owns both, as the benchmark's bots: bench/load.py); returns the result."""
     for op in ops:
-        path = op[0]
-        if len(op) == 2 and not path:
+        parts = segments(op[0])
+        size = len(op)
+        if size == 2 and not parts:
             root = op[1]
             continue
         parent = root
-        steps = path if len(op) == 4 else path[:-1]
-        for step in steps:
-            parent = parent[step]
-        if len(op) == 2:
-            key = path[-1]
-            if isinstance(parent, list) and not 0 <= key < len(parent):
-                raise IndexError(f"no index {key} at {path[:-1]}")
-            parent[key] = op[1]
-        elif len(op) == 1:
-            if not isinstance(parent, dict):
-                raise TypeError(f"delete in a non-object at {path}")
-            del parent[path[-1]]
-        elif len(op) == 4:
+        for segment in (parts if size == 4 else parts[:-1]):
+            parent = _step(parent, segment)
+        if size == 2:
+            if isinstance(parent, list):
+                parent[_index(parent, parts[-1])] = op[1]
+            elif isinstance(parent, dict):
+                parent[parts[-1]] = op[1]
+            else:
+                raise TypeError(f"set in a {type(parent).__name__} at {op[0]!r}")
+        elif size == 1:
+            if not isinstance(parent, dict) or not parts:
+                raise TypeError(f"delete outside an object at {op[0]!r}")
+            del parent[parts[-1]]
+        elif size == 4:
             start, count, items = op[1], op[2], op[3]
             if not isinstance(parent, list) or not 0 <= start <= start + count <= len(parent):
-                raise IndexError(f"bad splice at {path}")
+                raise IndexError(f"bad splice at {op[0]!r}")
             parent[start:start + count] = items
         else:
             raise ValueError(f"not a patch operation: {op!r}")
     return root
+
+
+Groups = dict[str, Any]
+"""The operations of a diff between two objects, by key: a list of operations, or for an object
+inside (a frame's ``view``) its own ``Groups``."""
+
+
+def _grouped(o: dict[str, Any], n: dict[str, Any], path: str, memo: Memo | None,
+             ref: tuple[dict[str, Any], dict[str, Any], Groups] | None,
+             depth: int) -> Groups | None:
+    """``diff`` of two objects with the same keys in the same order, by key (``None`` when the
+    keys differ). With ``ref`` (a sibling pair of objects and their groups: another seat's old and
+    new frame), a key whose old and new values are the very objects of the sibling's takes the
+    sibling's operations as they are, found without looking at the values (the comparison of
+    identities runs in C); only the keys that differ from the sibling are compared. Objects
+    ``depth`` levels down (a frame's view) are grouped the same way."""
+    keys = list(n)
+    if keys != list(o):
+        return None
+    groups: Groups = {}
+    if ref is None:
+        todo = compress(keys, map(is_not, o.values(), n.values()))
+        inner_refs: Groups = {}
+    else:
+        ro, rn, rgroups = ref
+        if keys == list(rn) == list(ro):
+            todo = list(compress(keys, map(or_, map(is_not, o.values(), ro.values()),
+                                           map(is_not, n.values(), rn.values()))))
+        else:  # another shape (a seat's frame beside the table's): compared key by key
+            todo = [key for key in keys if key not in rn or key not in ro
+                    or o[key] is not ro[key] or n[key] is not rn[key]]
+        for key, ops in rgroups.items():
+            if key not in todo and key in n:
+                groups[key] = ops
+        inner_refs = {key: (ro[key], rn[key], rgroups[key]) for key in todo
+                      if type(rgroups.get(key)) is dict}
+    for key in todo:
+        ov, nv = o[key], n[key]
+        if ov is nv:
+            continue
+        here = path + pointer(key)
+        if depth > 0 and type(ov) is dict and type(nv) is dict:
+            inner = _grouped(ov, nv, here, memo, inner_refs.get(key), depth - 1)
+            if inner is not None:
+                if inner:
+                    groups[key] = inner
+                continue
+        ops: list[Op] = []
+        _child(here, ov, nv, ops, memo)
+        if ops:
+            groups[key] = ops
+    return groups
+
+
+def _flat(groups: Groups, out: list[Op]) -> list[Op]:
+    for ops in groups.values():
+        if type(ops) is dict:
+            _flat(ops, out)
+        else:
+            out.extend(ops)
+    return out
 
 
 def delta_frame(base: dict[str, Any], ops: list[Op]) -> dict[str, Any]:
@@ -214,6 +309,7 @@ class Frames:
         last = self.last
         patches: dict[int | None, str] = {}
         memo: Memo = {}
+        ref: tuple[dict[str, Any], dict[str, Any], Groups] | None = None
         kept: dict[int | None, dict[str, Any]] = {}
         for conn in conns:
             seat = conn.seat
@@ -229,8 +325,13 @@ class Frames:
             elif held is last.get(seat):
                 text = patches.get(seat)
                 if text is None:
-                    text = patches[seat] = orjson.dumps(
-                        delta_frame(held, diff(held, frame, memo))).decode()
+                    groups = _grouped(held, frame, "", memo, ref, 1)
+                    if groups is None:
+                        ops = diff(held, frame, memo)
+                    else:
+                        ops = _flat(groups, [])
+                        ref = (held, frame, groups)
+                    text = patches[seat] = orjson.dumps(delta_frame(held, ops)).decode()
                 conn.send_text(text)
             else:  # it holds another frame (a join or resync since): its own patch
                 conn.send_text(orjson.dumps(delta_frame(held, diff(held, frame))).decode())

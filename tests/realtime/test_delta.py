@@ -14,6 +14,7 @@ import copy
 import itertools
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -74,9 +75,9 @@ def test_diff_through_a_memo_matches_a_plain_diff(olds, news, shared):
 
 
 def test_json_equality_is_strict():
-    assert diff({"a": 1}, {"a": True}) == [[["a"], True]]
-    assert diff([1, 2], [1.0, 2]) == [[[0], 1.0]]
-    assert diff({"a": [1]}, {"a": [True]}) == [[["a", 0], True]]
+    assert diff({"a": 1}, {"a": True}) == [["/a", True]]
+    assert diff([1, 2], [1.0, 2]) == [["/0", 1.0]]
+    assert diff({"a": [1]}, {"a": [True]}) == [["/a/0", True]]
 
 
 def test_the_operations_of_the_documented_format():
@@ -84,9 +85,20 @@ def test_the_operations_of_the_documented_format():
            "players": [{"hand": 4}, {"hand": 4}]}
     new = {"hand": [{"id": 1}, {"id": 3}], "n": 2, "players": [{"hand": 3}, {"hand": 4}]}
     ops = diff(old, new)
-    assert ops == [[["hand"], 1, 1, []], [["n"], 2], [["players", 0, "hand"], 3], [["gone"]]]
+    assert ops == [["/hand", 1, 1, []], ["/n", 2], ["/players/0/hand", 3], ["/gone"]]
     assert apply(old, ops) == new
-    assert apply({"a": 1}, [[[], [1, 2]]]) == [1, 2]
+    assert apply({"a": 1}, [["", [1, 2]]]) == [1, 2]
+    # JSON Pointer's escapes: "~" is "~0", "/" is "~1".
+    assert diff({"a/b": 1, "c~": 1}, {"a/b": 2, "c~": 2}) == [["/a~1b", 2], ["/c~0", 2]]
+    assert apply({"a/b": 1, "c~": 1}, [["/a~1b", 2], ["/c~0", 2]]) == {"a/b": 2, "c~": 2}
+
+
+def test_a_patch_that_does_not_fit_is_refused():
+    for doc, ops in [({"a": [1]}, [["/a/1", 2]]), ({"a": [1]}, [["/a/01", 2]]),
+                     ({"a": 1}, [["/a/b", 2]]), ({"a": [1]}, [["/a", 1, 1, []]]),
+                     ({"a": 1}, [["a", 2]]), ({"a": [1]}, [["/a/0"]])]:
+        with pytest.raises((KeyError, IndexError, TypeError, ValueError)):
+            apply(doc, ops)
 
 
 class _Conn:

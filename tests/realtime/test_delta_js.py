@@ -31,7 +31,8 @@ def _value(rng: random.Random, depth: int = 0):
         return rng.choice([0.5, 2.5])
     if kind in (4, 5):
         return [_value(rng, depth + 1) for _ in range(rng.randrange(5))]
-    return {rng.choice("abcde"): _value(rng, depth + 1) for _ in range(rng.randrange(5))}
+    return {rng.choice(["a", "b", "c/d", "e~", ""]): _value(rng, depth + 1)
+            for _ in range(rng.randrange(5))}
 
 
 def _mutate(rng: random.Random, value):
@@ -40,7 +41,7 @@ def _mutate(rng: random.Random, value):
         key = rng.choice(list(out))
         out[key] = _mutate(rng, out[key])
         if rng.random() < 0.3:
-            out[rng.choice("abcde")] = _value(rng, 2)
+            out[rng.choice(["a", "b", "c/d", "e~", ""])] = _value(rng, 2)
         return out
     if isinstance(value, list) and value and rng.random() < 0.7:
         out = list(value)
