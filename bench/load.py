@@ -629,6 +629,7 @@ def run(args: argparse.Namespace) -> dict:
         try_uvloop()
         pr = asyncio.run(probe(ws_url, rooms[0]["code"], args.duration))
         cpu1 = cpu_seconds(pid) if pid else 0.0
+        rss_end = vmrss_kb(pid) if pid else 0
         wall1 = time.time()
         busy1, own1 = machine_busy_seconds(), time.process_time()
         w1 = time.perf_counter()
@@ -658,7 +659,7 @@ def run(args: argparse.Namespace) -> dict:
             "pause_ms": pr["pause_ms"], "probe_p99_ms": pr["probe_p99_ms"],
             "mem_per_conn_kb": (rss1 - rss0) / conns if pid else float("nan"),
             "rss_before_mb": rss0 / 1024, "rss_rooms_mb": rss_rooms / 1024,
-            "rss_after_mb": rss1 / 1024,
+            "rss_after_mb": rss1 / 1024, "rss_end_mb": rss_end / 1024,
             "server_cpu_pct": 100 * (cpu1 - cpu0) / (w1 - w0) if pid else float("nan"),
             "server_us_per_action": (1e6 * (cpu1 - cpu0) * window / (w1 - w0)
                                      / max(1, sum(p["acked"] for p in parts))) if pid else float("nan"),
@@ -713,7 +714,7 @@ def summary_line(r: dict) -> str:
     )
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+def parse_args(argv: list[str] | None = None, max_duration: float = 600) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--server", default="real",
                     help="real | bare (started here) | http://127.0.0.1:PORT (running)")
@@ -746,8 +747,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = ap.parse_args(argv)
     if not 1 <= args.players <= 10 or args.rooms < 1 or args.duration <= 0:
         ap.error("players 1..10, rooms >= 1, duration > 0")
-    if args.duration > 600:
-        ap.error("duration is capped at 600 s")
+    if args.duration > max_duration:
+        ap.error(f"duration is capped at {max_duration:g} s")
     return args
 
 
