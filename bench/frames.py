@@ -5,12 +5,14 @@
 A real ``Room`` (app/realtime/room.py) with ``--players`` seated connections and one table view,
 whose sends only count bytes (no socket, no event-loop wait), plays whole matches in-process:
 each move is an ``action`` frame handed to the room as the actor would (rules, views, frames,
-sends), or a timer's action when no seat may act. Matches alternate between connections that
-joined with ``"deltas": true`` and connections without, over the same seeds' move choices, so
-both halves see the same kind of play. Printed per half: the thread CPU time per move (median of
-the matches, and the mean), and the average size of a state frame as sent, over every state
-frame of the matches (the first, whole frame after the start included). Nothing is saved (the
-room's save is a no-op) and no collection runs during a move (``gc.disable`` while timing).
+sends), or a timer's action when no seat may act. Half the matches are played by connections
+that joined without deltas, then half by connections that joined with ``"deltas": true``; each
+match has its own random seed and the moves are chosen by the same rule from a generator seeded
+with ``--seed``, so both halves see the same kind of play. Printed per half: the thread CPU time
+per move (median of the matches, and the mean), and the average size of a state frame as sent,
+over every state frame of the matches (the first, whole frame after the start included).
+Nothing is saved (the room's save is a no-op) and no collection runs during a move
+(``gc.disable`` while timing).
 
 This is the steady measure of the room's own cost per move (docs/performance.md); the real
 path adds uvicorn's WebSocket framing and the kernel, which grow with the bytes sent.

@@ -5,9 +5,9 @@
 
 1. saturation, 50 rooms x 4 players, ``--rate 0``: the bare broadcast server (bench/
    bare_broadcast.py), then the real server with the Panika counter, with Panika and with Panik
-   Pilze
+   Pilze, and Panika once more with whole state frames (``--no-deltas``, for comparison)
    (``WS_MESSAGES_PER_SECOND`` raised to 100000 so that the per-connection frame limit does not
-   cap a room's bots); the bots ask for delta state frames, as the pages do;
+   cap a room's bots); the bots ask for delta state frames, as the pages do, except in that run;
 2. the target load on the real server: 1,000 rooms x 4 players (4,000 connections) offering
    2,000 actions/s for 20 s, with the app's default settings, Panika then the counter
    (``--target-runs N``: N times each, alternating);
@@ -76,6 +76,8 @@ def main() -> int:
                              "--ws-rate", "100000", *sat]),
         ("sat-real-pilze", [str(BENCH / "load.py"), "--server", "real", "--scenario", "pilze",
                             "--ws-rate", "100000", *sat]),
+        ("sat-real-panika-whole", [str(BENCH / "load.py"), "--server", "real", "--scenario",
+                                   "panika", "--ws-rate", "100000", "--no-deltas", *sat]),
     ]
     for i in range(1, max(1, args.target_runs) + 1):
         for scen in ("panika", "counter"):
@@ -136,6 +138,13 @@ def main() -> int:
               f"{bare['applied_per_s']:.0f} actions/s = "
               f"{pilze['applied_per_s'] / bare['applied_per_s']:.2f} x bare, "
               f"{pilze['server_us_per_action']:.0f} µs server CPU per action")
+    whole = results.get("sat-real-panika-whole")
+    if bare and whole:  # the same without deltas: what they cost and save
+        print(f"info  saturation panika, whole frames: {whole['applied_per_s']:.0f} / "
+              f"{bare['applied_per_s']:.0f} actions/s = "
+              f"{whole['applied_per_s'] / bare['applied_per_s']:.2f} x bare, "
+              f"{whole['server_us_per_action']:.0f} µs server CPU per action, "
+              f"{whole['state_frame_bytes']:.0f} B per state frame")
     panika = results.get("sat-real-panika")
     if panika:
         check("Panika state frame <= 350 B on average", panika["state_frame_bytes"] <= 350,
