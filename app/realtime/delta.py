@@ -138,7 +138,12 @@ def _dict_ops(o: dict[str, Any], n: dict[str, Any], path: str, out: list[Op],
     keys = list(n)
     if keys == list(o):  # the same keys in the same order: find the changed values in C
         for key in compress(keys, map(is_not, o.values(), n.values())):
-            _child(path + pointer(key), o[key], n[key], out, memo)
+            ov, nv = o[key], n[key]
+            t = type(ov)
+            if t is dict or t is list or t is not type(nv):
+                _child(path + pointer(key), ov, nv, out, memo)
+            elif ov != nv:
+                out.append([path + pointer(key), nv])
         return
     for key, nv in n.items():
         ov = o.get(key, _MISSING)
