@@ -8,11 +8,16 @@ new ones that replace them (a room's latest events, a match's new state) pile up
 so a "young" collection could walk 100,000 objects, 100 ms and more.
 
 So the server runs the collector itself, on a schedule, with automatic collection off:
-every ``young_seconds`` it collects generations 0 and 1 (everything allocated since the last
-pass: a few thousand objects) and freezes the survivors, moving them out of every later pass;
-every ``full_seconds`` it thaws everything and runs one full collection, which frees the
-reference cycles that died after being frozen. That one pass is long (it is the pause the
-default collector took every few seconds under load), but it comes once in ``full_seconds``.
+
+- at start-up (the app built, its modules, routes and settings loaded) one full collection, then
+  ``gc.freeze()``: what is alive then lives for the whole process and no pass walks it again,
+  the full one included (about 110,000 objects: docs/performance.md, "Collector");
+- every ``young_seconds`` it collects generations 0 and 1 (everything allocated since the last
+  pass: a few thousand objects); the survivors move to generation 2, which no young pass walks;
+- every ``full_seconds`` it collects generation 2: the rooms, connections and matches alive now,
+  freeing the reference cycles among them that died. That pass is the long one (it walks every
+  live object made since start-up), but it comes once in ``full_seconds`` and never walks the
+  start-up objects.
 """
 
 from __future__ import annotations
@@ -39,14 +44,13 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float) -> N
             await asyncio.sleep(young_seconds)
             if full_seconds > 0 and time.monotonic() - last_full >= full_seconds:
                 started = time.perf_counter()
-                gc.unfreeze()
-                freed = gc.collect()
-                log.info("full collection: %d objects freed in %.0f ms", freed,
-                         (time.perf_counter() - started) * 1000)
+                freed = gc.collect(2)
+                log.info("full collection: %d objects freed in %.0f ms (%d frozen since "
+                         "start-up, not walked)", freed, (time.perf_counter() - started) * 1000,
+                         gc.get_freeze_count())
                 last_full = time.monotonic()
             else:
                 gc.collect(1)
-            gc.freeze()
     finally:
         gc.unfreeze()
         gc.enable()

@@ -66,11 +66,12 @@ class Settings(BaseSettings):
     ws_messages_per_second: int = Field(40, description="Client frames accepted per second.")
     ping_interval_seconds: float = Field(3.0, description="How often the server measures RTT.")
     gc_young_seconds: float = Field(
-        0.03, description="Collect young objects and freeze the survivors this often (0: CPython's "
-        "automatic collector instead; see app/collector.py)."
+        0.03, description="Collect young objects this often (0: CPython's automatic collector "
+        "instead; see app/collector.py)."
     )
     gc_full_seconds: float = Field(
-        600.0, description="Collect everything, frozen objects included, this often."
+        600.0, description="Collect every object made since start-up this often (what start-up "
+        "made stays frozen)."
     )
 
     # --- Realtime limits (docs/protocol.md, "Limits"; issue 7) ------------------------------

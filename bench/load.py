@@ -39,6 +39,11 @@ card (a draw card as it is, a turn card on the first display cards, a party for 
 display shows most, a steal from the first opponent stack, or a swap of that card when nothing
 can be stolen); the host asks for a rematch when a match is over. ``--server bare``
 (bench/bare_broadcast.py) plays the counter bot.
+
+Bots ask for delta state frames in their join, as the pages do (docs/protocol.md, "Delta state
+frames"), and rebuild each whole frame from its patch; ``frame`` is the average size of the
+state frames as they came over the wire (patches, and the whole frames after joins).
+``--no-deltas``: whole frames only (as before deltas; also for an ``--app-root`` without them).
 """
 
 from __future__ import annotations
@@ -68,6 +73,8 @@ import orjson
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
+sys.path.insert(0, str(ROOT))
+from app.realtime.delta import apply_in_place  # noqa: E402 - the server's patch format
 PYTHON = sys.executable
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -157,6 +164,8 @@ class Bot:
     version: int = -1
     view: dict | None = None
     welcomed: bool = False
+    held: dict | None = None
+    """With deltas: the whole state frame as the patches so far made it."""
 
     @property
     def key(self) -> tuple[int, int]:
@@ -324,6 +333,9 @@ class Generator:
                 frame = orjson.loads(message)
                 kind = frame.get("type")
                 if kind == "state":
+                    if "patch" in frame:  # a delta state frame (app/realtime/delta.py)
+                        frame = apply_in_place(bot.held, frame["patch"])
+                    bot.held = frame
                     await self.on_state(room, bot, frame, len(message), now)
                 elif kind == "ping":
                     await ws.send(orjson.dumps({"type": "pong", "t": frame["t"]}).decode())
@@ -364,6 +376,8 @@ class Generator:
             for i, bot in enumerate(room.bots):
                 join = {"type": "join", "token": room.token} if i == 0 else \
                     {"type": "join", "nickname": f"bot{i}"}
+                if self.cfg.get("deltas"):
+                    join["deltas"] = True
                 await bot.ws.send(orjson.dumps(join).decode())
 
         await asyncio.gather(*(connect_room(r) for r in self.rooms))
@@ -606,7 +620,7 @@ def run(args: argparse.Namespace) -> dict:
         ready_q, result_q, go = ctx.Queue(), ctx.Queue(), ctx.Event()
         cfg = {"scenario": scenario, "rate": args.rate, "procs": args.procs,
                "players": args.players, "ws_url": ws_url, "warmup": args.warmup,
-               "duration": args.duration}
+               "duration": args.duration, "deltas": args.deltas and kind != "bare"}
         shares = [rooms[i::args.procs] for i in range(args.procs)]
         procs = [ctx.Process(target=generator_main, args=(cfg, share, ready_q, go, result_q),
                              daemon=True) for share in shares]
@@ -642,6 +656,7 @@ def run(args: argparse.Namespace) -> dict:
         try_uvloop()
         pr = asyncio.run(probe(ws_url, rooms[0]["code"], args.duration))
         cpu1 = sum(cpu_seconds(p) for p in pids)
+        rss_end = sum(vmrss_kb(p) for p in pids)
         wall1 = time.time()
         busy1, own1 = machine_busy_seconds(), time.process_time()
         w1 = time.perf_counter()
@@ -664,13 +679,14 @@ def run(args: argparse.Namespace) -> dict:
             "label": args.label or f"{kind}-{scenario}",
             "server": kind, "scenario": scenario, "rooms": args.rooms, "players": args.players,
             "conns": conns, "offered": args.rate, "procs": args.procs,
+            "deltas": cfg["deltas"],
             "applied_per_s": sum(p["acked"] for p in parts) / window,
             "p50_ms": pct(lat, 0.50) * 1000, "p99_ms": pct(lat, 0.99) * 1000,
             "max_ms": (lat[-1] * 1000) if lat else float("nan"),
             "pause_ms": pr["pause_ms"], "probe_p99_ms": pr["probe_p99_ms"],
             "mem_per_conn_kb": (rss1 - rss0) / conns if pid else float("nan"),
             "rss_before_mb": rss0 / 1024, "rss_rooms_mb": rss_rooms / 1024,
-            "rss_after_mb": rss1 / 1024,
+            "rss_after_mb": rss1 / 1024, "rss_end_mb": rss_end / 1024,
             "server_cpu_pct": 100 * (cpu1 - cpu0) / (w1 - w0) if pid else float("nan"),
             "server_us_per_action": (1e6 * (cpu1 - cpu0) * window / (w1 - w0)
                                      / max(1, sum(p["acked"] for p in parts))) if pid else float("nan"),
@@ -718,14 +734,14 @@ def summary_line(r: dict) -> str:
         f"gc2_cpu={r.get('gc_cpu_max_ms', {}).get('2', float('nan')):.1f}ms "
         f"gc2_n={r.get('gc_count', {}).get('2', 0)} gc_time={r.get('gc_pct', float('nan')):.0f}% "
         f"gc_cpu={r.get('gc_cpu_pct', float('nan')):.0f}% late={r['late']} errors={err} "
-        f"frame={r['state_frame_bytes']:.0f}B gc_max_by_gen="
+        f"frame={r['state_frame_bytes']:.0f}B deltas={int(r.get('deltas', False))} gc_max_by_gen="
         + "/".join(f"{r.get('gc_max_ms', {}).get(g, float('nan')):.1f}" for g in "012") + "ms"
         + " gc_cpu_max_by_gen="
         + "/".join(f"{r.get('gc_cpu_max_ms', {}).get(g, float('nan')):.1f}" for g in "012") + "ms"
     )
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+def parse_args(argv: list[str] | None = None, max_duration: float = 600) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--server", default="real",
                     help="real | bare (started here) | http://127.0.0.1:PORT (running)")
@@ -758,13 +774,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--spread", choices=("relay", "room"), default="relay",
                     help="with --nodes: each room's bots over every node (relayed), or all on "
                     "the room's own node (as a proxy routing by room)")
+    ap.add_argument("--no-deltas", dest="deltas", action="store_false",
+                    help="bots join without asking for delta state frames (full frames, as "
+                    "before deltas; needed against an app without them)")
     ap.add_argument("--label", default="")
     ap.add_argument("--json", default="", help="append the result as one JSON line to this file")
     args = ap.parse_args(argv)
     if not 1 <= args.players <= 10 or args.rooms < 1 or args.duration <= 0:
         ap.error("players 1..10, rooms >= 1, duration > 0")
-    if args.duration > 600:
-        ap.error("duration is capped at 600 s")
+    if args.duration > max_duration:
+        ap.error(f"duration is capped at {max_duration:g} s")
     return args
 
 

@@ -1,5 +1,6 @@
 """Summarise a py-spy ``--format raw`` (collapsed stacks) file: the functions with the most
-samples, by self time and by inclusive time.
+samples, by self time and by inclusive time, then the samples by part of the server (the first
+part, in the order of ``PARTS``, whose marker a stack holds).
 
     .venv/bin/python bench/spy_top.py profile.txt [N]
 """
@@ -9,11 +10,26 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
+PARTS = [
+    ("frames out (uvicorn WebSocket send)", ("Connection._write", "WebSocket.send",
+                                             "websockets_sansio_impl.py:506")),
+    ("delta patches (app/realtime/delta.py)", ("delta.py",)),
+    ("database thread (journal, saves)", ("app/db/", "sqlalchemy", "concurrent/futures")),
+    ("garbage collector", ("collector.py", "GcLog")),
+    ("rules (MatchRun.play)", ("MatchRun.play",)),
+    ("views, legal actions, encoding", ("_broadcast_state", "_state_dict", "_state_frame")),
+    ("journal on the loop (records, frame gate)", ("journal.py",)),
+    ("rest of the room (timers, log, metrics)", ("app/realtime/room.py",)),
+    ("frames in (uvicorn, parsing, endpoint)", ("data_received", "app/realtime/endpoint.py",
+                                                "app/realtime/protocol.py", "websockets_sansio")),
+]
+
 
 def main() -> None:
     path = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 25
     self_c: Counter[str] = Counter()
+    parts: Counter[str] = Counter()
     incl: Counter[str] = Counter()
     total = 0
     for line in open(path):
@@ -24,6 +40,8 @@ def main() -> None:
         total += k
         frames = stack.split(";")
         self_c[frames[-1]] += k
+        parts[next((name for name, marks in PARTS if any(m in stack for m in marks)),
+                   "other (event loop, asyncio, uvicorn)")] += k
         for f in set(frames):
             incl[f] += k
     print(f"{total} samples")
@@ -33,6 +51,9 @@ def main() -> None:
     print("-- inclusive --")
     for f, k in incl.most_common(n):
         print(f"{100 * k / total:5.1f}%  {f}")
+    print("-- by part --")
+    for name, k in parts.most_common():
+        print(f"{100 * k / total:5.1f}%  {name}")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from app.engine import Game
 from . import protocol as p
 from .bots import BotSeats
 from .connection import Connection
+from .delta import StatePatches
 from .effects import Close, Control, Effect, Now, WakeAt
 from .frames import Frames
 from .guard import SocketPolicy
@@ -84,6 +85,8 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
         self._timers = TimerBoard()
         self._save_state: tuple[MatchRun, str] | None = None
         self._bots = BotSeats(game.id, self.out.append, self.policy.bot_think_scale)
+        self._patches = StatePatches()
+        """Each seat's last state frame that a delta client holds (app/realtime/delta.py)."""
         if game.open_table:
             self._start_match(players=game.max_players)
 

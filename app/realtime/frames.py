@@ -19,6 +19,7 @@ from app.engine import Event, Game
 
 from . import protocol as p
 from .bots import BotSeats, has_bots
+from .delta import StatePatches
 from .effects import Effect, Now, Send, SendEach
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class Frames:
     now: Now
     _timers: TimerBoard
     _bots: BotSeats
+    _patches: StatePatches
 
     if TYPE_CHECKING:
         def _keeps_place(self, member: Member) -> bool: ...  # Membership
@@ -131,15 +133,21 @@ class Frames:
         return common
 
     def _state_frame(self, common: dict[str, Any], seat: int | None, view: dict[str, Any]) -> str:
+        return p.encode(self._state_dict(common, seat, view))
+
+    def _state_dict(self, common: dict[str, Any], seat: int | None,
+                    view: dict[str, Any]) -> dict[str, Any]:
         """A seat's state frame: its view and, for a seat, its ``legal`` actions now (the
         table and spectators get the public view only)."""
         frame: dict[str, Any] = {"type": "state", "seat": seat, "view": view}
         if seat is not None and self.match is not None:
             frame["legal"] = self.game.legal_actions(self.match.state, seat)
-        return p.encode({**frame, **common})
+        frame.update(common)
+        return frame
 
     def _broadcast_state(self, events: list[dict[str, Any]], moved: bool = False) -> None:
-        """Each recipient gets its own seat's view; one view and one encoding per seat. A seat
+        """Each recipient gets its own seat's view; one view and one encoding per seat, and a
+        patch against the frame it holds for a client that asked for deltas (delta.py). A seat
         a bot plays gets the very frame a client of that seat gets (decoded afresh)."""
         if self.match is None:
             return
@@ -147,16 +155,25 @@ class Frames:
         common = self._state_common(events, moved)
         bot_seats = list(self._bots.seats)
         views = self.match.views({conn.seat for conn in conns} | set(bot_seats))
-        texts = {seat: self._state_frame(common, seat, view) for seat, view in views.items()}
-        self.out.append(SendEach([(conn, texts[conn.seat]) for conn in conns]))
+        frames = {seat: self._state_dict(common, seat, view) for seat, view in views.items()}
+        texts: dict[int | None, str] = {}
+
+        def full_text(seat: int | None) -> str:
+            text = texts.get(seat)
+            if text is None:
+                text = texts[seat] = p.encode(frames[seat])
+            return text
+
+        self.out.append(SendEach(self._patches.texts(conns, frames, full_text)))
         for seat in bot_seats:
-            self._bots.deliver(seat, orjson.loads(texts[seat]))
+            self._bots.deliver(seat, orjson.loads(full_text(seat)))
 
     def _send_state(self, conn: Connection) -> None:
         if self.match is not None:
             seat = conn.seat
-            self.out.append(Send((conn,), self._state_frame(
-                self._state_common([]), seat, self.match.view(seat))))
+            frame = self._state_dict(self._state_common([]), seat, self.match.view(seat))
+            self.out.append(Send((conn,), p.encode(frame)))
+            self._patches.sent_full(conn, frame)
 
     def _deliver_to_bots(self, seats: list[int]) -> None:
         """Seats a bot has just begun to play get their state frame now."""

@@ -65,6 +65,7 @@ class Membership:
         if conn.joined:
             self._error(conn, "already_joined", "this connection has joined already")
             return
+        conn.deltas = message.deltas
         if message.watch:
             if len(self.watchers) >= self.policy.max_watchers_per_room:
                 self.out.append(Close(conn, CLOSE_POLICY, (

@@ -26,11 +26,12 @@ const state = {
 };
 const sounds = new Sounds();
 
+// Every join asks for delta state frames (docs/protocol.md); protocol.js rebuilds whole frames.
 function joinFrame() {
-  if (tableMode) return { type: "join", watch: true };
+  if (tableMode) return { type: "join", watch: true, deltas: true };
   const token = savedToken(code);
-  if (token) return { type: "join", token };
-  return { type: "join", nickname: state.nickname };
+  if (token) return { type: "join", token, deltas: true };
+  return { type: "join", nickname: state.nickname, deltas: true };
 }
 
 const socket = new RoomSocket(code, joinFrame, {
