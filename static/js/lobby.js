@@ -66,3 +66,7 @@ async function refreshRooms() {
   }) : [Object.assign(document.createElement("li"), { className: "empty", textContent: t("lobby.no_rooms") })]));
 }
 setInterval(refreshRooms, 5000);
+
+// The buttons above work from now on (a click before this module ran did nothing): tests wait
+// for this mark instead of clicking into a page that is still loading.
+document.body.dataset.ready = "lobby";

@@ -89,6 +89,7 @@ def test_lobby_on_a_phone_creates_a_room_and_passes_axe(live, new_page) -> None:
     page = new_page(phone=True)
     page.goto(live.base_url + "/")
     assert_phone_friendly(page, "the lobby")
+    page.wait_for_selector("body[data-ready=lobby]")
     page.click('button.create-room[data-game="panika"]')
     assert serious_violations(page) == [], "the create dialog"
     page.click("#create-cancel")
