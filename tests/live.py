@@ -35,7 +35,30 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class LiveServer:
+class LocalSite:
+    """The addresses of a site served on 127.0.0.1 at ``port``, and a room made over HTTP (the
+    in-process server, a server process, a proxy in front of processes)."""
+
+    port: int
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, code: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/{code}"
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base_url, timeout=10)
+
+    def create_room(self, game: str, nickname: str = "Host", **body: Any) -> dict[str, Any]:
+        with self.http() as client:
+            response = client.post("/api/rooms", json={"game": game, "nickname": nickname, **body})
+            response.raise_for_status()
+            return response.json()
+
+
+class LiveServer(LocalSite):
     """The whole app served by uvicorn, as in production, on a loopback port."""
 
     def __init__(self, var_dir: Path, database_url: str = "", **settings: Any) -> None:
@@ -67,25 +90,10 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(10)
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws_url(self, code: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/{code}"
-
-    def http(self) -> httpx.Client:
-        return httpx.Client(base_url=self.base_url, timeout=10)
 
     @property
     def registry(self):  # type: ignore[no-untyped-def]
         return self.app.state.registry
-
-    def create_room(self, game: str, nickname: str = "Host", **body: Any) -> dict[str, Any]:
-        with self.http() as client:
-            response = client.post("/api/rooms", json={"game": game, "nickname": nickname, **body})
-            response.raise_for_status()
-            return response.json()
 
 
 class ClientPool:

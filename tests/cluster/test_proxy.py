@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -17,14 +16,14 @@ import pytest
 from app.config import PROJECT_ROOT
 from tests.durable.process import ServerProcess
 from tests.durable.test_restart import RecordingTable, _stored_match
-from tests.live import Client, free_port
+from tests.live import Client, LocalSite, free_port
 from tests.realtime.helpers import start_panika, wait_frame
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
 
 
-class Proxy:
+class Proxy(LocalSite):
     """nginx with deploy/nginx.conf, its upstreams pointed at two local processes."""
 
     def __init__(self, folder: Path, a: ServerProcess, b: ServerProcess) -> None:
@@ -67,21 +66,6 @@ class Proxy:
         self.process.terminate()
         self.process.wait(10)
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws_url(self, code: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/{code}"
-
-    def http(self) -> httpx.Client:
-        return httpx.Client(base_url=self.base_url, timeout=10)
-
-    def create_room(self, game: str, nickname: str, **body: Any) -> dict[str, Any]:
-        with self.http() as client:
-            response = client.post("/api/rooms", json={"game": game, "nickname": nickname, **body})
-            response.raise_for_status()
-            return response.json()
 
 
 def _connections(node: ServerProcess) -> float:

@@ -14,10 +14,10 @@ from typing import Any
 import httpx
 
 from app.config import PROJECT_ROOT
-from tests.live import free_port
+from tests.live import LocalSite, free_port
 
 
-class ServerProcess:
+class ServerProcess(LocalSite):
     """The whole app in a process of its own; ``start``, ``kill`` (SIGKILL), ``stop`` (SIGTERM).
 
     Duck-types ``LiveServer`` for ``tests.live.Client`` (``ws_url``) and the room helpers."""
@@ -79,18 +79,3 @@ class ServerProcess:
             self.process.kill()
             self.process.wait(10)
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws_url(self, code: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/{code}"
-
-    def http(self) -> httpx.Client:
-        return httpx.Client(base_url=self.base_url, timeout=10)
-
-    def create_room(self, game: str, nickname: str = "Host", **body: Any) -> dict[str, Any]:
-        with self.http() as client:
-            response = client.post("/api/rooms", json={"game": game, "nickname": nickname, **body})
-            response.raise_for_status()
-            return response.json()
