@@ -141,6 +141,7 @@ class MatchLife:
         self.status = "playing"
         self.result = None
         self.match_id = None
+        self._save_state = None  # the finished match goes: its save task keeps it till written
         self.history.clear()
         self._timers.clear()
         self._bots.clear()

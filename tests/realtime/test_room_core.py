@@ -4,9 +4,11 @@ are bare ``Connection`` objects that send nothing, and every test names the time
 
 from __future__ import annotations
 
+import gc
 import random
 
 import time
+import weakref
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -146,13 +148,13 @@ def test_a_timer_falls_due_at_its_deadline_and_plays_the_system_move():
     assert only(effects, Counted) == [Counted("panic_lab")]
 
 
-def play_out(core: RoomCore, conns: dict[int, Connection],
-             game: Game) -> tuple[float, list[Effect]]:
+def play_out(core: RoomCore, conns: dict[int, Connection], game: Game,
+             t: float = 1.0) -> tuple[float, list[Effect]]:
     """Plays a legal action (drawn from a seeded generator: always the first one could miss
     Panic Lab's answer in every round of a ring) of the first seat that has one, or lets the
-    soonest timer fall due, until the match ends; returns the time it ended and the last
-    input's effects."""
-    t, effects = 1.0, []
+    soonest timer fall due, from ``t`` on until the match ends; returns the time it ended and
+    the last input's effects."""
+    effects: list[Effect] = []
     pick = random.Random(7)
     for _ in range(5000):
         if core.status != "playing":
@@ -193,6 +195,31 @@ def test_a_match_plays_to_its_end_and_is_saved_with_its_whole_log(game_id):
     news = core.saved(match, "saved", 42, at(ended + 1))
     (frame,) = of_type(news, ann, "room")
     assert frame["save_state"] == "saved" and frame["match_id"] == 42
+
+
+
+def test_a_rematch_lets_the_finished_match_go():
+    """Memory stays bounded however many matches a room plays: once the next match starts, the
+    room keeps nothing of the finished one (its log, state and generator); its save task held
+    it until written (docs/performance.md, "Memory growth under load")."""
+    core, ann, bob, _ = seated()
+    game = get_game("panika")
+    t, finished = 1.0, []
+    for number in range(1, 6):
+        t, last = play_out(core, by_seat(ann, bob), game, t)
+        match = core.match
+        assert match is not None and core.match_number == number and core.status == "finished"
+        (save,) = only(last, Save)
+        del last, save
+        core.saved(match, "saved", number, at(t + 0.5))
+        finished.append(weakref.ref(match))
+        del match
+        started = core.frame(ann, p.Rematch(type="rematch"), at(t + 1))
+        assert of_type(started, ann, "room")[-1]["save_state"] is None  # the new match's
+        t += 1
+        del started
+        gc.collect()
+        assert [ref() is None for ref in finished] == [True] * number
 
 
 def test_closing_an_open_table_ends_its_match_and_saves_it():
