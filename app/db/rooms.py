@@ -33,8 +33,8 @@ class MemberRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class SaveRoom:
-    """The room and all its members as they are now (written whole: members change rarely)."""
+class RoomFields:
+    """What a room row holds, the same written (``SaveRoom``) and read back (``StoredRoom``)."""
 
     code: str
     game: str
@@ -45,6 +45,12 @@ class SaveRoom:
     match_number: int
     next_member: int
     banned: dict[str, list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class SaveRoom(RoomFields):
+    """The room and all its members as they are now (written whole: members change rarely)."""
+
     members: tuple[MemberRecord, ...]
     room_options: dict[str, Any] | None = None
     at: datetime = field(default_factory=lambda: datetime.now(UTC))
@@ -199,16 +205,9 @@ class StoredMatch:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredRoom:
-    code: str
-    game: str
-    options: dict[str, Any]
-    host: int | None
-    public: bool
-    status: str
-    match_number: int
-    next_member: int
-    banned: dict[str, list[str]]
+class StoredRoom(RoomFields):
+    """A recorded room as ``load_rooms`` reads it back, with its members and running match."""
+
     created_at: datetime
     updated_at: datetime
     members: tuple[MemberRecord, ...]

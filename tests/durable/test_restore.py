@@ -4,6 +4,8 @@ continued from its start, and timers re-armed from when they started."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import asyncio
 import time
 from datetime import UTC, datetime, timedelta
@@ -94,9 +96,8 @@ def test_a_replayed_match_equals_the_match_that_was_played():
         match.play(0, legal[0], now=time.monotonic())
         moves = tuple(match.log)
         stored = _stored(0.5, moves)
-        stored = StoredRoom(**{**{f: getattr(stored, f) for f in stored.__slots__},
-                               "match": StoredMatch(3, match.seed.hex(), 2, stored.options,
-                                                    match.started_at, moves)})
+        stored = dataclasses.replace(stored, match=StoredMatch(
+            3, match.seed.hex(), 2, stored.options, match.started_at, moves))
         room, _elapsed = restore_room(stored, _make_room)
         assert room.match is not None and room.match.version == 2
         for seat in (None, 0, 1):
