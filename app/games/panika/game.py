@@ -136,7 +136,12 @@ class PanikaGame(Game[PanikaState]):
         if kind == "last_card":
             return rules.call_last_card(state, seat)
         if kind == "close_last_card":
-            return rules.close_window(state, rng)
+            events = rules.close_window(state, rng)
+            if rules.play_two_stranded(state):
+                # The penalty took a card from the Play Two player, leaving one: they cannot
+                # play two, so they take the Play Two penalty now (rulebook, "Play Two").
+                events += rules.begin_turn(state, state.turn, rng)
+            return events
         # Any other action closes an open "Last card!" window first (GAMES.md: it closes early
         # when the next player acts), so the penalty comes before the play.
         events = rules.close_window(state, rng)
@@ -146,7 +151,7 @@ class PanikaGame(Game[PanikaState]):
             return events + rules.tap(state, 1, rng)
         if kind == "auto_tap":
             return events + rules.tap(state, state.tap_queue[0][1], rng, auto=True)
-        if events and state.play_two == state.turn and len(state.hands[state.turn]) < 2:
+        if events and rules.play_two_stranded(state):
             # The penalty left the Play Two player one card: they cannot play (rulebook).
             if kind in ("play", "timeout"):
                 events.append(Event("{seat:%d}'s play is void: a card went as a penalty"

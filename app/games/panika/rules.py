@@ -82,6 +82,14 @@ def begin_turn(state: PanikaState, seat: int, rng: SeededRng) -> list[Event]:
     return []
 
 
+def play_two_stranded(state: PanikaState) -> bool:
+    """Whether the player choosing a card owes Play Two but holds fewer than two cards (a
+    "Last card!" penalty took one from their hand): the rulebook's "Play Two" case of a player
+    who cannot play two cards (docs/games/panika.md, decision 10)."""
+    return (state.phase == "play" and state.play_two is not None
+            and state.play_two == state.turn and len(state.hands[state.turn]) < 2)
+
+
 # --- plays -----------------------------------------------------------------------------------
 
 def play_effect(cards: list[int]) -> tuple[int, int | None]:

@@ -159,6 +159,22 @@ def test_window_penalty_taking_the_card_to_be_played_voids_the_play():
     pytest.fail("no seed gave the chosen card away")
 
 
+def test_window_penalty_leaving_the_play_two_player_one_card_when_the_timer_closes_it():
+    # Seat 0 plays Play Two and forgets "Last card!"; the window's timer closes it during seat
+    # 1's turn and seat 1 (no pile) gives a hand card, keeping one: seat 1 cannot play two, so
+    # takes the Play Two penalty and seat 0 plays next (rulebook, "Play Two", last bullet).
+    state, _ = build([["play2", "1"], ["3", "4"]], [0, 0])
+    play(state, 0, state.hands[0][0])
+    assert state.window == 0 and state.turn == 1 and state.play_two == 1
+    events = act(state, None, {"type": "close_last_card"})
+    kinds = [e.kind for e in events]
+    assert kinds[:2] == ["last_card_forgotten", "penalty"]
+    assert any(e.data.get("msg") == "cannot_play_two" for e in events)
+    assert state.turn == 0 and state.play_two is None and state.phase == "play"
+    assert len(state.hands[1]) == 1 and total_cards(state) == 120
+    assert GAME.timers(state)  # the match goes on: seat 0 has a turn timer
+
+
 def test_win_when_the_last_card_is_played():
     state, _ = build([["2"], ["1"] * 4, ["1"] * 4], [0, 5, 5])
     play(state, 0, state.hands[0][0])
