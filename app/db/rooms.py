@@ -18,7 +18,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 
 from app.engine import Move
 
-from .database import Database
+from .database import Database, _json_dumps
 from .models import RoomMatchRow, RoomMemberRow, RoomMoveRow, RoomRow
 
 
@@ -89,17 +89,42 @@ class DeleteRoom:
 RoomOp = SaveRoom | StartMatch | AddMove | DeleteRoom
 
 
-def _insert_moves(connection: Connection, rows: list[dict[str, Any]]) -> None:
-    """Moves that are in the table already (a batch written again) are kept as they are."""
+MOVE_COLUMNS = "room_code, seq, seat, action, at_ms, rtt_ms, received_at"
+_SQLITE_INSERT_MOVE = (f"INSERT INTO room_moves ({MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT DO NOTHING")
+_POSTGRES_MOVE_ROW = "(%s, %s, %s, %s, %s, %s, %s)"
+SQLITE_TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
+"""How SQLAlchemy's ``DateTime`` keeps a time in SQLite (and reads it back): UTC, no offset."""
+
+
+def _insert_moves(connection: Connection, moves: list[AddMove]) -> None:
+    """One statement for a run of moves; a move already in the table (a batch written again) is
+    kept as it is (``ON CONFLICT DO NOTHING`` on the ``(room_code, seq)`` key).
+
+    The hot path of every durable move, so it goes to the driver with the values already in the
+    form the columns keep (the action as JSON text, the time as SQLAlchemy writes it), past
+    SQLAlchemy's statement compilation and per-value processing: a third of a small
+    transaction's CPU (docs/performance.md, "The cost of durable rooms"). ``load_rooms`` reads
+    them back through the same column types, which tests/durable/test_journal.py checks."""
     dialect = connection.dialect.name
-    if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as dialect_insert
-    elif dialect == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert as dialect_insert
+    if dialect == "sqlite":
+        connection.exec_driver_sql(_SQLITE_INSERT_MOVE, [
+            (op.code, op.seq, op.move.seat, _json_dumps(op.move.action), op.move.at_ms,
+             op.move.rtt_ms, op.received_at.astimezone(UTC).strftime(SQLITE_TIME_FORMAT))
+            for op in moves])
+    elif dialect == "postgresql":
+        values: list[Any] = []
+        for op in moves:
+            values += (op.code, op.seq, op.move.seat, _json_dumps(op.move.action),
+                       op.move.at_ms, op.move.rtt_ms, op.received_at)
+        rows = ", ".join([_POSTGRES_MOVE_ROW] * len(moves))
+        connection.exec_driver_sql(
+            f"INSERT INTO room_moves ({MOVE_COLUMNS}) VALUES {rows} ON CONFLICT DO NOTHING",
+            tuple(values))
     else:  # pragma: no cover - the two databases the site runs on
-        connection.execute(insert(RoomMoveRow), rows)
-        return
-    connection.execute(dialect_insert(RoomMoveRow).on_conflict_do_nothing(), rows)
+        connection.execute(insert(RoomMoveRow), [
+            {"room_code": op.code, "seq": op.seq, **op.move.to_json(),
+             "received_at": op.received_at} for op in moves])
 
 
 def _delete_room(connection: Connection, code: str) -> None:
@@ -156,11 +181,10 @@ def write_ops(db: Database, ops: list[RoomOp],
             gone = _fenced_out(connection, fences)
             if gone:
                 ops = [op for op in ops if op.code not in gone]
-        moves: list[dict[str, Any]] = []
+        moves: list[AddMove] = []
         for op in ops:
             if isinstance(op, AddMove):
-                moves.append({"room_code": op.code, "seq": op.seq, **op.move.to_json(),
-                              "received_at": op.received_at})
+                moves.append(op)
                 continue
             if moves:
                 _insert_moves(connection, moves)

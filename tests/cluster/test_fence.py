@@ -72,10 +72,7 @@ def test_a_takeover_waits_for_the_old_owners_write_in_progress(postgres_url):
         def write_ops_in(connection) -> None:  # type: ignore[no-untyped-def]
             from app.db.rooms import _insert_moves
 
-            m = _move(2)
-            _insert_moves(connection, [{"room_code": m.code, "seq": m.seq, "seat": m.move.seat,
-                                        "action": m.move.action, "at_ms": m.move.at_ms,
-                                        "rtt_ms": m.move.rtt_ms, "received_at": m.received_at}])
+            _insert_moves(connection, [_move(2)])
 
         writer = threading.Thread(target=old_owner)
         writer.start()

@@ -127,6 +127,55 @@ def test_a_batch_written_twice_stores_each_move_once(database_url):
     db.dispose()
 
 
+def test_moves_read_back_exactly_as_they_were_written(database_url):
+    """Moves go to the driver as JSON text and a formatted time (app/db/rooms.py); read back
+    through the column types they are the same values: a system move (no seat), text outside
+    ASCII, nested values, and a time given in another zone is the same instant."""
+    from datetime import timedelta, timezone
+
+    from app.db.rooms import write_ops
+
+    db = _db(database_url)
+    berlin = timezone(timedelta(hours=1))
+    moves = [
+        AddMove("ABCD", 1, Move(None, {"type": "timeout"}, 30_000, 0), NOW),
+        AddMove("ABCD", 2, Move(1, {"type": "say", "text": "Grüße, ☃ \"quoted\"",
+                                    "cards": [3, 7], "pick": {"a": None, "b": 1.5}}, 31_250, 48),
+                datetime(2026, 12, 1, 1, 0, 1, 250_000, tzinfo=berlin)),
+    ]
+    write_ops(db, [_room(), _start(), *moves])
+    (room,) = load_rooms(db)
+    assert room.match is not None
+    assert list(room.match.moves) == [m.move for m in moves]
+    assert room.match.last_move_at == datetime(2026, 12, 1, 0, 0, 1, 250_000, tzinfo=UTC)
+    db.dispose()
+
+
+def test_a_busy_journal_starts_its_transactions_one_window_apart(database_url):
+    """Under a steady stream of moves the queue never empties; transactions still start one
+    window apart, so a busy server writes fewer, bigger batches (docs/architecture.md)."""
+    db = _db(database_url)
+
+    async def scenario() -> None:
+        journal = Journal(db, window=0.05)
+        journal.start()
+        journal.write(_room())
+        journal.write(_start())
+        started = time.monotonic()
+        for seq in range(1, 121):  # a move every 5 ms for 0.6 s
+            journal.write(_move(seq))
+            await asyncio.sleep(0.005)
+        elapsed = time.monotonic() - started
+        await _settled(journal)
+        assert journal.batches <= elapsed / 0.05 + 2, (journal.batches, elapsed)
+        await journal.stop()
+
+    asyncio.run(scenario())
+    (room,) = load_rooms(db)
+    assert room.match is not None and _seqs(room.match) == list(range(1, 121))
+    db.dispose()
+
+
 def test_the_gate_holds_frames_until_their_moves_are_durable_in_order():
     gate = FrameGate()
     conn = Recorder()
