@@ -26,7 +26,10 @@ Mushroom = Literal["schlaubi", "chef", "knuddel", "panik", "gifti"]
 
 
 class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Strict: every field has exactly its JSON type (a card id sent as ``"7"`` or ``true`` is
+    ``malformed_action``, not read as 7 or 1; docs/games/panik-pilze.md, "Actions")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class CollectAction(_Action):
@@ -163,8 +166,14 @@ class PanikPilzeGame(Game[PilzeState]):
     def legal_actions(self, state: PilzeState, seat: int | None) -> list[dict[str, Any]]:
         """Every legal action of ``seat`` now, as raw JSON. For each hand card in hand order:
         a draw card; a turn card with every choice of display cards; a party card with each type;
-        a steal card with each (opponent, type) there is. Then every swap (1 to 3 cards)."""
-        if state.phase == "over" or seat is None or seat != state.turn:
+        a steal card with each (opponent, type) there is. Then every swap (1 to 3 cards). The
+        system (``seat=None``): its timer's action, ``{"type": "timeout"}``, while the turn timer
+        runs."""
+        if state.phase == "over":
+            return []
+        if seat is None:
+            return [dict(timer.action) for timer in self.timers(state)]
+        if seat != state.turn:
             return []
         serials = [state.serial[c] for c in state.display]
         hand = state.hands[seat]
@@ -209,7 +218,8 @@ class PanikPilzeGame(Game[PilzeState]):
         counts = [state.basket_counts(s) for s in range(state.players)]
         scores = totals(score_baskets(counts), state.players)
         won = winners(state)
-        names = " and ".join("{seat:%d}" % s for s in won)
+        markers = ["{seat:%d}" % s for s in won]
+        names = markers[0] if len(won) == 1 else ", ".join(markers[:-1]) + " and " + markers[-1]
         verb = "wins" if len(won) == 1 else "win"
         best = scores[won[0]]
         return Outcome(scores=scores, ranks=ranks_from_scores(scores), winners=won,

@@ -119,7 +119,13 @@ def test_equal_totals_share_the_victory() -> None:
     outcome = GAME.outcome(state)
     assert outcome.scores == [3, 3, 3] and outcome.winners == [0, 1, 2]
     assert outcome.ranks == [1, 1, 1]
-    assert outcome.summary == "{seat:0} and {seat:1} and {seat:2} win with 3 points"
+    # Three or more names read as a list ("A, B and C"), as the event catalog's {seats:...}
+    # writes them, so the stored summary and the page's wording agree.
+    assert outcome.summary == "{seat:0}, {seat:1} and {seat:2} win with 3 points"
+    from app.i18n.events import event_text
+
+    assert event_text("en", "panik_pilze", "win", None,
+                      {"winners": [0, 1, 2], "n": 3, "msg": "win_shared"}, "") == outcome.summary
 
 
 def test_two_player_outcome() -> None:
