@@ -122,6 +122,10 @@ def test_a_finished_match_is_stored_and_replays_from_its_record(fast_server, ope
     assert [by_seat[s]["score"] for s in range(2)] == outcome.scores
     assert {s for s in range(2) if by_seat[s]["winner"]} == set(outcome.winners)
     assert page.status_code == 200 and "Panik Pilze" in page.text
+    # After the end the room refuses every action as not_playing (before the engine sees it).
+    mark = len(players[0].frames)
+    players[0].action({"type": "swap", "cards": [0]})
+    assert wait_type(players[0], "error", mark)["code"] == "not_playing"
 
 
 def test_bad_actions_get_a_clear_error_and_change_nothing(fast_server, open_fast) -> None:
@@ -141,6 +145,12 @@ def test_bad_actions_get_a_clear_error_and_change_nothing(fast_server, open_fast
         (mover, {"type": "swap", "cards": []}, "malformed_action"),
         (mover, {"type": "party", "card": hand[0], "mushroom": "truffle"}, "malformed_action"),
         (mover, {"type": "collect", "card": 99}, "malformed_action"),
+        (mover, {"type": "swap", "cards": [str(hand[0])]}, "malformed_action"),
+        (other, {"type": "swap", "cards": [True]}, "malformed_action"),
+        (mover, {"type": "steal", "card": hand[0], "victim": 5, "mushroom": "chef"},
+         "malformed_action"),
+        (mover, {"type": "steal", "card": hand[0], "victim": 4, "mushroom": "chef"},
+         "illegal_action"),
         (mover, {"type": "timeout"}, "illegal_action"),
         (mover, {"type": "steal", "card": hand[0], "victim": 1 - turn, "mushroom": "chef"},
          "illegal_action"),
