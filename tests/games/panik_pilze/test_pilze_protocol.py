@@ -174,3 +174,24 @@ def test_the_remaining_action_cards_form_the_draw_pile_face_down() -> None:
     view = GAME.view(state, None)
     assert view["action_pile"] == 26 - 15 == len(state.action_pile)
     assert view["action_discard"] == {"count": 0, "top": None}
+
+
+# --- options ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw", [{"turn_seconds": 14}, {"turn_seconds": 301},
+                                 {"turn_timer": False, "turn_seconds": 5}, {"timer": True}])
+def test_options_out_of_range_or_unknown_are_refused_even_with_the_timer_off(raw: dict) -> None:
+    with pytest.raises(MalformedAction):
+        GAME.parse_options(raw)
+
+
+def test_options_are_read_leniently_and_filled_in() -> None:
+    parsed = GAME.parse_options({"memory_aid": "true", "turn_seconds": "30"})
+    assert parsed.model_dump(mode="json") == {"memory_aid": True, "turn_timer": False,
+                                              "turn_seconds": 30}
+    state = GAME.setup(2, parsed, SeededRng(b"opts"))
+    assert GAME.view(state, None)["turn_seconds"] == 0 and GAME.timers(state) == []
+    timed = GAME.setup(2, GAME.parse_options({"turn_timer": True}), SeededRng(b"opts"))
+    assert GAME.view(timed, None)["turn_seconds"] == 60
+    [timer] = GAME.timers(timed)
+    assert (timer.seconds, timer.label, timer.seats) == (60, "Turn", (timed.turn,))
