@@ -195,3 +195,28 @@ def test_options_are_read_leniently_and_filled_in() -> None:
     assert GAME.view(timed, None)["turn_seconds"] == 60
     [timer] = GAME.timers(timed)
     assert (timer.seconds, timer.label, timer.seats) == (60, "Turn", (timed.turn,))
+
+
+# --- decisions 13 and 16 ---------------------------------------------------------------------
+
+def test_the_opening_four_are_laid_out_without_events_and_numbered_one_to_four() -> None:
+    """Decision 13: setup makes no events (no frame exists yet), so nobody sees the opening
+    four's down sides; decision 14: they are display numbers 1 to 4."""
+    state = GAME.setup(3, GAME.parse_options({}), SeededRng(b"opening"))
+    view = GAME.view(state, 0)
+    assert [e["id"] for e in view["display"]] == [1, 2, 3, 4]
+    assert all(set(e) == {"id", "up"} for e in view["display"])
+    assert view["last_turn"] is None and view["turn_number"] == 1
+
+
+def test_lay_and_flip_events_are_transient_with_no_text_or_seat() -> None:
+    """Decision 16: they are for the animation; the collect event tells the story."""
+    state = build([["chef-turn1", "steal", "steal"], ["party"]], display=DISPLAY)
+    events = act(state, 0, {"type": "collect", "card": card("chef-turn1", state, 0),
+                            "flip": [4]})
+    for event in events:
+        if event.kind in ("lay", "flip"):
+            assert event.transient and event.text == "" and event.seat is None
+        else:
+            assert not event.transient and event.text
+    assert {e.kind for e in events} >= {"flip", "collect", "lay"}
