@@ -220,3 +220,12 @@ def test_lay_and_flip_events_are_transient_with_no_text_or_seat() -> None:
         else:
             assert not event.transient and event.text
     assert {e.kind for e in events} >= {"flip", "collect", "lay"}
+
+
+def test_a_drawn_action_card_goes_to_the_end_of_the_hand() -> None:
+    state = build([["steal", "party", "chef-draw1"], ["party"]], display=DISPLAY,
+                  action_pile=["gifti-turn1", "panik-turn1"])
+    keep = [card("steal", state, 0), card("chef-draw1", state, 0)]
+    top = state.action_pile[-1]
+    act(state, 0, {"type": "party", "card": card("party", state, 0), "mushroom": "chef"})
+    assert [c["id"] for c in GAME.view(state, 0)["hand"]] == keep + [top]
