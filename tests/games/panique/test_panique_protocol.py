@@ -219,3 +219,52 @@ def test_an_encounter_move_ending_on_the_slime_pit_triggers_nothing() -> None:
     heir = state.heirs[0]
     assert (heir.space, heir.life, heir.lost_turns) == (5, 2, 0)
     assert pending(state) == ("move", [1], None)
+
+
+def test_a_named_space_table_roll_leaves_the_circle_alone() -> None:
+    """Decision 2: the space picks the encounter, so its table roll is a detail roll."""
+    state = in_play(2, circle=4, spaces=[6, 0])
+    roll(state, 6)  # the Portrait Gallery
+    events = roll(state, 7)  # the Ghost's 5-8
+    assert state.circle == 4
+    assert events[0].data["die"] == "detail" and events[0].data["purpose"] == "table"
+    assert GAME.view(state, None)["last_roll"]["die"] == "detail"
+
+
+def test_outcome_ranks_share_a_space_and_put_the_later_out_first() -> None:
+    """Decision 13: winner, then heirs in the house by space (ties share), then the later out."""
+    state = in_play(5, circle=1, spaces=[24, 9, 9, 2, 7])
+    for seat in (4, 3):  # heir 4 out first, then heir 3
+        state.heirs[seat].life = 0
+        state.heirs[seat].status = "out"
+        state.out_order.append(seat)
+    roll(state, 6)  # heir 0 escapes
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert outcome.ranks == [1, 2, 2, 4, 5] and outcome.scores == [29, 9, 9, 2, 7]
+    assert outcome.winners == [0]
+
+
+def test_solo_death_ranks_the_only_heir_first_without_a_winner() -> None:
+    state = new_game(1)
+    roll(state, 4)
+    state.heirs[0].space, state.heirs[0].life = 3, 1
+    roll(state, 6)  # the Slime Pit by the movement roll
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.ranks == [1] and outcome.winners == []
+    assert state.ending == "solo_death"
+
+
+def test_turn_and_roller_are_null_until_the_first_turn_begins() -> None:
+    state = new_game(2)
+    roll(state, 5, seat=0)
+    roll(state, 3, seat=1)
+    view = GAME.view(state, None)
+    assert (view["phase"], view["first"], view["turn"], view["roller"], view["turns"]) == (
+        "play", 0, None, None, 0)
+    assert view["pending"] == {"purpose": "circle", "seats": [1], "heir": 0, "seconds": 10}
+    roll(state, 2)
+    view = GAME.view(state, None)
+    assert (view["turn"], view["roller"], view["turns"]) == (0, 1, 1)
+    solo = GAME.view(new_game(1), None)
+    assert (solo["phase"], solo["first"], solo["turn"]) == ("play", 0, None)
