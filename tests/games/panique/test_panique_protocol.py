@@ -268,3 +268,14 @@ def test_turn_and_roller_are_null_until_the_first_turn_begins() -> None:
     assert (view["turn"], view["roller"], view["turns"]) == (0, 1, 1)
     solo = GAME.view(new_game(1), None)
     assert (solo["phase"], solo["first"], solo["turn"]) == ("play", 0, None)
+
+
+def test_the_escape_and_the_sunrise_events_follow_the_move() -> None:
+    state = in_play(3, circle=1, spaces=[26, 0, 0])
+    state.heirs[0].vampire = True
+    events = roll(state, 5)
+    assert [e.kind for e in events] == ["roll", "move", "sunrise", "out", "roller"]
+    state = in_play(2, circle=1, spaces=[26, 0])
+    events = roll(state, 5)
+    assert [e.kind for e in events] == ["roll", "move", "win"]
+    assert events[-1].data == {"msg": "escape"}
