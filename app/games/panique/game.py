@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictInt
 
 from app.engine import Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer
 
@@ -34,7 +34,8 @@ class ChooseAction(_Action):
 
     type: Literal["choose"]
     option: Literal["accept", "decline", "A", "B", "C", "rest", "stay"]
-    target: int | None = Field(None, ge=0, le=4)
+    target: StrictInt | None = Field(None, ge=0, le=4)
+    """A JSON integer (not a string or a boolean), a seat 0 to 4."""
 
 
 class TimeoutAction(_Action):
@@ -126,10 +127,15 @@ class PaniqueGame(Game[PaniqueState]):
                 "titles": {t.id: t.title for t in TABLES.values()},
                 "roll_seconds": rules.ROLL_SECONDS}
 
-    def legal_actions(self, state: PaniqueState, seat: int) -> list[dict[str, Any]]:
-        """Every action ``seat`` may send now, as JSON (empty when the game does not wait on it)."""
+    def legal_actions(self, state: PaniqueState, seat: int | None) -> list[dict[str, Any]]:
+        """Every action ``seat`` may send now, as JSON (empty when the game does not wait on it);
+        ``seat=None``: the system's, that is its timer's action (engine interface)."""
         pending = state.pending
-        if state.phase == "over" or pending is None or seat not in pending.seats:
+        if state.phase == "over" or pending is None:
+            return []
+        if seat is None:
+            return [dict(timer.action) for timer in self.timers(state)]
+        if seat not in pending.seats:
             return []
         if not rules.is_choice(pending):
             return [{"type": "roll"}]

@@ -30,9 +30,10 @@ def check_invariants(state: PaniqueState) -> None:
         seats = GAME.active_seats(state)
         assert seats and all(0 <= s < state.players for s in seats)
         assert len(GAME.timers(state)) == 1
-    for seat in range(state.players):
+    for seat in [*range(state.players), None]:
         for raw in GAME.legal_actions(state, seat):
             GAME.validate(state, Move(seat, GAME.parse_action(raw)))
+    assert GAME.legal_actions(state, None) == [dict(t.action) for t in GAME.timers(state)]
 
 
 def play_random(players: int, seed: bytes, pick: random.Random, options: dict
