@@ -319,6 +319,14 @@ def apply_ops(state: PaniqueState, heir: int, ops: tuple[Op, ...]) -> list[Event
             events += change_life(state, heir, n)
         elif kind == "move":
             events += move(state, heir, n)
+            if h.space == SLIME_PIT and h.status == "in" and state.phase != "over":
+                # Sent into the Slime Pit by an effect: no Life Point, the next turn is lost
+                # (docs/games/panique.md, decision 5).
+                h.lost_turns += 1
+                events.append(Event("{seat:%d} ends up in the Slime Pit: the next turn is lost "
+                                    "(%d to lose)" % (heir, h.lost_turns), heir, "lost_turn",
+                                    {"lost_turns": h.lost_turns, "space": SLIME_PIT,
+                                     "msg": "slime_moved"}))
         elif kind == "lose_turn":
             h.lost_turns += n
             events.append(Event("{seat:%d} will lose a turn (%d to lose)" % (heir, h.lost_turns),

@@ -209,15 +209,18 @@ def test_play_goes_to_the_left_in_seat_order() -> None:
     assert seen == [1, 2, 0, 1]
 
 
-def test_an_encounter_move_ending_on_the_slime_pit_triggers_nothing() -> None:
-    """Decision 5: only the movement roll or a "go to the Slime Pit" effect makes the Slime Pit
-    act; a move of an encounter that ends there is neither (decision 4)."""
+def test_an_encounter_move_ending_on_the_slime_pit_loses_the_next_turn() -> None:
+    """Decision 5 (GAMES.md: "an heir sent there by any effect loses no LP but loses the next
+    turn"): an encounter's move that ends on the Slime Pit costs the next turn, not a Life
+    Point; the Slime Pit's own instruction does not act (decision 4)."""
     state = in_play(2, circle=4, spaces=[3, 20], lives=[2, 3])
     roll(state, 5)  # to space 4, blank
     roll(state, 2)  # the Black Cat
-    roll(state, 3)  # a secret passage: forward one, onto the Slime Pit
+    events = roll(state, 3)  # a secret passage: forward one, onto the Slime Pit
     heir = state.heirs[0]
-    assert (heir.space, heir.life, heir.lost_turns) == (5, 2, 0)
+    assert (heir.space, heir.life, heir.lost_turns) == (5, 2, 1)
+    lost = [e for e in events if e.kind == "lost_turn"]
+    assert lost and lost[-1].data == {"lost_turns": 1, "space": 5, "msg": "slime_moved"}
     assert pending(state) == ("move", [1], None)
 
 

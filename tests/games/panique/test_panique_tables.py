@@ -186,6 +186,21 @@ def test_ally_options(option: str, target: int | None, spaces: tuple[int, int]) 
     assert state.heirs[0].life == START_LIFE
 
 
+def test_an_ally_push_onto_the_slime_pit_costs_the_target_its_next_turn() -> None:
+    """Decision 5: the Ally's B moving another heir back two onto the Slime Pit is an effect
+    sending that heir there: no Life Point lost, the next turn is lost."""
+    state = at_choice("ally.5-6")
+    state.heirs[1].space = 7
+    life = state.heirs[1].life
+    events = choose(state, "B", 1)
+    target = state.heirs[1]
+    assert (target.space, target.life) == (5, life)
+    kinds = [(e.kind, e.seat, e.data.get("msg")) for e in events]
+    assert ("lost_turn", 1, "slime_moved") in kinds
+    assert kinds.index(("lost_turn", 1, "slime_moved")) < [k[0] for k in kinds].index("skip")
+    assert target.lost_turns == 0 and state.turn == 0  # the turn it lost was its next one
+
+
 def test_ally_needs_another_living_heir_for_b_and_c() -> None:
     state = at_choice("ally.5-6")
     assert GAME.legal_actions(state, 0) == [
