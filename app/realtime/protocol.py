@@ -86,7 +86,8 @@ class Ping(_Message):
     """The client measures its own round trip: answered by ``pong`` with the same ``t``."""
 
     type: Literal["ping"]
-    t: float = 0
+    t: int | float = 0
+    """Echoed as it came: an integer stays an integer (``3``, not ``3.0``)."""
 
 
 class Pong(_Message):
@@ -94,7 +95,7 @@ class Pong(_Message):
     the server sent this connection (the server measures this client's round trip)."""
 
     type: Literal["pong"]
-    t: float
+    t: int | float
 
 
 class RoomOptions(_Message):
@@ -183,7 +184,8 @@ def parse_client_frame(text: str | bytes) -> Any:
         err = exc.errors()[0]
         if err["type"] == "union_tag_invalid":
             raise ProtocolError("unknown_type", f"unknown message type {data['type']!r}") from None
-        where = ".".join(str(p) for p in err["loc"][1:])
+        # The path to the field, without the branch names of a number's ``int | float``.
+        where = ".".join(str(p) for p in err["loc"][1:] if p not in ("int", "float"))
         msg = err["msg"].removeprefix("Value error, ")
         raise ProtocolError("bad_message", f"{where}: {msg}" if where else msg,
                             _action_ref(data)) from None

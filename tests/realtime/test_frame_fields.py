@@ -86,3 +86,15 @@ def test_a_pong_the_server_did_not_send_is_ignored_even_before_join(server, open
     assert welcome["member"] is not None
     client.send({"type": "pong", "t": 999})
     assert [f for f in extra_frames(client, 0) if f["type"] == "error"] == []
+
+
+@pytest.mark.parametrize("t", [3, 123.25, 190436118052718, -7])
+def test_a_ping_is_answered_with_the_very_same_t(server, open_client, t):
+    """docs/protocol.md: ``ping`` is answered by ``pong`` with the same ``t``; an integer comes
+    back an integer (``3``, not ``3.0``), on the wire."""
+    code = server.create_room("panika", "Ann")["code"]
+    client = open_client(code)
+    client.send({"type": "ping", "t": t})
+    wait_type(client, "pong")
+    (raw,) = [text for text in client.raw if '"pong"' in text]
+    assert raw == json.dumps({"type": "pong", "t": t}, separators=(",", ":"))
