@@ -20,6 +20,16 @@ from .deps import Db
 
 router = APIRouter(prefix="/api", tags=["matches"])
 
+
+def parse_match_id(text: str) -> int | None:
+    """A match id from a path: ASCII digits only (no sign, space or other script's digits), else
+    ``None``; an id that is not a positive 32-bit integer is no match (404, not 422:
+    docs/protocol.md, "HTTP API"; ``get_match`` checks the range)."""
+    if not text.isascii() or not text.isdigit() or len(text) > 20:
+        return None
+    return int(text)
+
+
 GameId = Annotated[str, Query(description="A game id", pattern=f"^{store.GAME_ID.pattern}$",
                               max_length=32)]
 
@@ -37,8 +47,9 @@ async def recent_matches(
     description="`draws` lists every call the match made to its seeded generator, in order "
     "(docs/fairness.md); `static/verify_match.py` checks them against the revealed seed.",
 )
-async def one_match(match_id: int, db: Db) -> dict[str, Any]:
-    match = await db.run(store.get_match, db, match_id=match_id)
+async def one_match(match_id: str, db: Db) -> dict[str, Any]:
+    number = parse_match_id(match_id)
+    match = None if number is None else await db.run(store.get_match, db, match_id=number)
     if match is None:
         raise HTTPException(404, f"no match {match_id}")
     return await asyncio.to_thread(with_draws, match)

@@ -267,7 +267,7 @@ class Cluster:
         try:
             message = parse_client_frame(text)
         except ProtocolError as exc:
-            relay.error(exc.code, exc.message)
+            relay.error(exc.code, exc.message, exc.ref)
             return
         if not room.inbox.allow():  # the room's share of frames, relayed ones included
             relay.error("rate_limited", "this room is busy; slow down", getattr(message, "ref", None))

@@ -183,13 +183,16 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
         if isinstance(message, p.Ping):
             self.out.append(Control((conn,), p.encode({"type": "pong", "t": message.t})))
             return
+        if isinstance(message, p.Pong):
+            # Counts only for a ping this connection was sent (none before it joined); any
+            # other pong is ignored, without an error (docs/protocol.md).
+            conn.answer_ping(message.t, self.now.mono)
+            return
         ref = getattr(message, "ref", None)
         if not conn.joined:
             self._error(conn, "join_first", "send a 'join' frame first", ref)
             return
-        if isinstance(message, p.Pong):
-            conn.answer_ping(message.t, self.now.mono)
-        elif isinstance(message, p.Resync):
+        if isinstance(message, p.Resync):
             self._send_room(conn)
             self._send_state(conn)
         elif conn.member is None:

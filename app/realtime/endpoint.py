@@ -121,7 +121,7 @@ async def _serve(
             try:
                 message = parse_client_frame(text)
             except ProtocolError as exc:
-                conn.error(exc.code, exc.message)
+                conn.error(exc.code, exc.message, exc.ref)
                 continue
             if isinstance(message, Join) and guard.probes.blocked(address):
                 conn.close(CLOSE_THROTTLED, ("throttled", "too many attempts; wait a moment"))

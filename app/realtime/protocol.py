@@ -34,7 +34,11 @@ ChatText = Annotated[
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Fields are strict (docs/protocol.md, "Client to server"): a number must be a JSON number
+    (``"3"`` is not 3, ``true`` is not 1, ``3.0`` is not an integer) and a flag a JSON boolean
+    (``1`` and ``"yes"`` are not ``true``); unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Join(_Message):
@@ -82,7 +86,8 @@ class Ping(_Message):
     """The client measures its own round trip: answered by ``pong`` with the same ``t``."""
 
     type: Literal["ping"]
-    t: float = 0
+    t: int | float = 0
+    """Echoed as it came: an integer stays an integer (``3``, not ``3.0``)."""
 
 
 class Pong(_Message):
@@ -90,7 +95,7 @@ class Pong(_Message):
     the server sent this connection (the server measures this client's round trip)."""
 
     type: Literal["pong"]
-    t: float
+    t: int | float
 
 
 class RoomOptions(_Message):
@@ -152,10 +157,12 @@ _adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 class ProtocolError(Exception):
     """A frame the protocol refuses; ``code`` goes into the ``error`` frame."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, ref: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.ref = ref
+        """The refused ``action`` frame's ``ref``, echoed in the error."""
 
 
 def parse_client_frame(text: str | bytes) -> Any:
@@ -177,9 +184,20 @@ def parse_client_frame(text: str | bytes) -> Any:
         err = exc.errors()[0]
         if err["type"] == "union_tag_invalid":
             raise ProtocolError("unknown_type", f"unknown message type {data['type']!r}") from None
-        where = ".".join(str(p) for p in err["loc"][1:])
+        # The path to the field, without the branch names of a number's ``int | float``.
+        where = ".".join(str(p) for p in err["loc"][1:] if p not in ("int", "float"))
         msg = err["msg"].removeprefix("Value error, ")
-        raise ProtocolError("bad_message", f"{where}: {msg}" if where else msg) from None
+        raise ProtocolError("bad_message", f"{where}: {msg}" if where else msg,
+                            _action_ref(data)) from None
+
+
+def _action_ref(data: dict[str, Any]) -> int | None:
+    """The ``ref`` of a refused ``action`` frame, when it is one the frame could carry (an
+    integer): an error about an action frame carries its ``ref`` (docs/protocol.md)."""
+    ref = data.get("ref")
+    if data.get("type") == "action" and type(ref) is int and -2**63 <= ref < 2**64:
+        return ref
+    return None
 
 
 def encode(frame: dict[str, Any]) -> str:

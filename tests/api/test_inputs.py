@@ -68,6 +68,16 @@ def test_an_id_beyond_the_column_is_404(http, match_id):
         assert http.get(path).status_code == 404, path
 
 
+@pytest.mark.parametrize("match_id", ["abc", "1.5", "1e3", "0x10", "%20", "\u0661"])
+def test_an_id_that_is_not_a_number_is_404_not_422(http, match_id):
+    """docs/protocol.md, "HTTP API": a match id that is not a positive 32-bit integer is no
+    match (404), on the JSON route as on the page."""
+    quoted = quote(match_id, safe="%")
+    for path in (f"/api/matches/{quoted}", f"/matches/{quoted}"):
+        assert http.get(path).status_code == 404, path
+    assert "no match" in http.get(f"/api/matches/{quoted}").json()["detail"]
+
+
 @pytest.mark.parametrize("game", ["\x00", "panika\x00", "pan%ika", "x" * 33, "Panika", " ", "é",
                                   "panika' OR '1'='1"])
 def test_an_odd_game_id_is_422_on_the_json_routes(http, game):
