@@ -289,3 +289,11 @@ def test_legal_actions_are_every_claimable_tile_once_the_dice_show():
     claim(state, rng, 1, wrong, 4000)
     assert GAME.legal_actions(state, 1) == []
     assert GAME.legal_actions(state, 0) == actions
+
+
+def test_a_claim_from_a_seat_outside_the_table_is_not_your_turn():
+    state, rng = start(3)
+    system(state, rng, "reveal", 3000)
+    with pytest.raises(NotYourTurn):
+        GAME.validate(state, Move(7, GAME.parse_action({"type": "claim", "tile": 0}), 4000))
+    assert GAME.legal_actions(state, 7) == []
