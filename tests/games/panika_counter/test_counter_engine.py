@@ -189,3 +189,15 @@ def test_counter_refuses_a_seat_outside_the_table():
         with pytest.raises(IllegalAction):
             act(state, rng, 5, kind)
     assert not state.ended
+
+
+def test_counter_outcome_without_a_burst_says_none_and_ranks_everyone_first():
+    # A counter has no winner (docs/games/panika-counter.md, "Seed reveal").
+    state, rng = new(players=10)
+    act(state, rng, 3, "tap")
+    act(state, rng, 3, "new_counter")
+    outcome = GAME.outcome(state)
+    assert outcome.summary == "Counter of 1 round; bursts at: none"
+    assert outcome.winners == [] and outcome.ranks == [1] * 10
+    assert outcome.scores == [0, 0, 0, 1, 0, 0, 0, 0, 0, 0]
+    assert GAME.view(state, None)["you"] is None and len(GAME.view(state, 0)["taps"]) == 10
