@@ -232,6 +232,7 @@ def test_match_ends_at_target_tokens_with_the_right_outcome():
     outcome = GAME.outcome(state)
     assert outcome.winners == [2] and outcome.scores == [1, 1, 5]
     assert outcome.ranks == [2, 2, 1]
+    assert outcome.summary == "{seat:2} wins with 5 tokens."
     assert GAME.timers(state) == [] and GAME.active_seats(state) == []
     assert state.last_round["winner"] == 2
     for kind in ("next_round", "reveal"):
