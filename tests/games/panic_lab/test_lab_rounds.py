@@ -256,6 +256,7 @@ def test_active_seats_are_those_who_may_still_claim():
     assert GAME.active_seats(state) == [0, 1, 2, 3]
     claim(state, rng, 2, wrong_tiles(state)[0], at_ms=3500)
     assert GAME.active_seats(state) == [0, 1, 3]
+    assert [t.seats for t in GAME.timers(state)] == [()]  # the table's timer, no seat's
 
 
 def test_fourth_pass_mutation_room_can_be_claimed():
