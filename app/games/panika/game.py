@@ -161,9 +161,12 @@ class PanikaGame(Game[PanikaState]):
             seat = state.turn
             events.append(Event("{seat:%d} ran out of time; a card is played for them" % seat,
                                 seat, "timeout"))
-            if not state.piles[seat]:
-                state.last_card_called[seat] = True  # the bot never forgets "Last card!"
-            return events + rules.play(state, seat, rules.bot_play(state, seat), rng)
+            cards = rules.bot_play(state, seat)
+            if state.cards_left(seat) - len(cards) == 1:
+                # The bot never forgets "Last card!": it calls whenever this play can end the
+                # turn with one card in all, even if the pile still holds it (the draw takes it).
+                state.last_card_called[seat] = True
+            return events + rules.play(state, seat, cards, rng)
         cards = list(action.cards)
         if events and any(c not in state.hands[seat] for c in cards):
             # The penalty just took a card this play needed: the play is void, choose again.

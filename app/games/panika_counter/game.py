@@ -111,8 +111,9 @@ class PanikaCounterGame(Game[CounterState]):
         kind = move.action.type
         if state.ended:
             raise IllegalAction("this counter has ended")
-        if kind not in ("new_round", "new_counter") and (
-                move.seat is None or not 0 <= move.seat < state.players):
+        if move.seat is not None and not 0 <= move.seat < state.players:
+            raise IllegalAction(f"there is no seat {move.seat}")
+        if kind not in ("new_round", "new_counter") and move.seat is None:
             raise IllegalAction(f"only a player may send {kind}")
         if kind == "new_counter":
             return
@@ -177,8 +178,9 @@ class PanikaCounterGame(Game[CounterState]):
         return [] if state.ended else list(range(state.players))
 
     def legal_actions(self, state: CounterState, seat: int | None) -> list[dict[str, Any]]:
-        """Any seat may tap, go back one or reset while the counter counts; after a burst only
-        the system's next round (docs/games/panika-counter.md)."""
+        """Any seat may tap, go back one, reset or start a new counter while the counter counts;
+        after a burst any seat may start the next round early (or a new counter). The system:
+        its timer's ``new_round`` (docs/games/panika-counter.md)."""
         if state.ended:
             return []
         if seat is None:
@@ -186,5 +188,5 @@ class PanikaCounterGame(Game[CounterState]):
         if not 0 <= seat < state.players:
             return []
         if state.phase == "burst":
-            return [{"type": "new_counter"}]
+            return [{"type": "new_round"}, {"type": "new_counter"}]
         return [{"type": "tap"}, {"type": "back"}, {"type": "reset"}, {"type": "new_counter"}]

@@ -82,3 +82,34 @@ def test_many_seeds_finish_and_differ():
         state, _ = play_random(seed, 2 + i % 9, {"target_tokens": 2}, random.Random(i))
         rings.add(state.ring)
     assert len(rings) == 20
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_listed_legal_action_validates_and_applies_without_error(seed):
+    # The state frame's `legal` for every seat and the system (docs/games/panic-lab.md, "Action
+    # JSON"): each listed action is accepted when it arrives inside the settle window, and a
+    # walk choosing only among them ends with the winner's outcome.
+    driver = random.Random(seed)
+    rng = SeededRng(bytes([seed]))
+    options = {"latency_fair": seed % 2 == 1, "target_tokens": 2,
+               "variant": ("standard", "no_mutations", "no_mutations_no_vents")[seed % 3]}
+    players = driver.randint(2, 10)
+    state = GAME.setup(players, GAME.parse_options(options), rng)
+    now = 0
+    for _ in range(5000):
+        if state.phase == "over":
+            break
+        now += driver.randint(0, 120)
+        if state.settle_deadline_ms is not None:
+            now = min(now, state.settle_deadline_ms - 1)
+        listed = [(seat, action) for seat in [None, *range(players)]
+                  for action in GAME.legal_actions(state, seat)]
+        assert listed
+        moves = [Move(seat, GAME.parse_action(a), now, driver.randint(0, 450))
+                 for seat, a in listed]
+        for move in moves:
+            GAME.validate(state, move)
+        GAME.apply(state, driver.choice(moves), rng)
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == [state.winner]
+    assert state.tokens[state.winner] == 2

@@ -232,6 +232,7 @@ def test_match_ends_at_target_tokens_with_the_right_outcome():
     outcome = GAME.outcome(state)
     assert outcome.winners == [2] and outcome.scores == [1, 1, 5]
     assert outcome.ranks == [2, 2, 1]
+    assert outcome.summary == "{seat:2} wins with 5 tokens."
     assert GAME.timers(state) == [] and GAME.active_seats(state) == []
     assert state.last_round["winner"] == 2
     for kind in ("next_round", "reveal"):
@@ -255,6 +256,7 @@ def test_active_seats_are_those_who_may_still_claim():
     assert GAME.active_seats(state) == [0, 1, 2, 3]
     claim(state, rng, 2, wrong_tiles(state)[0], at_ms=3500)
     assert GAME.active_seats(state) == [0, 1, 3]
+    assert [t.seats for t in GAME.timers(state)] == [()]  # the table's timer, no seat's
 
 
 def test_fourth_pass_mutation_room_can_be_claimed():
@@ -289,3 +291,11 @@ def test_legal_actions_are_every_claimable_tile_once_the_dice_show():
     claim(state, rng, 1, wrong, 4000)
     assert GAME.legal_actions(state, 1) == []
     assert GAME.legal_actions(state, 0) == actions
+
+
+def test_a_claim_from_a_seat_outside_the_table_is_not_your_turn():
+    state, rng = start(3)
+    system(state, rng, "reveal", 3000)
+    with pytest.raises(NotYourTurn):
+        GAME.validate(state, Move(7, GAME.parse_action({"type": "claim", "tile": 0}), 4000))
+    assert GAME.legal_actions(state, 7) == []

@@ -118,3 +118,15 @@ def test_validate_never_mutates():
             except EngineError:
                 pass
     assert state == before
+
+
+def test_my_claim_is_null_until_the_seat_claims_and_absent_from_the_public_view():
+    # GAMES.md "Panic Lab": claim locations stay hidden until the round ends; a seat sees its own.
+    state, rng = start(3)
+    system(state, rng, "reveal", 3000)
+    assert GAME.view(state, 0)["my_claim"] is None
+    assert "my_claim" not in GAME.view(state, None) and GAME.view(state, None)["seat"] is None
+    tile = wrong_tiles(state)[0]
+    claim(state, rng, 0, tile, 4000)
+    assert GAME.view(state, 0)["my_claim"] == {"tile": tile}
+    assert GAME.view(state, 1)["my_claim"] is None

@@ -232,6 +232,7 @@ def test_everyone_without_cards_wins_together():
     assert state.winners == [1, 2]
     outcome = GAME.outcome(state)
     assert outcome.ranks[1] == outcome.ranks[2] == 1 and outcome.winners == [1, 2]
+    assert outcome.summary == "{seat:1} and {seat:2} win"
 
 
 def test_outcome_ranks_others_by_fewest_cards_left_score_minus_cards():

@@ -125,3 +125,81 @@ def test_replay_rebuilds_the_identical_match():
 
 def test_card_json_is_shared_and_complete():
     assert [c["id"] for c in CARD_JSON] == list(range(120))
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 6), seed=st.binary(min_size=1, max_size=8),
+       choices=st.integers(0, 2**32))
+def test_every_listed_legal_action_validates_and_applies_without_error(players, seed, choices):
+    # The state frame's `legal` (docs/games/panika.md, "Legal actions") for every seat and the
+    # system: each listed action is accepted, and a walk choosing only among them never makes
+    # `apply` raise (the crash fixed in 0cc04f0 was such a path); whoever must choose a card
+    # always has a play listed (a Play Two player always holds two cards).
+    chooser = random.Random(choices)
+    rng = SeededRng(seed)
+    state = GAME.setup(players, GAME.parse_options({}), rng)
+    for _ in range(MAX_STEPS):
+        if state.phase == "over":
+            assert GAME.outcome(state) is not None and not GAME.timers(state)
+            break
+        listed = [(seat, action) for seat in [None, *range(players)]
+                  for action in GAME.legal_actions(state, seat)]
+        for seat, action in listed:
+            GAME.validate(state, Move(seat, GAME.parse_action(action)))
+        if state.phase == "play":
+            assert any(a["type"] == "play" for a in GAME.legal_actions(state, state.turn))
+            if state.play_two == state.turn:
+                assert len(state.hands[state.turn]) >= 2
+        seat, action = chooser.choice(listed)
+        GAME.apply(state, Move(seat, GAME.parse_action(action)), rng)
+        check_invariants(state)
+
+
+def end_game_state(chooser: random.Random) -> PanikaState:
+    """A random late position: short hands, piles mostly empty, maybe Play Two pending on the
+    player to choose and the previous player's Last-card window open."""
+    players = chooser.randint(2, 6)
+    deck = list(range(120))
+    chooser.shuffle(deck)
+    hands = [[deck.pop() for _ in range(chooser.choice([1, 1, 2, 2, 3, 4]))]
+             for _ in range(players)]
+    piles = [[deck.pop() for _ in range(chooser.choice([0, 0, 0, 1, 2, 5]))]
+             for _ in range(players)]
+    state = PanikaState(
+        players=players, turn_seconds=30, hands=hands, piles=piles, discard=deck,
+        counter=chooser.randint(0, 20), burst_at=chooser.randint(21, 30), round=1,
+        turn=chooser.randrange(players), last_card_called=[False] * players,
+        penalty_cards=[0] * players, turn_serial=1)
+    if chooser.random() < 0.4 and len(hands[state.turn]) >= 2:
+        state.play_two = state.turn
+    before = (state.turn - 1) % players
+    if before != state.turn and chooser.random() < 0.6:
+        # The previous player ended the turn with one card, no pile, and has not called yet.
+        state.discard += hands[before][1:] + piles[before]
+        del hands[before][1:], piles[before][:]
+        state.window = before
+    return state
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(choices=st.integers(0, 2**32), seed=st.binary(min_size=1, max_size=8))
+def test_end_games_from_random_positions_never_strand_a_player_or_crash(choices, seed):
+    # The end game is where "Last card!" windows, penalties from hands and Play Two meet (the
+    # crash of 0cc04f0: a window closed by its timer left a Play Two player one card). From a
+    # random late position, a walk over the listed legal actions never makes `apply` raise and
+    # always leaves whoever must choose a card a listed play (rulebook, "Play Two", last bullet).
+    chooser = random.Random(choices)
+    rng = SeededRng(seed)
+    state = end_game_state(chooser)
+    for _ in range(500):
+        if state.phase == "over":
+            break
+        listed = [(seat, action) for seat in [None, *range(state.players)]
+                  for action in GAME.legal_actions(state, seat)]
+        for seat, action in listed:
+            GAME.validate(state, Move(seat, GAME.parse_action(action)))
+        if state.phase == "play":
+            assert any(a["type"] == "play" for a in GAME.legal_actions(state, state.turn))
+        seat, action = chooser.choice(listed)
+        GAME.apply(state, Move(seat, GAME.parse_action(action)), rng)
+        assert total_cards(state) == 120

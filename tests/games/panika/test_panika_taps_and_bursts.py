@@ -190,3 +190,33 @@ def test_validate_never_mutates():
         with pytest.raises(IllegalAction):
             GAME.validate(state, Move(seat, GAME.parse_action(raw)))
     assert repr(state) == before
+
+
+def test_event_order_of_a_burst_burst_penalty_round():
+    # Rulebook, "End of the Round": the burster takes penalty cards, then the next round begins
+    # with the burster's left neighbour (docs/games/panika.md, decision 13: the order).
+    state, _ = build([["4", "1", "1", "1"], ["1"] * 4, ["1"] * 4], [5, 5, 5],
+                     counter=19, burst_at=20)
+    play(state, 0, state.hands[0][0])
+    events = act(state, None, {"type": "auto_tap"})
+    assert [e.kind for e in events] == ["auto_tap", "burst", "penalty", "round"]
+    assert events[1].data == {"number": 20} and events[2].data["n"] == 2
+    assert events[3].seat == 1 and events[3].data == {"round": 2}
+
+
+def test_auto_tap_gives_one_tap_event_with_the_final_counter():
+    state, _ = build([["4", "1", "1", "1"], ["1"] * 4], [5, 5])
+    play(state, 0, state.hands[0][0])
+    events = act(state, None, {"type": "auto_tap"})
+    taps = [e for e in events if e.kind == "tap"]
+    assert [e.kind for e in events][:2] == ["auto_tap", "tap"]
+    assert len(taps) == 1 and taps[0].data == {"counter": 4} and taps[0].transient
+
+
+def test_event_order_play_two_special_after_the_last_tap():
+    # Rulebook, "Play Two": tap first, then the special acts; its event follows the last tap.
+    state, _ = build([["1", "play2", "1", "1"], ["1"] * 4, ["1"] * 4], [5, 5, 5], play_two=0)
+    one, p2 = state.hands[0][0], state.hands[0][1]
+    assert [e.kind for e in act(state, 0, {"type": "play", "cards": [one, p2]})] == ["play"]
+    assert [e.kind for e in tap(state, 0)] == ["tap", "play_two"]
+    assert state.play_two == 1 and state.turn == 1

@@ -70,6 +70,25 @@ def test_timeout_calls_last_card_for_the_absent_player():
     assert state.window is None and state.last_card_called[0]
 
 
+def test_timeout_calls_last_card_when_the_draw_takes_the_pile_s_last_card():
+    # Seat 0 holds one card and one penalty card on its pile: the bot's play leaves one card in
+    # all, which the draw takes into the hand, so the bot calls "Last card!" (rulebook, "End of
+    # the Game"; docs/games/panika.md, decision 11: a timeout never costs a forgotten call).
+    state, _ = build([["3"], ["1"] * 4], [["1"], 5])
+    act(state, None, {"type": "timeout"})
+    assert state.last_card_called[0]
+    act(state, None, {"type": "auto_tap"})
+    assert len(state.hands[0]) == 1 and not state.piles[0]
+    assert state.window is None and state.last_card_called[0]
+    assert not any(t.action == {"type": "close_last_card"} for t in GAME.timers(state))
+
+
+def test_timeout_does_not_call_last_card_when_more_than_one_card_stays():
+    state, _ = build([["0", "2", "3"], ["1"] * 4], [0, 5])
+    act(state, None, {"type": "timeout"})
+    assert not state.last_card_called[0] and state.window is None
+
+
 def test_active_seats_is_the_player_then_the_tapper():
     state, _ = build([["tap", "1", "1", "1"], ["1"] * 4, ["1"] * 4], [5, 5, 5])
     assert GAME.active_seats(state) == [0]

@@ -162,3 +162,42 @@ def test_counter_replay_is_identical():
     again = GAME.replay(2, {}, b"rp", log)
     assert isinstance(again, CounterState)
     assert GAME.view(again, None) == GAME.view(state, None) and again.burst_at == state.burst_at
+
+
+def test_counter_legal_actions_list_every_action_a_seat_may_send():
+    # Every action the engine accepts is listed in the frame's `legal`, and nothing else: a
+    # player may start the next round early after a burst (docs/games/panika-counter.md).
+    state, rng = new(burst_at=21)
+    assert GAME.legal_actions(state, 0) == [
+        {"type": "tap"}, {"type": "back"}, {"type": "reset"}, {"type": "new_counter"}]
+    assert GAME.legal_actions(state, None) == []
+    for _ in range(21):
+        act(state, rng, 0, "tap")
+    assert state.phase == "burst"
+    assert GAME.legal_actions(state, 1) == [{"type": "new_round"}, {"type": "new_counter"}]
+    assert GAME.legal_actions(state, None) == [{"type": "new_round"}]
+    for seat in (None, 0, 1, 2):
+        for raw in GAME.legal_actions(state, seat):
+            GAME.validate(state, Move(seat, GAME.parse_action(raw)))
+    act(state, rng, 1, "new_round")
+    assert state.phase == "counting" and state.round == 2
+
+
+def test_counter_refuses_a_seat_outside_the_table():
+    state, rng = new(players=2)
+    for kind in ("tap", "new_round", "new_counter"):
+        with pytest.raises(IllegalAction):
+            act(state, rng, 5, kind)
+    assert not state.ended
+
+
+def test_counter_outcome_without_a_burst_says_none_and_ranks_everyone_first():
+    # A counter has no winner (docs/games/panika-counter.md, "Seed reveal").
+    state, rng = new(players=10)
+    act(state, rng, 3, "tap")
+    act(state, rng, 3, "new_counter")
+    outcome = GAME.outcome(state)
+    assert outcome.summary == "Counter of 1 round; bursts at: none"
+    assert outcome.winners == [] and outcome.ranks == [1] * 10
+    assert outcome.scores == [0, 0, 0, 1, 0, 0, 0, 0, 0, 0]
+    assert GAME.view(state, None)["you"] is None and len(GAME.view(state, 0)["taps"]) == 10

@@ -102,7 +102,7 @@ def test_simultaneous_taps_from_four_phones_each_count_once(server, open_client)
     for p in phones:
         p.drain(0.2)
     for f in final:
-        assert f["view"]["taps"][:4] == [5, 5, 5, 5]
+        assert f["view"]["taps"] == [5, 5, 5, 5] + [0] * 6  # the room seats 10 phones
         assert sum(f["view"]["taps"]) == 20 and f["view"]["phase"] == "counting"
     for p, start in zip(phones, since, strict=True):
         new = p.frames[start:]
