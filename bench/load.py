@@ -520,6 +520,9 @@ class Server:
             cmd += ["--gc-threshold", args.gc_threshold]
         if args.tracemalloc:
             cmd += ["--tracemalloc", args.tracemalloc]
+        if args.census:
+            Path(args.census).unlink(missing_ok=True)
+            cmd += ["--census", args.census]
         self.log = open(self.tmp / "server.log", "w")  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, cwd=args.app_root or ROOT, env=env, stdout=self.log, stderr=self.log)
         self.pid = self.proc.pid
@@ -660,6 +663,12 @@ def run(args: argparse.Namespace) -> dict:
         wall1 = time.time()
         busy1, own1 = machine_busy_seconds(), time.process_time()
         w1 = time.perf_counter()
+        if args.census and server is not None:  # after the window: its full collection is not in it
+            os.kill(pid, signal.SIGUSR1)
+            census_by = time.monotonic() + 60
+            while not Path(args.census).exists() and time.monotonic() < census_by:
+                time.sleep(0.2)
+            note(f"census of the server's heap: {args.census}")
         parts = [result_q.get(timeout=args.duration + 120) for _ in procs]
         if spy is not None:
             spy.wait(30)
@@ -766,6 +775,9 @@ def parse_args(argv: list[str] | None = None, max_duration: float = 600) -> argp
                     help="serve the app package of this tree instead (a scratch copy)")
     ap.add_argument("--tracemalloc", default="",
                     help="diagnostics: the server traces allocations; top sites after connect here")
+    ap.add_argument("--census", default="",
+                    help="diagnostics: at the end of the window the server writes here the objects "
+                    "its collector tracks, by type, and times one full collection")
     ap.add_argument("--nodes", type=lambda v: [u.rstrip("/") for u in v.split(",") if u],
                     default=[], help="with a URL --server: the other running processes of the "
                     "same site (http://127.0.0.1:PORT,...); see --spread and bench/cluster.py")

@@ -14,6 +14,10 @@ change made here, for the benchmark only: the room-creation limit (30 per minute
 ``BENCH_APP_ROOT=/some/copy`` serves the ``app`` package of another tree (to measure a change
 made in a scratch copy, never in this repository).
 
+``--census FILE`` (diagnostics): on SIGUSR1, the objects the collector tracks, by type (the
+heap a full collection walks; the start-up objects frozen for good are not in it), and how long
+one full collection of them takes, written to FILE.
+
 ``--gc-log FILE`` writes, at exit, how long the collector ran per generation (gc.callbacks): the
 benchmark reads it to tell a GC pause from other stalls. ``--gc-threshold a,b,c`` sets
 ``gc.set_threshold`` after the app's start-up, to try a tuning without touching app/.
@@ -71,6 +75,28 @@ class GcLog:
             s["frozen"] = gc.get_freeze_count()
 
 
+def install_census(path: Path) -> None:
+    """On SIGUSR1: the objects the collector tracks now, by type, then one timed full collection
+    (what the app's full pass walks: docs/performance.md, "What the full collection walks")."""
+    import collections
+    import signal
+
+    def census(*_: object) -> None:
+        tracked = gc.get_objects()
+        by_type = collections.Counter(type(o).__name__ for o in tracked)
+        count = len(tracked)
+        del tracked
+        started = time.perf_counter()
+        gc.collect(2)
+        took = (time.perf_counter() - started) * 1000
+        lines = [f"tracked {count}  frozen since start-up {gc.get_freeze_count()}  "
+                 f"full collection {took:.0f} ms"]
+        lines += [f"{n:10d}  {n / count:6.1%}  {name}" for name, n in by_type.most_common(40)]
+        path.write_text("\n".join(lines) + "\n")
+
+    signal.signal(signal.SIGUSR1, census)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--app", choices=("real", "bare"), default="real")
@@ -79,8 +105,12 @@ def main() -> None:
     ap.add_argument("--gc-threshold", default="", help="e.g. 50000,50,100")
     ap.add_argument("--tracemalloc", default="",
                     help="diagnostics: trace allocations; on SIGUSR1 write the top sites here")
+    ap.add_argument("--census", default="",
+                    help="diagnostics: on SIGUSR1 write the tracked objects by type here")
     args = ap.parse_args()
     raise_nofile()
+    if args.census:
+        install_census(Path(args.census))
     if args.tracemalloc:
         import signal
         import tracemalloc

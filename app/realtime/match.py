@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from app.engine import Event, Game, Move, Outcome, SeededRng, new_seed, seed_commitment
+from app.engine import Event, Game, Move, MoveLog, Outcome, SeededRng, new_seed, seed_commitment
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +30,9 @@ class MatchRun:
     t0: float = 0.0
     """When the match started, on the monotonic clock (seconds): ``at_ms`` counts from it."""
     version: int = 0
-    log: list[Move] = field(default_factory=list)
-    """Every applied move, the actions as JSON (``Move.logged``); move ``seq`` is ``log[seq-1]``."""
+    log: MoveLog = field(default_factory=MoveLog)
+    """Every applied move, the actions as JSON (``Move.logged``); move ``seq`` is ``log[seq-1]``.
+    Kept as JSON text, out of the collector's way (``app/engine/movelog.py``)."""
 
     def __post_init__(self) -> None:
         self.seed_hash = seed_commitment(self.seed)

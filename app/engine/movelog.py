@@ -1,0 +1,68 @@
+"""A match's action log kept out of the collector's way (docs/performance.md, "What the full
+collection walks").
+
+A logged move held as a ``Move`` with its action as a JSON object is three or more objects the
+cyclic collector tracks (the move, the action dict, the list of cards in it). A server with a
+thousand matches running holds hundreds of thousands of logged moves, and they were about
+seven in ten of the objects each full collection had to walk. Here each move is kept as its
+JSON text (``bytes``: one object, which the collector never tracks) and rebuilt as a ``Move``
+when it is read. Reads are rare (the journal and the frames read the newest move, kept decoded;
+a rebuild, a restore or the match's record read them all, once), so the cost is one encoding
+per move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import overload
+
+import orjson
+
+from .interface import Move
+
+
+class MoveLog(Sequence[Move]):
+    """The moves of a match in order (move ``seq`` is ``log[seq - 1]``), actions as JSON."""
+
+    __slots__ = ("_moves", "_newest")
+
+    def __init__(self, moves: Iterable[Move] = ()) -> None:
+        self._moves: list[bytes] = []
+        self._newest: Move | None = None
+        for move in moves:
+            self.append(move)
+
+    def append(self, move: Move) -> None:
+        """Add ``move`` (its action a JSON object, as ``Move.logged`` gives it)."""
+        self._moves.append(orjson.dumps(move.to_json()))
+        self._newest = move
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+        if isinstance(index, slice):
+            return [Move.from_json(orjson.loads(m)) for m in self._moves[index]]
+        if self._newest is not None and index in (-1, len(self._moves) - 1):
+            return self._newest
+        return Move.from_json(orjson.loads(self._moves[index]))
+
+    def __iter__(self) -> Iterator[Move]:
+        for encoded in self._moves:
+            yield Move.from_json(orjson.loads(encoded))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, MoveLog):
+            return self._moves == other._moves
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"MoveLog({len(self)} moves)"

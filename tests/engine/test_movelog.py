@@ -1,0 +1,49 @@
+"""The match's action log as JSON text (app/engine/movelog.py): it reads back exactly the moves
+it was given, in order, and holds none of them where the cyclic collector must walk."""
+
+from __future__ import annotations
+
+import gc
+
+from app.engine import Move, MoveLog
+
+MOVES = [
+    Move(0, {"type": "play", "cards": [12, 14]}, 1_200, 35),
+    Move(None, {"type": "timeout"}, 30_000, 0),
+    Move(2, {"type": "say", "text": "Grüße ☃", "pick": {"a": None, "b": 1.5}}, 31_250, 48),
+]
+
+
+def test_a_log_reads_back_every_move_exactly_in_order():
+    log = MoveLog(MOVES[:2])
+    log.append(MOVES[2])
+    assert len(log) == 3
+    assert list(log) == MOVES
+    assert [log[i] for i in range(3)] == MOVES
+    assert log[-1] == MOVES[2] and log[-3] == MOVES[0]
+    assert log[1:] == MOVES[1:]
+    assert log == MoveLog(MOVES) and log == MOVES and log != MOVES[:2]
+
+
+def test_a_read_move_is_a_copy_the_log_cannot_be_changed_through():
+    log = MoveLog(MOVES)
+    log[0].action["cards"].append(99)
+    assert log[0].action == {"type": "play", "cards": [12, 14]}
+
+
+def test_an_empty_log():
+    log = MoveLog()
+    assert len(log) == 0 and list(log) == [] and not log
+    try:
+        log[0]
+    except IndexError:
+        pass
+    else:
+        raise AssertionError("an empty log has no move 0")
+
+
+def test_the_logged_moves_are_not_tracked_by_the_collector():
+    log = MoveLog(MOVES * 100)
+    held = log._moves  # noqa: SLF001 - what the log holds is the point here
+    assert len(held) == 300
+    assert not any(gc.is_tracked(entry) for entry in held)
