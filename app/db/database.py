@@ -51,11 +51,12 @@ UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (
 connection, a statement cancelled by its timeout, a locked SQLite file, an empty pool."""
 
 
-def _json_dumps(value: object) -> str:
+def json_dumps(value: object) -> str:
+    """JSON text as the JSON columns keep it (orjson)."""
     return orjson.dumps(value).decode()
 
 
-JSON_CODEC = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
+JSON_CODEC = {"json_serializer": json_dumps, "json_deserializer": orjson.loads}
 """JSON columns (options, action log) through orjson: a match's log is thousands of values."""
 
 

@@ -18,7 +18,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 
 from app.engine import Move
 
-from .database import Database, _json_dumps
+from .database import Database, json_dumps
 from .models import RoomMatchRow, RoomMemberRow, RoomMoveRow, RoomRow
 
 
@@ -109,22 +109,25 @@ def _insert_moves(connection: Connection, moves: list[AddMove]) -> None:
     dialect = connection.dialect.name
     if dialect == "sqlite":
         connection.exec_driver_sql(_SQLITE_INSERT_MOVE, [
-            (op.code, op.seq, op.move.seat, _json_dumps(op.move.action), op.move.at_ms,
-             op.move.rtt_ms, op.received_at.astimezone(UTC).strftime(SQLITE_TIME_FORMAT))
+            _move_row(op, op.received_at.astimezone(UTC).strftime(SQLITE_TIME_FORMAT))
             for op in moves])
     elif dialect == "postgresql":
-        values: list[Any] = []
-        for op in moves:
-            values += (op.code, op.seq, op.move.seat, _json_dumps(op.move.action),
-                       op.move.at_ms, op.move.rtt_ms, op.received_at)
+        values = tuple(value for op in moves for value in _move_row(op, op.received_at))
         rows = ", ".join([_POSTGRES_MOVE_ROW] * len(moves))
         connection.exec_driver_sql(
             f"INSERT INTO room_moves ({MOVE_COLUMNS}) VALUES {rows} ON CONFLICT DO NOTHING",
-            tuple(values))
+            values)
     else:  # pragma: no cover - the two databases the site runs on
         connection.execute(insert(RoomMoveRow), [
             {"room_code": op.code, "seq": op.seq, **op.move.to_json(),
              "received_at": op.received_at} for op in moves])
+
+
+def _move_row(op: AddMove, received_at: Any) -> tuple[Any, ...]:
+    """A move's values in ``MOVE_COLUMNS`` order, the action as JSON text."""
+    move = op.move
+    return (op.code, op.seq, move.seat, json_dumps(move.action), move.at_ms, move.rtt_ms,
+            received_at)
 
 
 def _delete_room(connection: Connection, code: str) -> None:

@@ -63,13 +63,24 @@ def check_invariants(state: PanikaState) -> None:
     assert 21 <= state.burst_at <= 30
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(2, 6), seed=st.binary(min_size=1, max_size=8),
-       choices=st.integers(0, 2**32))
-def test_random_legal_games_keep_every_invariant(players, seed, choices):
-    chooser = random.Random(choices)
+def random_games(max_examples: int):  # type: ignore[no-untyped-def]
+    """Hypothesis over new matches: a player count, the match's seed and the choosing seed."""
+    return lambda test: settings(
+        max_examples=max_examples, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    )(given(players=st.integers(2, 6), seed=st.binary(min_size=1, max_size=8),
+            choices=st.integers(0, 2**32))(test))
+
+
+def new_game(players: int, seed: bytes, choices: int
+             ) -> tuple[random.Random, SeededRng, PanikaState]:
+    """The chooser of moves, the match's generator and its first state."""
     rng = SeededRng(seed)
-    state = GAME.setup(players, GAME.parse_options({}), rng)
+    return random.Random(choices), rng, GAME.setup(players, GAME.parse_options({}), rng)
+
+
+@random_games(max_examples=25)
+def test_random_legal_games_keep_every_invariant(players, seed, choices):
+    chooser, rng, state = new_game(players, seed, choices)
     check_invariants(state)
     check_views(state)
     for _ in range(MAX_STEPS):
@@ -127,17 +138,13 @@ def test_card_json_is_shared_and_complete():
     assert [c["id"] for c in CARD_JSON] == list(range(120))
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(2, 6), seed=st.binary(min_size=1, max_size=8),
-       choices=st.integers(0, 2**32))
+@random_games(max_examples=10)
 def test_every_listed_legal_action_validates_and_applies_without_error(players, seed, choices):
     # The state frame's `legal` (docs/games/panika.md, "Legal actions") for every seat and the
     # system: each listed action is accepted, and a walk choosing only among them never makes
     # `apply` raise (the crash fixed in 0cc04f0 was such a path); whoever must choose a card
     # always has a play listed (a Play Two player always holds two cards).
-    chooser = random.Random(choices)
-    rng = SeededRng(seed)
-    state = GAME.setup(players, GAME.parse_options({}), rng)
+    chooser, rng, state = new_game(players, seed, choices)
     for _ in range(MAX_STEPS):
         if state.phase == "over":
             assert GAME.outcome(state) is not None and not GAME.timers(state)
