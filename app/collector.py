@@ -1,23 +1,29 @@
 """Keeping garbage-collection pauses short with thousands of open sockets.
 
 CPython's cyclic collector walks every object of the generations it collects. A server with
-4,000 connections holds some 700,000 long-lived objects, so a full collection paused it for about
-half a second (docs/performance.md). Worse, in steady play the youngest generation is not what
-its threshold suggests: each move frees old objects (which lowers the allocation count) while the
-new ones that replace them (a room's latest events, a match's new state) pile up in generation 0,
-so a "young" collection could walk 100,000 objects, 100 ms and more.
+4,000 connections holds some 600,000 long-lived objects, so a full collection of them paused it
+for half a second to a second (docs/performance.md, "The collector freezes what it has walked").
+Worse, in steady play the youngest generation is not what its threshold suggests: each move frees
+old objects (which lowers the allocation count) while the new ones that replace them pile up in
+generation 0, so a "young" collection could walk 100,000 objects, 100 ms and more.
 
 So the server runs the collector itself, on a schedule, with automatic collection off:
 
 - at start-up (the app built, its modules, routes and settings loaded) one full collection, then
-  ``gc.freeze()``: what is alive then lives for the whole process and no pass walks it again,
-  the full one included (about 110,000 objects: docs/performance.md, "Collector");
+  ``gc.freeze()``: no pass but the rare thaw below walks those objects again;
 - every ``young_seconds`` it collects generations 0 and 1 (everything allocated since the last
   pass: a few thousand objects); the survivors move to generation 2, which no young pass walks;
-- every ``full_seconds`` it collects generation 2: the rooms, connections and matches alive now,
-  freeing the reference cycles among them that died. That pass is the long one (it walks every
-  live object made since start-up), but it comes once in ``full_seconds`` and never walks the
-  start-up objects.
+- every ``full_seconds`` it collects generation 2, which holds only what became long-lived since
+  the previous full pass, frees the reference cycles among it that died, and freezes the
+  survivors. Each long-lived object (a connection, a room) is walked by one full pass in its
+  life, not by every one, so the pass walks what changed in the last period (the rooms' current
+  states, the new connections), not the whole heap.
+- every ``thaw_seconds`` it thaws everything and collects it all once (the one long pass,
+  hundreds of milliseconds at thousands of connections), then freezes the survivors again. That
+  pass is the safety net for reference cycles that die among frozen objects, which no other pass
+  would free. Measured, the site's objects leave none: connections, rooms, matches and their
+  saves are freed by their reference counts or die young (docs/performance.md), and the thaw
+  pass logs how many objects it freed so that a change that starts to leak shows.
 """
 
 from __future__ import annotations
@@ -30,25 +36,41 @@ import time
 log = logging.getLogger(__name__)
 
 
-async def run_collector_schedule(young_seconds: float, full_seconds: float) -> None:
-    """Collect the young generations every ``young_seconds`` and everything every
-    ``full_seconds``; ``young_seconds <= 0`` leaves CPython's automatic collector alone."""
+def collect_and_freeze(thaw: bool) -> int:
+    """Collect generation 2 (everything when ``thaw``), then freeze what survived; the number
+    of unreachable objects found."""
+    if thaw:
+        gc.unfreeze()
+    found = gc.collect(2)
+    gc.freeze()
+    return found
+
+
+async def run_collector_schedule(young_seconds: float, full_seconds: float,
+                                 thaw_seconds: float = 0.0) -> None:
+    """Collect the young generations every ``young_seconds``, what became long-lived every
+    ``full_seconds`` and everything every ``thaw_seconds`` (0: never); ``young_seconds <= 0``
+    leaves CPython's automatic collector alone."""
     if young_seconds <= 0:
         return
     gc.collect()
     gc.freeze()
     gc.disable()
-    last_full = time.monotonic()
+    last_full = last_thaw = time.monotonic()
     try:
         while True:
             await asyncio.sleep(young_seconds)
-            if full_seconds > 0 and time.monotonic() - last_full >= full_seconds:
+            now = time.monotonic()
+            thaw = thaw_seconds > 0 and now - last_thaw >= thaw_seconds
+            if thaw or (full_seconds > 0 and now - last_full >= full_seconds):
                 started = time.perf_counter()
-                freed = gc.collect(2)
-                log.info("full collection: %d objects freed in %.0f ms (%d frozen since "
-                         "start-up, not walked)", freed, (time.perf_counter() - started) * 1000,
-                         gc.get_freeze_count())
+                found = collect_and_freeze(thaw)
+                log.info("%s collection: %d unreachable objects freed in %.0f ms; %d frozen",
+                         "thawed full" if thaw else "full", found,
+                         (time.perf_counter() - started) * 1000, gc.get_freeze_count())
                 last_full = time.monotonic()
+                if thaw:
+                    last_thaw = last_full
             else:
                 gc.collect(1)
     finally:

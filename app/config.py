@@ -70,8 +70,12 @@ class Settings(BaseSettings):
         "instead; see app/collector.py)."
     )
     gc_full_seconds: float = Field(
-        600.0, description="Collect every object made since start-up this often (what start-up "
-        "made stays frozen)."
+        60.0, description="Collect what became long-lived since the last such pass this often, "
+        "then freeze the survivors (app/collector.py)."
+    )
+    gc_thaw_seconds: float = Field(
+        21600.0, description="Thaw and collect every object this often: the one long pause, a "
+        "safety net for cycles among frozen objects (0: never; app/collector.py)."
     )
 
     # --- Realtime limits (docs/protocol.md, "Limits"; issue 7) ------------------------------

@@ -76,7 +76,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 log.error("could not restore the open rooms: %s", error)
         await app.state.registry.start()
         collector = asyncio.get_running_loop().create_task(
-            run_collector_schedule(settings.gc_young_seconds, settings.gc_full_seconds)
+            run_collector_schedule(settings.gc_young_seconds, settings.gc_full_seconds,
+                                   settings.gc_thaw_seconds)
         )
         yield
         collector.cancel()

@@ -35,6 +35,7 @@ from app.engine import get_game  # noqa: E402
 from app.games import load_all  # noqa: E402
 from app.realtime import protocol as p  # noqa: E402
 from app.realtime.connection import Connection  # noqa: E402
+from app.realtime.effects import Now  # noqa: E402
 from app.realtime.room import Room  # noqa: E402
 from app.realtime.tokens import SeatTokens  # noqa: E402
 
@@ -51,6 +52,12 @@ class Counted:
         if text is not None and text.startswith('{"type":"state"'):
             self.states += 1
             self.state_bytes += len(text)
+
+
+def on_frame(room: Room, conn: Connection, message: object) -> None:
+    """What the room's actor does with a client's frame: the core decides, the room performs
+    the effects (the frames sent are counted, so their encoding is in the move's time)."""
+    room.perform(room.frame(conn, message, Now.read()))
 
 
 async def _save(record, on_state):  # noqa: ANN001 - the room's SaveMatch, doing nothing
@@ -79,8 +86,8 @@ def choose(room: Room, rng: random.Random) -> tuple[int | None, dict] | None:
 async def play_match(room: Room, conns: list[Connection], rng: random.Random,
                      host: Connection) -> list[float]:
     """One match from the host's start to its end; the CPU seconds of each move."""
-    room._on_frame(host, p.Start(type="start") if room.match_number == 0
-                   else p.Rematch(type="rematch"))
+    on_frame(room, host, p.Start(type="start") if room.match_number == 0
+             else p.Rematch(type="rematch"))
     by_seat = {c.seat: c for c in conns if c.seat is not None}
     times = []
     moves = 0
@@ -94,8 +101,9 @@ async def play_match(room: Room, conns: list[Connection], rng: random.Random,
         if seat is None:
             events = room.match.play(None, action)
             room._after_move(events)
+            room.perform(room.take())
         else:
-            room._on_frame(by_seat[seat], p.Action(type="action", action=action))
+            on_frame(room, by_seat[seat], p.Action(type="action", action=action))
         times.append(time.thread_time() - t0)
         gc.enable()
         moves += 1
@@ -121,8 +129,8 @@ async def main() -> None:
             sinks = [Counted() for _ in range(args.players + 1)]
             conns = [Connection(s.send) for s in sinks]
             for i, conn in enumerate(conns[:-1]):
-                room._on_frame(conn, p.Join(type="join", nickname=f"bot{i}", deltas=deltas))
-            room._on_frame(conns[-1], p.Join(type="join", watch=True, deltas=deltas))
+                on_frame(room, conn, p.Join(type="join", nickname=f"bot{i}", deltas=deltas))
+            on_frame(room, conns[-1], p.Join(type="join", watch=True, deltas=deltas))
             host = next(c for c in conns if c.member is not None and c.member.id == room.host)
             for sink in sinks:
                 sink.states = sink.state_bytes = 0

@@ -724,6 +724,8 @@ def run(args: argparse.Namespace) -> dict:
                 result["gc_count"] = {str(g): sum(1 for gg, _ in inside if gg == g)
                                       for g in (0, 1, 2)}
                 result["gc_pct"] = 100 * sum(ms for _, ms in inside) / 1000 / (wall1 - wall0)
+                result["gc2_passes"] = [[round(t - wall0, 1), round(ms, 1)]
+                                        for t, g, ms, _ in timeline if g == 2 and wall0 <= t <= wall1]
                 result["gc_stats_whole_run"] = gc_stats
     return result
 

@@ -1,11 +1,13 @@
-"""The collector schedule (app/collector.py): start-up objects are frozen for good, young passes
-and the full pass collect what the rooms left as cyclic garbage, and the full pass never thaws
-the start-up objects."""
+"""The collector schedule (app/collector.py): start-up objects are frozen, young passes and the
+full pass free what the rooms left as cyclic garbage, the full pass freezes what it walked and
+survived, and only the thaw pass walks frozen objects again."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import weakref
+from collections.abc import Awaitable, Callable
 
 from app.collector import run_collector_schedule
 
@@ -15,33 +17,70 @@ class _Cycle:
         self.me = self
 
 
-def test_the_schedule_frees_cycles_and_keeps_start_up_frozen():
-    async def scenario() -> tuple[int, int, bool, bool, bool]:
-        task = asyncio.get_running_loop().create_task(run_collector_schedule(0.01, 0.2))
+def _in_generation_2(obj: object) -> bool:
+    return any(o is obj for o in gc.get_objects(2))
+
+
+def _with_schedule(young: float, full: float, thaw: float,
+                   body: Callable[[], Awaitable[dict]]) -> dict:
+    async def scenario() -> dict:
+        task = asyncio.get_running_loop().create_task(
+            run_collector_schedule(young, full, thaw))
         await asyncio.sleep(0.05)
-        frozen = gc.get_freeze_count()
+        try:
+            return await body()
+        finally:
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+
+    seen = asyncio.run(scenario())
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # the schedule gives the collector back
+    return seen
+
+
+def test_the_full_pass_frees_dead_cycles_and_freezes_the_survivors():
+    async def body() -> dict:
+        frozen_at_start = gc.get_freeze_count()
         enabled_during = gc.isenabled()
         young = _Cycle()
-        young_ref = [young]
+        young_dead = weakref.ref(young)
         del young
-        old = _Cycle()
-        old_id = id(old)
-        await asyncio.sleep(0.05)  # young passes: ``old`` survives into generation 2
-        in_gen2 = any(id(o) == old_id for o in gc.get_objects(2))
+        old, keeper = _Cycle(), _Cycle()
+        old_dead = weakref.ref(old)
+        await asyncio.sleep(0.05)  # young passes: ``old`` and ``keeper`` reach generation 2
+        seen = {"young freed by a young pass": young_dead() is None,
+                "old in generation 2": _in_generation_2(old),
+                "keeper in generation 2": _in_generation_2(keeper)}
         del old
-        young_ref.clear()
         await asyncio.sleep(0.4)  # a full pass
-        freed = not any(id(o) == old_id and isinstance(o, _Cycle) for o in gc.get_objects())
-        frozen_after = gc.get_freeze_count()
-        task.cancel()
-        try:
-            await task
-        except asyncio.CancelledError:
-            pass
-        return frozen, frozen_after, enabled_during, in_gen2, freed
+        seen.update({"old freed by the full pass": old_dead() is None,
+                     "keeper frozen": not _in_generation_2(keeper) and keeper.me is keeper,
+                     "start-up still frozen": gc.get_freeze_count() >= frozen_at_start - 100,
+                     "collector off while scheduled": not enabled_during,
+                     "frozen at start": frozen_at_start})
+        return seen
 
-    frozen, frozen_after, enabled_during, in_gen2, freed = asyncio.run(scenario())
-    # Never thawed by the full pass (a frozen object may still die by its reference count).
-    assert frozen > 1000 and frozen - 100 <= frozen_after <= frozen
-    assert not enabled_during and gc.isenabled() and gc.get_freeze_count() == 0
-    assert in_gen2 and freed
+    seen = _with_schedule(0.01, 0.2, 0, body)
+    assert seen.pop("frozen at start") > 1000
+    assert all(seen.values()), seen
+
+
+def test_a_cycle_that_dies_frozen_is_freed_by_the_thaw_pass_only():
+    async def body() -> dict:
+        frozen = _Cycle()
+        dead = weakref.ref(frozen)
+        await asyncio.sleep(0.15)  # at least one full pass: ``frozen`` is frozen now
+        was_frozen = not _in_generation_2(frozen) and dead() is not None
+        del frozen
+        await asyncio.sleep(0.12)  # full passes, no thaw yet: it waits
+        alive_after_full_passes = dead() is not None
+        await asyncio.sleep(1.2)  # the thaw pass
+        return {"frozen": was_frozen, "kept by the full passes": alive_after_full_passes,
+                "freed by the thaw pass": dead() is None}
+
+    seen = _with_schedule(0.01, 0.05, 1.2, body)
+    assert all(seen.values()), seen
+

@@ -63,7 +63,9 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
         """1 for the room's first match, +1 on each start or rematch (0 before the first)."""
         self.match_id: int | None = None
         self.result: dict[str, Any] | None = None
-        self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY_LIMIT)
+        self.history: deque[bytes] = deque(maxlen=HISTORY_LIMIT)
+        """The match's last events as JSON text: kept as text, the collector never walks them
+        (docs/performance.md, "The collector freezes what it has walked")."""
         self.chat: deque[dict[str, Any]] = deque(maxlen=HISTORY_LIMIT)
         self.now = now
         """The time of the input being handled (of the room's creation before the first)."""

@@ -46,7 +46,7 @@ class MatchLife:
     match_number: int
     match_id: int | None
     result: dict[str, Any] | None
-    history: deque[dict[str, Any]]
+    history: deque[bytes]
     closed: bool
     journal_full: bool
     out: list[Effect]

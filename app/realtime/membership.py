@@ -13,6 +13,8 @@ import secrets
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from . import protocol as p
 from .connection import Connection
 from .effects import BadJoin, Close, Effect, Now
@@ -40,7 +42,7 @@ class Membership:
     members: dict[int, Member]
     host: int | None
     watchers: set[Connection]
-    history: deque[dict[str, Any]]
+    history: deque[bytes]
     chat: deque[dict[str, Any]]
     policy: SocketPolicy
     out: list[Effect]
@@ -93,7 +95,8 @@ class Membership:
         self._broadcast_room()
         self._send_state(conn)
         if self.history:
-            self._send(conn, {"type": "history", "events": list(self.history),
+            self._send(conn, {"type": "history",
+                              "events": [orjson.Fragment(e) for e in self.history],
                               "chat": list(self.chat)})
         elif self.chat:
             self._send(conn, {"type": "history", "events": [], "chat": list(self.chat)})

@@ -10,6 +10,8 @@ import asyncio
 import time
 from datetime import UTC, datetime, timedelta
 
+import orjson
+
 from app.db.rooms import MemberRecord, StoredMatch, StoredRoom
 from app.engine import Move, get_game
 from app.games import load_all
@@ -54,7 +56,7 @@ def test_a_restored_room_has_its_members_host_bans_and_match():
         assert room.match is not None and room.match.seed.hex() == SEED
         assert room.match.version == 0 and 900 <= room.match.now_ms(time.monotonic()) < 5000
         assert list(elapsed) == ["countdown:1"] and 0.9 <= elapsed["countdown:1"] < 5
-        assert [e["kind"] for e in room.history] == ["start"]
+        assert [orjson.loads(e)["kind"] for e in room.history] == ["start"]
 
     asyncio.run(scenario())
 

@@ -125,6 +125,21 @@ def test_an_action_is_applied_timed_and_sent_to_every_seat():
     assert only(effects, Counted)[0].game == "panika"
 
 
+def test_the_event_history_is_kept_as_text_and_a_late_joiner_gets_the_events_sent():
+    """The history holds each event as JSON text, which the collector never walks
+    (docs/performance.md, "The collector freezes what it has walked"); the ``history`` frame
+    a late joiner gets carries the very events the state frames carried."""
+    core, ann, bob, start = seated()
+    actor = ann if of_type(start, ann, "state")[-1]["legal"] else bob
+    action = of_type(start, actor, "state")[-1]["legal"][0]
+    moved = core.frame(actor, p.Action(type="action", action=action), at(2))
+    sent = of_type(start, ann, "state")[-1]["events"] + of_type(moved, ann, "state")[-1]["events"]
+    assert core.history and all(type(e) is bytes and not gc.is_tracked(e) for e in core.history)
+    late, effects = join(core, "Cy", 3)
+    (history,) = of_type(effects, late, "history")
+    assert history["events"] == [e for e in sent if not e.get("transient")]
+
+
 def test_a_refused_action_answers_its_sender_and_changes_nothing():
     core, ann, bob, _ = seated()
     effects = core.frame(ann, p.Action(type="action", action={"type": "nonsense"}, ref=9),
