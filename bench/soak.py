@@ -7,8 +7,10 @@ It is one bench/load.py run (its own server on 127.0.0.1, Panika bots in rooms o
 frames as the pages ask for them unless ``--no-deltas``, the pause probe every 10 ms) whose
 window is ``--minutes`` long
 (at most 60) after a 5 s warm-up. ``--full-gc-seconds`` sets the server's ``GC_FULL_SECONDS``
-(default: the app's 600 s) so that a shorter soak still contains full collections: with the
-default a 30-minute soak holds three. Printed at the end:
+(default: the app's, one full pass a minute; app/collector.py). The first full pass walks every
+bot, all joined within seconds; the later ones walk what became long-lived since the previous
+one. The thaw pass (every 6 hours) falls outside any soak; set ``GC_THAW_SECONDS`` in the
+environment to include it. Printed at the end:
 
 - ``longest pause``: the probe's worst ping round trip over the whole window (a stalled event
   loop, whatever the cause), and the longest full collection the server timed;
@@ -41,7 +43,7 @@ def main() -> int:
     ap.add_argument("--rate", type=float, default=2000, help="actions per second offered")
     ap.add_argument("--minutes", type=float, default=30)
     ap.add_argument("--full-gc-seconds", type=float, default=0,
-                    help="the server's GC_FULL_SECONDS (0: the app's default)")
+                    help="the server's GC_FULL_SECONDS (0: the app's default, 60 s)")
     ap.add_argument("--scenario", default="panika", choices=("panika", "counter", "pilze"))
     ap.add_argument("--no-deltas", dest="deltas", action="store_false",
                     help="the bots take whole state frames (load.py --no-deltas)")
