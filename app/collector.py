@@ -21,9 +21,9 @@ So the server runs the collector itself, on a schedule, with automatic collectio
 - every ``thaw_seconds`` it thaws everything and collects it all once (the one long pass,
   hundreds of milliseconds at thousands of connections), then freezes the survivors again. That
   pass is the safety net for reference cycles that die among frozen objects, which no other pass
-  would free. Measured, the site's objects leave none: connections, rooms, matches and their
-  saves are freed by their reference counts or die young (docs/performance.md), and the thaw
-  pass logs how many objects it freed so that a change that starts to leak shows.
+  would free. Measured, the site's objects leave almost none (connections, rooms, matches and
+  their saves are freed by their reference counts or die young; docs/performance.md), and the
+  thaw pass logs how many objects it freed so that a change that starts to leak shows.
 """
 
 from __future__ import annotations
