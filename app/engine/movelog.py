@@ -5,10 +5,12 @@ A logged move held as a ``Move`` with its action as a JSON object is three or mo
 cyclic collector tracks (the move, the action dict, the list of cards in it). A server with a
 thousand matches running holds hundreds of thousands of logged moves, and they were about
 seven in ten of the objects each full collection had to walk. Here each move is kept as its
-JSON text (``bytes``: one object, which the collector never tracks) and rebuilt as a ``Move``
+JSON text (a ``str``: one object, which the collector never tracks) and rebuilt as a ``Move``
 when it is read. Reads are rare (the journal and the frames read the newest move, kept decoded;
 a rebuild, a restore or the match's record read them all, once), so the cost is one encoding
-per move.
+per move. The text is a ``str`` decoded from orjson's output, not that output itself: the
+``bytes`` orjson returns keep its whole write buffer (about 4 KB however short the text), which
+made every logged move cost 4 KB of memory (docs/performance.md, "Memory per logged move").
 """
 
 from __future__ import annotations
@@ -27,14 +29,14 @@ class MoveLog(Sequence[Move]):
     __slots__ = ("_moves", "_newest")
 
     def __init__(self, moves: Iterable[Move] = ()) -> None:
-        self._moves: list[bytes] = []
+        self._moves: list[str] = []
         self._newest: Move | None = None
         for move in moves:
             self.append(move)
 
     def append(self, move: Move) -> None:
         """Add ``move`` (its action a JSON object, as ``Move.logged`` gives it)."""
-        self._moves.append(orjson.dumps(move.to_json()))
+        self._moves.append(orjson.dumps(move.to_json()).decode())
         self._newest = move
 
     def __len__(self) -> int:

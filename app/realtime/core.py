@@ -63,9 +63,10 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
         """1 for the room's first match, +1 on each start or rematch (0 before the first)."""
         self.match_id: int | None = None
         self.result: dict[str, Any] | None = None
-        self.history: deque[bytes] = deque(maxlen=HISTORY_LIMIT)
+        self.history: deque[str] = deque(maxlen=HISTORY_LIMIT)
         """The match's last events as JSON text: kept as text, the collector never walks them
-        (docs/performance.md, "The collector freezes what it has walked")."""
+        (docs/performance.md, "The collector freezes what it has walked"); a ``str``, as orjson's
+        ``bytes`` would keep a 4 KB buffer each (app/engine/movelog.py)."""
         self.chat: deque[dict[str, Any]] = deque(maxlen=HISTORY_LIMIT)
         self.now = now
         """The time of the input being handled (of the room's creation before the first)."""

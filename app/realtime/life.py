@@ -46,7 +46,7 @@ class MatchLife:
     match_number: int
     match_id: int | None
     result: dict[str, Any] | None
-    history: deque[bytes]
+    history: deque[str]
     closed: bool
     journal_full: bool
     out: list[Effect]

@@ -42,7 +42,7 @@ class Membership:
     members: dict[int, Member]
     host: int | None
     watchers: set[Connection]
-    history: deque[bytes]
+    history: deque[str]
     chat: deque[dict[str, Any]]
     policy: SocketPolicy
     out: list[Effect]

@@ -47,3 +47,20 @@ def test_the_logged_moves_are_not_tracked_by_the_collector():
     held = log._moves  # noqa: SLF001 - what the log holds is the point here
     assert len(held) == 300
     assert not any(gc.is_tracked(entry) for entry in held)
+
+
+def test_a_logged_move_takes_the_memory_of_its_text_not_of_the_encoders_buffer():
+    """orjson's ``bytes`` keep its whole write buffer (about 4 KB); a 300-move match held that way
+    took over a megabyte (docs/performance.md, "Memory per logged move")."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        log = MoveLog()
+        for i in range(1_000):
+            log.append(Move(i % 4, {"type": "play", "cards": [i, i + 1]}, i * 10, 30))
+        per_move = (tracemalloc.get_traced_memory()[0] - before) / 1_000
+    finally:
+        tracemalloc.stop()
+    assert len(log) == 1_000 and per_move < 400, per_move

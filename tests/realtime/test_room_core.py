@@ -134,7 +134,7 @@ def test_the_event_history_is_kept_as_text_and_a_late_joiner_gets_the_events_sen
     action = of_type(start, actor, "state")[-1]["legal"][0]
     moved = core.frame(actor, p.Action(type="action", action=action), at(2))
     sent = of_type(start, ann, "state")[-1]["events"] + of_type(moved, ann, "state")[-1]["events"]
-    assert core.history and all(type(e) is bytes and not gc.is_tracked(e) for e in core.history)
+    assert core.history and all(type(e) is str and not gc.is_tracked(e) for e in core.history)
     late, effects = join(core, "Cy", 3)
     (history,) = of_type(effects, late, "history")
     assert history["events"] == [e for e in sent if not e.get("transient")]
