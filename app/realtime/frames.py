@@ -189,7 +189,7 @@ class Frames:
         """Events as frames, kept in the room's history (their ``{seat:N}`` markers unexpanded:
         the page names the seats, docs/protocol.md "Events")."""
         frames = [event_frame(e) for e in events]
-        self.history.extend(orjson.dumps(f).decode() for f, e in zip(frames, events, strict=True)
+        self.history.extend(p.encode(f) for f, e in zip(frames, events, strict=True)
                             if not e.transient)
         return frames
 
