@@ -150,11 +150,14 @@ def test_window_penalty_taking_the_card_to_be_played_voids_the_play():
         state, _ = build([["0", "2"], ["3", "4"], ["1"] * 4], [0, 0, 5])
         rng = SeededRng(b"void%d" % i)
         play(state, 0, state.hands[0][0], rng=rng)
+        turn_timer = [t.key for t in GAME.timers(state) if t.key.startswith("turn:")]
         chosen = state.hands[1][0]
         events = play(state, 1, chosen, rng=rng)
         if chosen not in state.hands[1] and state.last_play["seat"] == 0:
             assert [e.kind for e in events][-1] == "void"
             assert state.turn == 1 and state.phase == "play" and total_cards(state) == 120
+            # The same turn goes on: its timer keeps its key, so it keeps running (not restarted).
+            assert [t.key for t in GAME.timers(state) if t.key.startswith("turn:")] == turn_timer
             return
     pytest.fail("no seed gave the chosen card away")
 
