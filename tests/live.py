@@ -61,7 +61,10 @@ class LocalSite:
 class LiveServer(LocalSite):
     """The whole app served by uvicorn, as in production, on a loopback port."""
 
-    def __init__(self, var_dir: Path, database_url: str = "", **settings: Any) -> None:
+    def __init__(self, var_dir: Path, database_url: str = "", deflate: bool = False,
+                 **settings: Any) -> None:
+        # ``deflate``: uvicorn's permessage-deflate, which the site's server turns off
+        # (app/server.py); on only for a test of the path a compressed connection takes.
         # The collector schedule is process-wide: tests keep CPython's own (several servers
         # share one test process).
         settings.setdefault("gc_young_seconds", 0)
@@ -72,7 +75,7 @@ class LiveServer(LocalSite):
         self.port = free_port()
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="warning",
-            ws_max_size=64 * 1024, ws_per_message_deflate=False, lifespan="on",
+            ws_max_size=64 * 1024, ws_per_message_deflate=deflate, lifespan="on",
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from .protocol import encode, error_frame
+from .wire import TextWriter
 
 if TYPE_CHECKING:
     from .journal import FrameGate
@@ -39,10 +40,10 @@ AsgiSend = Callable[[Message], Awaitable[None]]
 class Connection:
     """A joined (or joining) WebSocket client of one room."""
 
-    __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_backlog",
+    __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_direct", "_backlog",
                  "_finishing", "_pings", "on_gone", "on_bad_join", "gate", "deltas", "held", "__weakref__")
 
-    def __init__(self, send: AsgiSend | None = None) -> None:
+    def __init__(self, send: AsgiSend | None = None, direct: TextWriter | None = None) -> None:
         self.id = next(_ids)
         self.member: Member | None = None
         self.watcher = False
@@ -50,6 +51,8 @@ class Connection:
         self._rtts: deque[float] = deque(maxlen=RTT_SAMPLES)
         self.rtt_ms = 0
         self._send = send
+        self._direct = direct
+        """Writes a text frame straight to the socket when it safely can (``wire.py``)."""
         self._backlog: deque[Message] | None = None
         self._finishing: asyncio.Task[None] | None = None
         self._pings: dict[int, float] | None = None
@@ -103,6 +106,15 @@ class Connection:
             else:
                 self._backlog.append(message)
             return
+        direct = self._direct
+        if direct is not None and message["type"] == "websocket.send":
+            text = message.get("text")
+            try:
+                if text is not None and direct(text):
+                    return
+            except Exception:  # noqa: BLE001 - the socket is gone
+                self._abandon()
+                return
         coro = self._send(message)
         try:
             yielded = coro.send(None)  # type: ignore[attr-defined]
@@ -145,6 +157,7 @@ class Connection:
 
     def _abandon(self) -> None:
         self._send = None
+        self._direct = None
         self._backlog = None
         self._gone()
 
