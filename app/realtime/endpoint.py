@@ -1,4 +1,4 @@
-"""The WebSocket endpoint: a reader loop feeding the room's queue.
+"""The WebSocket endpoint: each client frame, checked, goes to the room's queue.
 
 Before anything reaches a room the endpoint applies the server's limits (app/realtime/guard.py):
 sockets per address, room probes per address, frames per connection and per room, and the join
@@ -25,7 +25,7 @@ from .guard import (
 from .protocol import Join, ProtocolError, encode, error_frame, parse_client_frame
 from .registry import RoomRegistry
 from .room import CLOSE_ROOM_CLOSED, Room
-from .wire import direct_text_writer
+from .wire import direct_text_writer, receive_directly
 
 log = logging.getLogger(__name__)
 
@@ -34,16 +34,33 @@ ROOM_QUEUE_LIMIT = 2000
 a room that cannot keep up sheds its own load instead of growing the server's."""
 
 
-async def _frames(ws: WebSocket, conn: Connection, guard: SocketGuard) -> AsyncIterator[str]:
-    """The client's frames that pass its rate limit, as text, until it leaves.
+class FrameLimit:
+    """A client's frames that pass its rate limit. Beyond the limit one ``rate_limited`` error a
+    second is sent; a client that keeps sending more than twice its allowance within a second is
+    closed (1008): a flood costs the flooder."""
 
-    Beyond the limit one ``rate_limited`` error a second is sent; a client that keeps sending
-    more than twice its allowance within a second is closed (1008): a flood costs the flooder.
-    """
-    window = guard.frame_window()
-    refused = TokenBucket(2 * guard.policy.frames_per_second)
-    warned = 0.0
-    loop = asyncio.get_running_loop()
+    __slots__ = ("_window", "_refused", "_warned")
+
+    def __init__(self, guard: SocketGuard) -> None:
+        self._window = guard.frame_window()
+        self._refused = TokenBucket(2 * guard.policy.frames_per_second)
+        self._warned = 0.0
+
+    def admit(self, conn: Connection, now: float) -> bool:
+        """Whether this frame passes (if not, ``conn`` may have been warned or closed)."""
+        if self._window.allow(now):
+            return True
+        if not self._refused.allow(now):
+            conn.close(CLOSE_POLICY, ("flooding", "far too many frames; closed"))
+        elif now - self._warned >= 1.0:
+            self._warned = now
+            conn.error("rate_limited", "too many frames; slow down")
+        return False
+
+
+async def _texts(ws: WebSocket, conn: Connection) -> AsyncIterator[str]:
+    """The client's frames as text, until it leaves (a server other than uvicorn's
+    ``websockets-sansio`` protocol: see ``_receive_directly``)."""
     while not conn.closed:
         received = await ws.receive()
         if received["type"] == "websocket.disconnect":
@@ -51,16 +68,34 @@ async def _frames(ws: WebSocket, conn: Connection, guard: SocketGuard) -> AsyncI
         text = received.get("text")
         if text is None:
             text = (received.get("bytes") or b"").decode("utf-8", "replace")
-        now = loop.time()
-        if not window.allow(now):
-            if not refused.allow(now):
-                conn.close(CLOSE_POLICY, ("flooding", "far too many frames; closed"))
-                return
-            if now - warned >= 1.0:
-                warned = now
-                conn.error("rate_limited", "too many frames; slow down")
-            continue
         yield text
+
+
+async def _receive_directly(ws: WebSocket, handle: Callable[[str], bool]) -> bool:
+    """Hand each of the client's frames to ``handle`` as it arrives (app/realtime/wire.py,
+    ``DirectInbox``) and wait until the connection is done; False (nothing done) when the server
+    cannot, and the caller reads the frames itself."""
+    done = asyncio.get_running_loop().create_future()
+
+    def on_text(text: str) -> bool:
+        try:
+            return handle(text)
+        except Exception:
+            log.exception("a client frame could not be handled")
+            return False
+
+    def on_end() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    inbox = receive_directly(ws, on_text, on_end)
+    if inbox is None:
+        return False
+    try:
+        await done
+    finally:
+        inbox.ended = True  # cancelled (a shutdown): later frames are dropped
+    return True
 
 
 async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
@@ -117,27 +152,39 @@ async def _serve(
     deadline = asyncio.get_running_loop().call_later(
         guard.policy.join_deadline_seconds, _join_deadline, conn,
         (lambda: sent_join[0]) if relay_key is not None else (lambda: conn.joined))
+    limit = FrameLimit(guard)
+    loop = asyncio.get_running_loop()
+
+    def handle(text: str) -> bool:
+        """One frame of the client; False once the connection is done."""
+        if not limit.admit(conn, loop.time()):
+            return not conn.closed
+        try:
+            message = parse_client_frame(text)
+        except ProtocolError as exc:
+            conn.error(exc.code, exc.message, exc.ref)
+            return True
+        if isinstance(message, Join) and guard.probes.blocked(address):
+            conn.close(CLOSE_THROTTLED, ("throttled", "too many attempts; wait a moment"))
+            return False
+        if relay_key is not None:
+            sent_join[0] = sent_join[0] or isinstance(message, Join)
+            registry.cluster.forward(owner, code, relay_key, text)
+        elif room.closed:
+            conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
+            return False
+        elif _room_busy(room):
+            conn.error("rate_limited", "this room is busy; slow down",
+                       getattr(message, "ref", None))
+        else:
+            room.post("frame", conn, message)
+        return not conn.closed
+
     try:
-        async for text in _frames(ws, conn, guard):
-            try:
-                message = parse_client_frame(text)
-            except ProtocolError as exc:
-                conn.error(exc.code, exc.message, exc.ref)
-                continue
-            if isinstance(message, Join) and guard.probes.blocked(address):
-                conn.close(CLOSE_THROTTLED, ("throttled", "too many attempts; wait a moment"))
-                break
-            if relay_key is not None:
-                sent_join[0] = sent_join[0] or isinstance(message, Join)
-                registry.cluster.forward(owner, code, relay_key, text)
-            elif room.closed:
-                conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
-                break
-            elif _room_busy(room):
-                conn.error("rate_limited", "this room is busy; slow down",
-                           getattr(message, "ref", None))
-            else:
-                room.post("frame", conn, message)
+        if not await _receive_directly(ws, handle):
+            async for text in _texts(ws, conn):
+                if not handle(text):
+                    break
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

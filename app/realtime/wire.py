@@ -1,4 +1,5 @@
-"""Text frames written straight to the socket: the hot path of every frame the rooms send.
+"""Frames straight between uvicorn's WebSocket protocol and the rooms: the hot path of every
+frame, out (``direct_text_writer``) and in (``receive_directly``, at the end).
 
 Through the usual path a frame passes Starlette's ``WebSocket.send``, uvicorn's ASGI ``send``
 coroutine and the ``websockets`` protocol's frame object and write buffer before it reaches the
@@ -18,6 +19,7 @@ wait, and the connection's backlog (``connection.py``) takes the frames that fol
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable
 from typing import Any
 
@@ -67,3 +69,82 @@ def direct_text_writer(ws: Any) -> TextWriter | None:
         return True
 
     return write
+
+
+# --- frames in ---------------------------------------------------------------------------
+class DirectInbox:
+    """Stands in for uvicorn's per-connection message queue: each message the client sends is
+    handed to ``on_text`` at once, inside uvicorn's ``data_received``, instead of waiting in a
+    queue for the endpoint's ``await websocket.receive()``.
+
+    That await was a chain of a dozen objects (Starlette's and uvicorn's receive coroutines,
+    asyncio's ``Queue.get`` and its future, the endpoint's async generator step) made anew for
+    every frame a client sent, so at every full collection they were young and walked, about
+    20 objects per connection (docs/performance.md, "The collector freezes what it has walked").
+    Here the endpoint waits on one future for the connection's whole life.
+
+    ``on_text`` returns False when the connection is done: the messages after it are dropped and
+    ``on_end`` is called, as it is once the client disconnects."""
+
+    __slots__ = ("_protocol", "_on_text", "_on_end", "_context", "ended")
+
+    def __init__(self, protocol: Any, on_text: Callable[[str], bool],
+                 on_end: Callable[[], None], context: contextvars.Context) -> None:
+        self._protocol = protocol
+        self._on_text = on_text
+        self._on_end = on_end
+        self._context = context
+        """The endpoint's context: the log lines of a frame's handling name its room and
+        member (app/logs.py), as they did when the endpoint's task handled it."""
+        self.ended = False
+
+    def put_nowait(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "websocket.receive":
+            if self.ended:
+                return
+            text = message.get("text")
+            if text is None:
+                text = (message.get("bytes") or b"").decode("utf-8", "replace")
+            if not self._context.run(self._on_text, text):
+                self.end()
+            # uvicorn pauses reading after each message until its queue has been read (it turns
+            # reading back on when it sends a close, as handling this one may have done): every
+            # message is taken at once here, so reading stays on.
+            self._protocol.read_paused = True
+        elif kind == "websocket.disconnect":
+            self.end()
+
+    def end(self) -> None:
+        if not self.ended:
+            self.ended = True
+            self._on_end()
+
+    def empty(self) -> bool:
+        return True
+
+    def qsize(self) -> int:
+        return 0
+
+    async def get(self) -> dict[str, Any]:
+        raise RuntimeError("this connection's messages go straight to its room")
+
+
+def receive_directly(ws: Any, on_text: Callable[[str], bool],
+                     on_end: Callable[[], None]) -> DirectInbox | None:
+    """For an accepted Starlette ``WebSocket`` ``ws`` on uvicorn's ``websockets-sansio``
+    protocol: from now on hand each message to ``on_text`` (in the current context) and the
+    disconnect to ``on_end`` (see ``DirectInbox``); the messages that arrived before are handed
+    over first. None (nothing changed) on another server: the caller reads with ``receive``."""
+    protocol = getattr(getattr(ws, "_send", None), "__self__", None)
+    if WebSocketsSansIOProtocol is None or not isinstance(protocol, WebSocketsSansIOProtocol):
+        return None
+    waiting = protocol.queue
+    inbox = DirectInbox(protocol, on_text, on_end, contextvars.copy_context())
+    protocol.queue = inbox
+    was_paused, protocol.read_paused = protocol.read_paused, True  # see DirectInbox.put_nowait
+    while not waiting.empty():
+        inbox.put_nowait(waiting.get_nowait())
+    if was_paused and not protocol.transport.is_closing():
+        protocol.transport.resume_reading()
+    return inbox

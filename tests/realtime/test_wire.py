@@ -1,11 +1,13 @@
-"""Text frames written straight to uvicorn's transport (app/realtime/wire.py): the bytes are the
-frame RFC 6455 defines, the writer steps aside whenever the usual path must take the frame
-(flow control, a close, an extension, another server), and a connection keeps its order when
-it does."""
+"""Frames straight between uvicorn's protocol and the rooms (app/realtime/wire.py). Out: the
+bytes are the frame RFC 6455 defines, the writer steps aside whenever the usual path must take
+the frame (flow control, a close, an extension, another server), and a connection keeps its
+order when it does. In: each message goes to the endpoint's handler as it arrives, in order,
+in the endpoint's context, with reading kept on, until the handler or the client ends it."""
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from types import SimpleNamespace
 
 import pytest
@@ -15,7 +17,7 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from app.realtime.connection import Connection
-from app.realtime.wire import direct_text_writer, text_frame
+from app.realtime.wire import DirectInbox, direct_text_writer, receive_directly, text_frame
 from tests.live import ClientPool, LiveServer, run_async
 
 
@@ -31,6 +33,10 @@ class FakeTransport:
     def __init__(self) -> None:
         self.written: list[bytes] = []
         self.closing = False
+        self.resumed = 0
+
+    def resume_reading(self) -> None:
+        self.resumed += 1
 
     def is_closing(self) -> bool:
         return self.closing
@@ -50,6 +56,8 @@ def open_protocol() -> WebSocketsSansIOProtocol:
     protocol.close_sent = False
     protocol.disconnected = False
     protocol.transport = FakeTransport()
+    protocol.queue = asyncio.Queue()
+    protocol.read_paused = False
     return protocol
 
 
@@ -170,3 +178,81 @@ def test_a_server_that_compresses_keeps_the_usual_path(tmp_path) -> None:
         chat = ann.wait_for("chat")
         assert chat["text"] == ("hello " * 50).strip()
         assert ann.ws.protocol.extensions  # compression was negotiated, and frames decoded
+
+
+# --- frames in ----------------------------------------------------------------------------
+SEEN: contextvars.ContextVar[str] = contextvars.ContextVar("seen", default="none")
+
+
+def receive(text: str) -> dict:
+    return {"type": "websocket.receive", "text": text}
+
+
+def test_messages_go_to_the_handler_in_order_waiting_ones_first_with_reading_on() -> None:
+    async def scenario() -> tuple[list, int, bool]:
+        protocol = open_protocol()
+        protocol.queue.put_nowait(receive("early"))  # arrived before the endpoint took over;
+        protocol.read_paused = True  # uvicorn paused reading until its queue is read
+        got: list = []
+        SEEN.set("the endpoint's")
+        inbox = receive_directly(SimpleNamespace(_send=protocol.send),
+                                 lambda text: got.append((text, SEEN.get())) or True,
+                                 lambda: got.append("end"))
+        SEEN.set("elsewhere")
+        assert protocol.queue is inbox and protocol.read_paused  # uvicorn never pauses again
+        protocol.queue.put_nowait(receive("late"))
+        protocol.queue.put_nowait({"type": "websocket.receive", "bytes": b"raw"})
+        protocol.queue.put_nowait({"type": "websocket.disconnect", "code": 1000})
+        protocol.queue.put_nowait(receive("after the end"))
+        return got, protocol.transport.resumed, inbox.ended
+
+    got, resumed, ended = run_async(scenario())
+    assert got == [("early", "the endpoint's"), ("late", "the endpoint's"),
+                   ("raw", "the endpoint's"), "end"]
+    assert resumed == 1 and ended
+
+
+def test_a_handler_that_is_done_ends_the_inbox_once() -> None:
+    ends: list[str] = []
+    texts: list[str] = []
+    inbox = DirectInbox(SimpleNamespace(read_paused=True),
+                        lambda text: texts.append(text) or text != "bye",
+                        lambda: ends.append("end"), contextvars.copy_context())
+    for message in (receive("hi"), receive("bye"), receive("ignored"),
+                    {"type": "websocket.disconnect", "code": 1000}):
+        inbox.put_nowait(message)
+    assert texts == ["hi", "bye"] and ends == ["end"]
+
+
+def test_reading_stays_on_after_a_handler_that_sent_a_close() -> None:
+    # Sending a close makes uvicorn turn reading on (read_paused = False) so that the client's
+    # reply is read; uvicorn then pauses reading after the message unless read_paused is True:
+    # the client's reply would never be read and the closing handshake would hang.
+    protocol = SimpleNamespace(read_paused=True)
+
+    def handler_that_closes(text: str) -> bool:
+        protocol.read_paused = False  # as uvicorn's send of a close does
+        return False
+
+    inbox = DirectInbox(protocol, handler_that_closes, lambda: None, contextvars.copy_context())
+    inbox.put_nowait(receive("join"))
+    assert protocol.read_paused is True
+
+
+def test_another_asgi_server_reads_with_receive() -> None:
+    async def send(message: dict) -> None:
+        pass
+
+    assert receive_directly(SimpleNamespace(_send=send), lambda t: True, lambda: None) is None
+
+
+def test_a_real_server_hands_the_frames_straight_to_the_room(tmp_path) -> None:
+    with LiveServer(tmp_path) as server, ClientPool() as clients:
+        room = server.create_room("panika", nickname="Ann")
+        ann = clients(server, room["code"])
+        ann.join(token=room["token"])
+        protocols = [p for p in server.server.server_state.connections
+                     if isinstance(p, WebSocketsSansIOProtocol)]
+        assert protocols and all(isinstance(p.queue, DirectInbox) for p in protocols)
+        ann.send({"type": "chat", "text": "hello"})
+        assert ann.wait_for("chat")["text"] == "hello"
