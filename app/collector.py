@@ -18,6 +18,10 @@ So the server runs the collector itself, on a schedule, with automatic collectio
   survivors. Each long-lived object (a connection, a room) is walked by one full pass in its
   life, not by every one, so the pass walks what changed in the last period (the rooms' current
   states, the new connections), not the whole heap.
+- it runs that pass early when ``EARLY_PASS_CONNECTIONS`` connections opened since the last
+  one (``note_connection``): a burst of joins makes many long-lived objects at once (about a
+  hundred per connection), and one pass over thousands of them stopped the server for a third
+  of a second; passes every few hundred joins split that walk into short ones;
 - every ``thaw_seconds`` it thaws everything and collects it all once (the one long pass,
   hundreds of milliseconds at thousands of connections), then freezes the survivors again. That
   pass is the safety net for reference cycles that die among frozen objects, which no other pass
@@ -35,6 +39,16 @@ import time
 
 log = logging.getLogger(__name__)
 
+EARLY_PASS_CONNECTIONS = 250
+"""New connections since the last full pass that make the next young pass a full one."""
+_new_connections = 0
+
+
+def note_connection() -> None:
+    """A client connection opened (the WebSocket endpoint calls this once per connection)."""
+    global _new_connections
+    _new_connections += 1
+
 
 def collect_and_freeze(thaw: bool) -> int:
     """Collect generation 2 (everything when ``thaw``), then freeze what survived; the number
@@ -51,6 +65,7 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
     """Collect the young generations every ``young_seconds``, what became long-lived every
     ``full_seconds`` and everything every ``thaw_seconds`` (0: never); ``young_seconds <= 0``
     leaves CPython's automatic collector alone."""
+    global _new_connections
     if young_seconds <= 0:
         return
     gc.collect()
@@ -62,13 +77,15 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
             await asyncio.sleep(young_seconds)
             now = time.monotonic()
             thaw = thaw_seconds > 0 and now - last_thaw >= thaw_seconds
-            if thaw or (full_seconds > 0 and now - last_full >= full_seconds):
+            due = full_seconds > 0 and now - last_full >= full_seconds
+            if thaw or due or _new_connections >= EARLY_PASS_CONNECTIONS:
                 started = time.perf_counter()
                 found = collect_and_freeze(thaw)
                 log.info("%s collection: %d unreachable objects freed in %.0f ms; %d frozen",
                          "thawed full" if thaw else "full", found,
                          (time.perf_counter() - started) * 1000, gc.get_freeze_count())
                 last_full = time.monotonic()
+                _new_connections = 0
                 if thaw:
                     last_thaw = last_full
             else:

@@ -84,3 +84,24 @@ def test_a_cycle_that_dies_frozen_is_freed_by_the_thaw_pass_only():
     seen = _with_schedule(0.01, 0.05, 1.2, body)
     assert all(seen.values()), seen
 
+
+
+def test_a_burst_of_connections_brings_the_full_pass_forward():
+    from app import collector
+
+    async def body() -> dict:
+        keeper = _Cycle()
+        await asyncio.sleep(0.05)  # young passes: ``keeper`` reaches generation 2
+        seen = {"in generation 2 before": _in_generation_2(keeper)}
+        for _ in range(collector.EARLY_PASS_CONNECTIONS - 1):
+            collector.note_connection()
+        await asyncio.sleep(0.05)  # one short of the burst: no full pass (it is an hour away)
+        seen["still in generation 2 one short"] = _in_generation_2(keeper)
+        collector.note_connection()
+        await asyncio.sleep(0.05)
+        seen["frozen by the early pass"] = not _in_generation_2(keeper) and keeper.me is keeper
+        return seen
+
+    collector._new_connections = 0
+    seen = _with_schedule(0.01, 3600, 0, body)
+    assert all(seen.values()), seen
