@@ -70,6 +70,7 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
         return
     gc.collect()
     gc.freeze()
+    _new_connections = 0
     gc.disable()
     last_full = last_thaw = time.monotonic()
     try:
