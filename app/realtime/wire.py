@@ -48,11 +48,20 @@ def text_frame(payload: bytes) -> bytes:
     return bytes((_TEXT_FIN, 127)) + n.to_bytes(8, "big") + payload
 
 
+def _sansio_protocol(ws: Any) -> Any:
+    """The uvicorn ``websockets-sansio`` protocol object behind Starlette's ``WebSocket`` ``ws``
+    (its ``_send`` is the protocol's bound ``send``), or None on another server."""
+    protocol = getattr(getattr(ws, "_send", None), "__self__", None)
+    if WebSocketsSansIOProtocol is None or not isinstance(protocol, WebSocketsSansIOProtocol):
+        return None
+    return protocol
+
+
 def direct_text_writer(ws: Any) -> TextWriter | None:
     """For an accepted Starlette ``WebSocket`` ``ws``: a writer of text frames straight to its
     socket, or None when the server is not uvicorn's ``websockets-sansio`` protocol."""
-    protocol = getattr(getattr(ws, "_send", None), "__self__", None)
-    if WebSocketsSansIOProtocol is None or not isinstance(protocol, WebSocketsSansIOProtocol):
+    protocol = _sansio_protocol(ws)
+    if protocol is None:
         return None
     conn = protocol.conn
     writable = protocol.writable
@@ -136,8 +145,8 @@ def receive_directly(ws: Any, on_text: Callable[[str], bool],
     protocol: from now on hand each message to ``on_text`` (in the current context) and the
     disconnect to ``on_end`` (see ``DirectInbox``); the messages that arrived before are handed
     over first. None (nothing changed) on another server: the caller reads with ``receive``."""
-    protocol = getattr(getattr(ws, "_send", None), "__self__", None)
-    if WebSocketsSansIOProtocol is None or not isinstance(protocol, WebSocketsSansIOProtocol):
+    protocol = _sansio_protocol(ws)
+    if protocol is None:
         return None
     waiting = protocol.queue
     inbox = DirectInbox(protocol, on_text, on_end, contextvars.copy_context())
