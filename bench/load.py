@@ -40,10 +40,11 @@ display shows most, a steal from the first opponent stack, or a swap of that car
 can be stolen); the host asks for a rematch when a match is over. ``--server bare``
 (bench/bare_broadcast.py) plays the counter bot.
 
-Bots ask for delta state frames in their join, as the pages do (docs/protocol.md, "Delta state
-frames"), and rebuild each whole frame from its patch; ``frame`` is the average size of the
-state frames as they came over the wire (patches, and the whole frames after joins).
-``--no-deltas``: whole frames only (as before deltas; also for an ``--app-root`` without them).
+Bots join as the site's pages do: for whole state frames. ``--deltas``: they ask for delta
+state frames in their join (docs/protocol.md, "Delta state frames") and rebuild each whole frame
+from its patch. ``frame`` is the average size of the state frames as they came over the wire
+(patches and the whole frames after joins, or whole frames only). ``--no-deltas`` (the default)
+is kept for the commands written before the default changed.
 """
 
 from __future__ import annotations
@@ -513,6 +514,9 @@ class Server:
             # Every bot comes from 127.0.0.1: the per-address socket cap is lifted here.
             "MAX_SOCKETS_PER_ADDRESS": "1000000",
             "LOG_LEVEL": "warning",
+            # The pause probe never sends `join`, and 4,000 bots joining at once can take longer
+            # than the 5 s default: the benchmark's own server waits 60 s unless told otherwise.
+            "JOIN_DEADLINE_SECONDS": os.environ.get("JOIN_DEADLINE_SECONDS", "60"),
         })
         cmd = [PYTHON, os.environ.get("BENCH_SERVE_SCRIPT", str(BENCH / "serve.py")), "--app", kind, "--port", str(self.port),
                "--gc-log", str(self.gc_log)]
@@ -788,9 +792,11 @@ def parse_args(argv: list[str] | None = None, max_duration: float = 600) -> argp
     ap.add_argument("--spread", choices=("relay", "room"), default="relay",
                     help="with --nodes: each room's bots over every node (relayed), or all on "
                     "the room's own node (as a proxy routing by room)")
+    ap.add_argument("--deltas", dest="deltas", action="store_true",
+                    help="bots ask for delta state frames (the pages take whole frames)")
     ap.add_argument("--no-deltas", dest="deltas", action="store_false",
-                    help="bots join without asking for delta state frames (full frames, as "
-                    "before deltas; needed against an app without them)")
+                    help="bots take whole state frames, as the pages do (the default)")
+    ap.set_defaults(deltas=False)
     ap.add_argument("--label", default="")
     ap.add_argument("--json", default="", help="append the result as one JSON line to this file")
     args = ap.parse_args(argv)
