@@ -22,12 +22,16 @@ So the server runs the collector itself, on a schedule, with automatic collectio
   one (``note_connection``): a burst of joins makes many long-lived objects at once (about a
   hundred per connection), and one pass over thousands of them stopped the server for a third
   of a second; passes every few hundred joins split that walk into short ones;
-- every ``thaw_seconds`` it thaws everything and collects it all once (the one long pass,
-  hundreds of milliseconds at thousands of connections), then freezes the survivors again. That
-  pass is the safety net for reference cycles that die among frozen objects, which no other pass
-  would free. Measured, the site's objects leave almost none (connections, rooms, matches and
-  their saves are freed by their reference counts or die young; docs/performance.md), and the
-  thaw pass logs how many objects it freed so that a change that starts to leak shows.
+- every ``thaw_seconds`` it thaws everything and collects it all once (the one long pass: its
+  length grows with the heap, hundreds of milliseconds at thousands of connections), then
+  freezes the survivors again. That pass is the safety net for reference cycles that die among
+  frozen objects, which no other pass would free. Measured, the site's objects leave almost
+  none (connections, rooms, matches and their saves are freed by their reference counts or die
+  young; docs/performance.md), and the thaw pass logs how many objects it freed so that a change
+  that starts to leak shows. Since its length follows the heap, a due thaw pass waits for a
+  quiet moment: a full pass at which the frozen objects are at most ``QUIET_HEAP_RATIO`` times
+  what start-up froze (few players connected, say at night); a server that is never quiet runs
+  it anyway once ``THAW_OVERDUE_RATIO`` times ``thaw_seconds`` have passed.
 """
 
 from __future__ import annotations
@@ -36,18 +40,33 @@ import asyncio
 import gc
 import logging
 import time
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
 EARLY_PASS_CONNECTIONS = 250
 """New connections since the last full pass that make the next young pass a full one."""
 _new_connections = 0
+QUIET_HEAP_RATIO = 1.5
+"""A due thaw pass runs at a full pass once the frozen objects are at most this many times those
+frozen at start-up (its length follows the heap)."""
+THAW_OVERDUE_RATIO = 4.0
+"""...or, quiet or not, once this many times ``thaw_seconds`` have passed since the last one."""
 
 
 def note_connection() -> None:
     """A client connection opened (the WebSocket endpoint calls this once per connection)."""
     global _new_connections
     _new_connections += 1
+
+
+def thaw_due(since_last: float, thaw_seconds: float, quiet: Callable[[], bool]) -> bool:
+    """Whether the thaw pass runs now: ``thaw_seconds`` (0: never) have passed since the last
+    one, and it is overdue (``THAW_OVERDUE_RATIO`` times ``thaw_seconds``) or the server is
+    ``quiet()`` (asked only then: counting the frozen objects walks a list of them)."""
+    if thaw_seconds <= 0 or since_last < thaw_seconds:
+        return False
+    return since_last >= THAW_OVERDUE_RATIO * thaw_seconds or quiet()
 
 
 def collect_and_freeze(thaw: bool) -> int:
@@ -70,6 +89,7 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
         return
     gc.collect()
     gc.freeze()
+    quiet_heap = QUIET_HEAP_RATIO * gc.get_freeze_count()
     _new_connections = 0
     gc.disable()
     last_full = last_thaw = time.monotonic()
@@ -77,8 +97,9 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
         while True:
             await asyncio.sleep(young_seconds)
             now = time.monotonic()
-            thaw = thaw_seconds > 0 and now - last_thaw >= thaw_seconds
             due = full_seconds > 0 and now - last_full >= full_seconds
+            thaw = thaw_due(now - last_thaw, thaw_seconds, lambda: (  # noqa: B023 - called here
+                (due or full_seconds <= 0) and gc.get_freeze_count() <= quiet_heap))
             if thaw or due or _new_connections >= EARLY_PASS_CONNECTIONS:
                 started = time.perf_counter()
                 found = collect_and_freeze(thaw)

@@ -75,7 +75,8 @@ class Settings(BaseSettings):
     )
     gc_thaw_seconds: float = Field(
         21600.0, description="Thaw and collect every object this often: the one long pause, a "
-        "safety net for cycles among frozen objects (0: never; app/collector.py)."
+        "safety net for cycles among frozen objects, run once the heap is small again (at the "
+        "latest after four times this; 0: never; app/collector.py)."
     )
 
     # --- Realtime limits (docs/protocol.md, "Limits"; issue 7) ------------------------------

@@ -106,3 +106,39 @@ def test_a_burst_of_connections_brings_the_full_pass_forward():
         collector.note_connection()
     seen = _with_schedule(0.01, 3600, 0, body)
     assert all(seen.values()), seen
+
+
+def test_a_due_thaw_pass_waits_for_a_quiet_heap_unless_overdue():
+    from app.collector import THAW_OVERDUE_RATIO, thaw_due
+
+    asked: list[bool] = []
+
+    def busy() -> bool:
+        asked.append(True)
+        return False
+
+    assert not thaw_due(3599, 3600, busy) and not asked  # not due: the heap is not counted
+    assert not thaw_due(10**9, 0, busy) and not asked  # 0: never
+    assert thaw_due(3600, 3600, lambda: True)  # due, and quiet
+    assert not thaw_due(3600, 3600, busy) and asked  # due, busy: it waits
+    assert not thaw_due(THAW_OVERDUE_RATIO * 3600 - 1, 3600, busy)
+    assert thaw_due(THAW_OVERDUE_RATIO * 3600, 3600, busy)  # overdue: it runs, busy or not
+
+
+def test_the_thaw_pass_runs_once_the_crowd_has_gone():
+    from app.collector import QUIET_HEAP_RATIO
+
+    async def body() -> dict:
+        crowd = [[i] for i in range(int(QUIET_HEAP_RATIO * gc.get_freeze_count()))]
+        frozen = _Cycle()
+        dead = weakref.ref(frozen)
+        await asyncio.sleep(0.15)  # full passes freeze ``frozen`` and the crowd
+        del frozen
+        await asyncio.sleep(0.35)  # the thaw pass is due (0.3 s), but the heap is big
+        kept_while_busy = dead() is not None
+        del crowd  # the players leave: freed by their reference counts
+        await asyncio.sleep(0.2)  # the next full pass finds the heap quiet: the thaw pass
+        return {"kept while busy": kept_while_busy, "freed once quiet": dead() is None}
+
+    seen = _with_schedule(0.01, 0.05, 0.3, body)  # overdue only at 4 x 0.3 s: after the body
+    assert all(seen.values()), seen
