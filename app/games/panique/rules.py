@@ -291,7 +291,9 @@ def choose(state: PaniqueState, option: str, target: int | None, timed_out: bool
         else:
             assert target is not None
             events += apply_ops(state, heir, (("move", 1),))
-            if state.phase != "over":
+            if state.phase != "over" and state.heirs[heir].status == "in":
+                # An heir out in the middle of an effect (a vampire's forward step onto Leave
+                # the House) drops the rest of it: no heir is moved back (decision 12).
                 events += apply_ops(state, target, (("move", -1),))
         return events + finish_turn(state)
     # The shared-space rest (rulebook, "Playing the game"; GAMES.md).

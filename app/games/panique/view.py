@@ -55,12 +55,25 @@ def public_view(state: PaniqueState) -> dict[str, Any]:
         "roller": roller(state, active) if active is not None else None,
         "first_out": state.first_out,
         "out_order": list(state.out_order),
-        "card": state.card,
-        "last_roll": state.last_roll,
+        "card": _card(state.card),
+        "last_roll": dict(state.last_roll) if state.last_roll is not None else None,
         "winners": list(state.winners),
         "ending": state.ending or None,
         "choice_seconds": state.choice_seconds,
     }
+
+
+def _card(card: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of the encounter card: the state's card grows in place (a line per roll, then its
+    outcome), and a view is a snapshot that later moves never change (the room keeps the last
+    frame of each seat and patches from it: docs/protocol.md, "Delta state frames")."""
+    if card is None:
+        return None
+    out = dict(card)
+    out["lines"] = [dict(line) for line in card["lines"]]
+    if card["outcome"] is not None:
+        out["outcome"] = dict(card["outcome"])
+    return out
 
 
 def seat_view(state: PaniqueState, public: dict[str, Any], seat: int | None,

@@ -282,3 +282,19 @@ def test_the_escape_and_the_sunrise_events_follow_the_move() -> None:
     events = roll(state, 5)
     assert [e.kind for e in events] == ["roll", "move", "win"]
     assert events[-1].data == {"msg": "escape"}
+
+
+def test_a_view_is_a_snapshot_that_later_moves_do_not_change() -> None:
+    """The View: a view already given out is never changed by later moves (the encounter card
+    grows in the state, the view holds a copy), so a frame the room keeps to patch from stays
+    the frame it sent."""
+    state = in_play(2, circle=4, spaces=[11, 0])
+    roll(state, 5)  # to blank space 12: an encounter
+    views = [GAME.view(state, None), GAME.views(state, [0])[0]]
+    texts = [json.dumps(v, sort_keys=True) for v in views]
+    roll(state, 4)  # the Ghost: a line on the card
+    roll(state, 2)  # lose 1: the card is done, with its outcome
+    assert [json.dumps(v, sort_keys=True) for v in views] == texts
+    assert views[0]["card"]["lines"] == [] and views[0]["card"]["done"] is False
+    after = GAME.view(state, None)["card"]
+    assert len(after["lines"]) == 2 and after["done"] and after["outcome"]["life"] == -1

@@ -241,3 +241,19 @@ def test_ally_b_cannot_push_an_heir_below_enter() -> None:
     roll(state, 5)  # the college girl
     choose(state, "B", 1)
     assert state.heirs[1].space == 0
+
+
+def test_ally_c_vampire_out_at_the_door_drops_the_push_back() -> None:
+    """Decision 12: elimination drops the rest of the effect. The Ally's C takes a vampire heir
+    from 28 onto Leave the House: the sunrise puts it out, and its target is not moved back."""
+    state = in_play(3, circle=4, spaces=[27, 20, 10], lives=[2, 3, 3])
+    state.heirs[0].vampire = True
+    roll(state, 5)  # to space 28, blank: seat 1 rolls the encounter
+    roll(state, 1)  # the Ally
+    roll(state, 5)  # the college girl: A, B or C
+    events = choose(state, "C", 1)
+    assert [e.kind for e in events] == ["choice", "move", "sunrise", "out", "roller"]
+    assert [e.seat for e in events if e.kind == "move"] == [0]
+    assert (state.heirs[0].status, state.heirs[0].space) == ("out", 29)
+    assert state.heirs[1].space == 20 and state.heirs[1].lost_turns == 0
+    assert state.phase == "play" and pending(state) == ("move", [1], None)
