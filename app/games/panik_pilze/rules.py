@@ -18,7 +18,7 @@ from .state import PilzeState
 def new_state(players: int, memory_aid: bool, turn_seconds: int, rng: SeededRng) -> PilzeState:
     """Setup (rulebook, "Setup"): shuffle the mushroom cards (each lands either side up: a coin
     from the rng, decision 3), lay out the top four flipped, shuffle the action cards, deal three
-    to each player; a random start player (GAMES.md: "Start player: random")."""
+    to each player; a random start player (docs/games/panik-pilze.md, decision 4)."""
     pile = list(range(MUSHROOM_DECK))
     rng.shuffle(pile)
     up = [MUSHROOM_CARDS[c][rng.randbelow(2)] for c in range(MUSHROOM_DECK)]

@@ -15,7 +15,8 @@ DISPLAY = [("chef", "gifti"), ("panik", "chef"), ("chef", "knuddel"), ("gifti", 
 # --- the end ---------------------------------------------------------------------------------
 
 def test_end_during_a_draw_action_the_player_still_collects() -> None:
-    """GAMES.md: after a Draw action that empties the pile the player still collects."""
+    """docs/games/panik-pilze.md, decision 10: after a Draw action that empties the pile the
+    player still collects."""
     state = build([["chef-draw2", "steal", "steal"], ["party"]], display=DISPLAY,
                   pile=[("gifti", "chef")])  # a short pile gives what it has: one card
     events = act(state, 0, {"type": "collect", "card": card("chef-draw2", state, 0)})

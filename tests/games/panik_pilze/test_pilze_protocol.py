@@ -229,3 +229,67 @@ def test_a_drawn_action_card_goes_to_the_end_of_the_hand() -> None:
     top = state.action_pile[-1]
     act(state, 0, {"type": "party", "card": card("party", state, 0), "mushroom": "chef"})
     assert [c["id"] for c in GAME.view(state, 0)["hand"]] == keep + [top]
+
+
+# --- the action table's examples and the optional flip ------------------------------------------
+
+def test_the_action_tables_example_cards_are_what_the_table_says() -> None:
+    """docs/games/panik-pilze.md, "Actions": card 5 is a Draw card (Chef, Draw 2), 19 a Turn 2
+    card, 22 a Mushroom Party, 24 a Steal (ids 4*t .. 4*t+3 per type, then 20..22, 23..25)."""
+    from app.games.panik_pilze.cards import ACTION_CARDS
+
+    assert (ACTION_CARDS[5].kind, ACTION_CARDS[5].mushroom, ACTION_CARDS[5].action,
+            ACTION_CARDS[5].count) == ("collect", "chef", "draw", 2)
+    assert (ACTION_CARDS[19].action, ACTION_CARDS[19].count) == ("turn", 2)
+    assert ACTION_CARDS[22].kind == "party" and ACTION_CARDS[24].kind == "steal"
+    for raw in ({"type": "collect", "card": 5, "flip": []}, {"type": "collect", "card": 5},
+                {"type": "collect", "card": 19, "flip": [10, 11]},
+                {"type": "party", "card": 22, "mushroom": "panik"},
+                {"type": "steal", "card": 24, "victim": 2, "mushroom": "chef"},
+                {"type": "swap", "cards": [3, 18]}):
+        GAME.parse_action(raw)
+
+
+def test_a_turn_card_without_flip_reads_as_no_numbers_and_is_illegal_not_malformed() -> None:
+    """``flip`` is the one optional field: left out it is ``[]``."""
+    state = build([["chef-turn1", "chef-draw1", "steal"], ["party"]], display=DISPLAY)
+    with pytest.raises(IllegalAction):
+        act(state, 0, {"type": "collect", "card": card("chef-turn1", state, 0)})
+    act(state, 0, {"type": "collect", "card": card("chef-draw1", state, 0)})
+    assert state.turn == 1
+
+
+def test_legal_actions_list_each_turn_choice_once_in_display_order() -> None:
+    """``legal_actions``: a Turn 2 card with each pair of display numbers once, in the order of
+    ``itertools.combinations`` over the display; the reversed pair is accepted but not listed."""
+    state = build([["chef-turn2", "party", "steal"], ["party"]], display=DISPLAY)
+    turn2 = card("chef-turn2", state, 0)
+    legal = GAME.legal_actions(state, 0)
+    flips = [a["flip"] for a in legal if a["type"] == "collect"]
+    assert flips == [[1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4]]
+    parties = [a["mushroom"] for a in legal if a["type"] == "party"]
+    assert parties == ["schlaubi", "chef", "knuddel", "panik", "gifti"]
+    assert [a["type"] for a in legal][-7:] == ["swap"] * 7
+    hand = state.hands[0]
+    assert [a["cards"] for a in legal if a["type"] == "swap"] == [
+        [hand[0]], [hand[1]], [hand[2]], [hand[0], hand[1]], [hand[0], hand[2]],
+        [hand[1], hand[2]], hand]
+    act(state, 0, {"type": "collect", "card": turn2, "flip": [4, 1]})
+    assert state.turn == 1
+
+
+def test_a_swap_that_uses_up_the_action_pile_leaves_an_empty_discard_pile_in_the_view() -> None:
+    """Rulebook: "If the action-card draw pile is used up, shuffle the discard pile": the swapped
+    cards go back into the new draw pile, so the discard pile's top is no longer the last card
+    named (docs/games/panik-pilze.md, "The view", ``last_turn`` of a swap)."""
+    state = build([["steal", "party", "chef-draw1"], ["party"]], display=DISPLAY,
+                  action_pile=["gifti-turn1"])
+    gone = state.hands[0][:2]
+    events = act(state, 0, {"type": "swap", "cards": gone})
+    assert [e.kind for e in events] == ["swap", "reshuffle"]
+    view = GAME.view(state, 1)
+    assert view["action_discard"] == {"count": 0, "top": None}
+    assert view["action_pile"] == len(state.action_pile) and set(gone) <= set(
+        state.action_pile + state.hands[0])
+    assert view["players"][0]["hand"] == 3
+    assert view["last_turn"] == {"seat": 0, "kind": "swap", "count": 2, "flipped": [], "laid": []}
