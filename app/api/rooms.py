@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.engine import EngineError, get_game
 from app.realtime.guard import SocketGuard, client_address
@@ -52,6 +52,11 @@ def count_miss(request: Request) -> None:
 
 
 class CreateRoom(BaseModel):
+    """Strict, as the WebSocket frames are (docs/protocol.md): ``public`` is a JSON boolean
+    (``"yes"`` and ``1`` are refused), and a field the body does not have is refused (422)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
     game: str = Field(description="A game id from /api/games.")
     nickname: Nickname
     public: bool = Field(True, description="Listed in the lobby while it waits for players.")

@@ -52,7 +52,10 @@ def test_create_room(http, server):
     for bad in ({"game": "panika", "nickname": ""}, {"game": "panika", "nickname": "   "},
                 {"game": "panika", "nickname": "N" * 25}, {"game": "panika"},
                 {"game": "panika", "nickname": "Ann", "options": {"turn_seconds": 3}},
-                {"game": "panika", "nickname": "Ann", "options": {"colour": "red"}}):
+                {"game": "panika", "nickname": "Ann", "options": {"colour": "red"}},
+                {"game": "panika", "nickname": "Ann", "public": "yes"},
+                {"game": "panika", "nickname": "Ann", "public": 1},
+                {"game": "panika", "nickname": "Ann", "colour": "red"}):
         assert http.post("/api/rooms", json=bad).status_code == 422, bad
 
 

@@ -30,7 +30,11 @@ class PanicLabOptions(BaseModel):
 
 
 class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Strict: every field has exactly its JSON type (``"7"``, ``7.0`` or ``true`` where an
+    integer goes is ``malformed_action``, never read as 7 or 1; docs/protocol.md, "Client to
+    server")."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ClaimAction(_Action):

@@ -20,7 +20,11 @@ CardId = Annotated[int, Field(ge=0, le=119)]
 
 
 class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Strict: every field has exactly its JSON type (``"7"``, ``7.0`` or ``true`` where an
+    integer goes is ``malformed_action``, never read as 7 or 1; docs/protocol.md, "Client to
+    server")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class PlayAction(_Action):

@@ -43,7 +43,11 @@ class CounterState:
 
 
 class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Strict: every field has exactly its JSON type (``"7"``, ``7.0`` or ``true`` where an
+    integer goes is ``malformed_action``, never read as 7 or 1; docs/protocol.md, "Client to
+    server")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class TapAction(_Action):

@@ -18,7 +18,11 @@ from .view import views as build_views
 
 
 class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Strict: every field has exactly its JSON type (``"7"``, ``7.0`` or ``true`` where an
+    integer goes is ``malformed_action``, never read as 7 or 1; docs/protocol.md, "Client to
+    server")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class RollAction(_Action):
