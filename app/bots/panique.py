@@ -13,7 +13,8 @@ the rule of thumb:
   and ahead, it sends that heir back two (B); otherwise it moves forward two (A).
 - **Resting** (+1 Life Point, the next turn lost): at 1 or 2 Life Points. A lost turn costs
   about four spaces but also one encounter not met; most matches of two heirs end with the last
-  heir alive (docs/games/panique.md, "Simulation").
+  heir alive (docs/games/panique.md, "Simulation"). At 3 Life Points the rest is offered too
+  (docs/games/panique.md, decision 9) but gains no Life Point, so the bot keeps going.
 
 The difficulties (docs/bots.md, "Panique": the game is mostly dice, so a difficulty is how often
 the bot errs and how well it knows the rare situations):
@@ -40,7 +41,7 @@ LEAVE = 29
 SLIME_PIT = 5
 ROLL = {"type": "roll"}
 REST_AT = 2
-"""Rest at this many Life Points or fewer."""
+"""Rest at this many Life Points or fewer (at 3, where a rest gains nothing, keep going)."""
 CARELESS = {"easy": 0.8, "normal": 0.4, "hard": 0.0}
 """How often each difficulty makes a random choice instead of its policy's (docs/bots.md)."""
 BUCKET = 5

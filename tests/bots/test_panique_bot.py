@@ -55,9 +55,13 @@ def test_it_rolls_when_the_roll_is_its_own():
                       difficulty) == {"type": "roll"}
 
 
-def test_the_heuristic_rests_at_one_or_two_life_points():
+def test_the_heuristic_rests_at_one_or_two_life_points_and_keeps_going_at_three():
     assert heuristic(heirs_at((10, 1), (10, 3)), 0, "rest") == ("rest", None)
     assert heuristic(heirs_at((10, 2), (10, 3)), 0, "rest") == ("rest", None)
+    # At 3 Life Points the rest is offered too (docs/games/panique.md, decision 9), but it would
+    # only cost a turn: the bot keeps going, at every difficulty that does not err.
+    assert heuristic(heirs_at((10, 3), (10, 3)), 0, "rest") == ("stay", None)
+    assert hard_choice(heirs_at((10, 3), (10, 1)), 0, "rest", 1) == ("stay", None)
 
 
 def test_the_heuristic_refuses_the_butler_unless_the_slime_pit_is_a_step_forward():
@@ -75,7 +79,7 @@ def test_the_heuristic_ally_escapes_or_holds_back_the_leader():
 # --- the hard bot's table -----------------------------------------------------------------------
 
 KEY = re.compile(r"^(butler/(L[123]/s([0-7]|8\+)|V/L[123])"
-                 r"|rest/(L[12]/o[0-3]/(active|other)|V/L[12])"
+                 r"|rest/(L[123]/o[0-3]/(active|other)|V/L[123])"
                  r"|ally/(m[0-5]/o[0-5]|V|oV))$")
 OPTIONS = {"butler": {"accept", "decline"}, "rest": {"rest", "stay"}, "ally": {"A", "B", "C"}}
 

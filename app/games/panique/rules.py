@@ -23,6 +23,8 @@ DEFAULTS = {"butler": "decline", "ally": "A", "rest": "stay"}
 OPTIONS = {"butler": ("accept", "decline"), "ally": ("A", "B", "C"), "rest": ("rest", "stay")}
 TARGETED = frozenset({"B", "C"})
 REST_LABELS = {"rest": "Rest: forgo your next turn, gain 1 Life Point", "stay": "Keep going"}
+REST_FULL_LABEL = "Rest: forgo your next turn (already at 3 Life Points)"
+"""The ``rest`` label for an heir already at 3 Life Points (decision 9: nothing to gain)."""
 ALLY_LABELS = ALLY_OPTIONS
 BUTLER_LABELS = BUTLER_OPTIONS
 
@@ -297,7 +299,13 @@ def choose(state: PaniqueState, option: str, target: int | None, timed_out: bool
                 events += apply_ops(state, target, (("move", -1),))
         return events + finish_turn(state)
     # The shared-space rest (rulebook, "Playing the game"; GAMES.md).
-    if option == "rest":
+    if option == "rest" and state.heirs[heir].life >= MAX_LIFE:
+        # Already at 3 Life Points (decision 9): the turn is forgone, nothing is gained, and no
+        # `life` event follows (the rest event says so).
+        events.append(Event("{seat:%d} rests%s: forgoes the next turn (already at 3 Life Points)"
+                            % (heir, how), heir, "rest", {"msg": "rest_full" + late}))
+        events += apply_ops(state, heir, (("lose_turn", 1),))
+    elif option == "rest":
         events.append(Event("{seat:%d} rests%s: forgoes the next turn and gains 1 Life Point"
                             % (heir, how), heir, "rest", {"msg": "rest" + late}))
         events += apply_ops(state, heir, (("life", 1), ("lose_turn", 1)))
@@ -444,8 +452,8 @@ def start_turn(state: PaniqueState, seat: int) -> list[Event]:
 
 def finish_turn(state: PaniqueState) -> list[Event]:
     """The turn's moves and Life Points are done. Heirs sharing the active heir's space may
-    rest (rulebook: forgo the next turn, regain 1 Life Point); each is asked in turn, from the
-    active heir, those already at 3 Life Points not at all (decision 9)."""
+    rest (rulebook: forgo the next turn, regain 1 Life Point up to 3); each living heir there is
+    asked in turn, from the active heir, whatever their Life Points (decision 9)."""
     close_card(state)
     if state.phase == "over":
         return []
@@ -456,7 +464,7 @@ def finish_turn(state: PaniqueState) -> list[Event]:
         sharing = [s for s in state.living() if state.heirs[s].space == active.space]
         if len(sharing) >= 2:
             order = [(state.turn + k) % state.players for k in range(state.players)]
-            queue = [s for s in order if s in sharing and state.heirs[s].life < MAX_LIFE]
+            queue = [s for s in order if s in sharing]
     state.rest_queue = queue
     return _next_rest_or_turn(state)
 

@@ -9,9 +9,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .board import BOARD_JSON
-from .rules import ALLY_LABELS, BUTLER_LABELS, DEFAULTS, REST_LABELS, ROLL_SECONDS, allowed_options
-from .rules import ally_targets, is_choice, roller
-from .state import PaniqueState
+from .rules import ALLY_LABELS, BUTLER_LABELS, DEFAULTS, REST_FULL_LABEL, REST_LABELS, ROLL_SECONDS
+from .rules import allowed_options, ally_targets, is_choice, roller
+from .state import MAX_LIFE, PaniqueState
 from .tables import TABLES
 
 Legal = Callable[[PaniqueState, int], list[dict[str, Any]]]
@@ -29,6 +29,9 @@ def public_view(state: PaniqueState) -> dict[str, Any]:
             pend["table_title"] = TABLES[pending.table].title
         if is_choice(pending):
             labels = _LABELS[pending.purpose]
+            if (pending.purpose == "rest" and pending.heir is not None
+                    and state.heirs[pending.heir].life >= MAX_LIFE):
+                labels = {**labels, "rest": REST_FULL_LABEL}
             pend["options"] = [{"option": o, "label": labels[o]} for o in allowed_options(state)]
             pend["default"] = DEFAULTS[pending.purpose]
             if pending.purpose == "ally":

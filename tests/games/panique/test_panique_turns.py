@@ -93,13 +93,39 @@ def test_heirs_sharing_a_space_may_rest_each_in_turn() -> None:
     assert (state.heirs[0].lost_turns, state.heirs[1].lost_turns) == (1, 0)
 
 
-def test_rest_is_not_offered_at_three_life_points_and_its_default_is_to_keep_going() -> None:
+def test_rest_is_offered_at_three_life_points_keeps_three_and_loses_the_turn() -> None:
+    """Decision 9: every heir on the shared space is asked, whatever their Life Points; resting
+    at 3 forgoes the next turn and gains nothing (its own message, no `life` event); the default
+    is still to keep going."""
     state = in_play(2, circle=4, spaces=[15, 17], lives=[3, 2])
-    roll(state, 6)
+    roll(state, 6)  # to 17, the Grandfather Clock (a turn to lose), where heir 1 stands
+    assert pending(state) == ("rest", [0], None)
+    options = GAME.view(state, 0)["pending"]["options"]
+    assert options == [{"option": "rest",
+                        "label": "Rest: forgo your next turn (already at 3 Life Points)"},
+                       {"option": "stay", "label": "Keep going"}]
+    events = choose(state, "rest")
+    assert [(e.kind, e.data.get("msg")) for e in events] == [("rest", "rest_full"),
+                                                             ("lost_turn", None)]
+    assert events[0].text == "{seat:0} rests: forgoes the next turn (already at 3 Life Points)"
+    assert (state.heirs[0].life, state.heirs[0].lost_turns) == (3, 2)
     assert pending(state) == ("rest", [1], None)
-    act(state, None, {"type": "timeout"})
+    assert GAME.view(state, 1)["pending"]["options"][0]["label"] == (
+        "Rest: forgo your next turn, gain 1 Life Point")
+    events = act(state, None, {"type": "timeout"})  # the default: keep going
+    assert events[0].data["msg"] == "no_rest_late"
     assert (state.heirs[1].life, state.heirs[1].lost_turns) == (2, 0)
     assert pending(state) == ("move", [1], None)
+    assert state.heirs[0].lost_turns == 2  # the Clock's and the rest's, lost when play reaches it
+    # Both heirs at 3 Life Points: both are asked, and the default keeps going, no turn lost.
+    state = in_play(2, circle=4, spaces=[0, 3], lives=[3, 3])
+    roll(state, 7)  # forward 3 to the Library (already at 3), where heir 1 stands
+    assert pending(state) == ("rest", [0], None)
+    act(state, None, {"type": "timeout"})
+    assert pending(state) == ("rest", [1], None)
+    act(state, None, {"type": "timeout"})
+    assert pending(state) == ("move", [1], None)
+    assert [(h.life, h.lost_turns) for h in state.heirs] == [(3, 0), (3, 0)]
 
 
 def test_no_rest_offer_on_a_space_of_ones_own() -> None:
