@@ -24,6 +24,7 @@ from typing import Any
 from app.bots import BOT_GAMES, Bot, make_bot
 
 from .effects import Cancel, Effect, Later
+from .text import name_key
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +42,12 @@ def has_bots(game_id: str) -> bool:
 
 
 def bot_name(taken: set[str]) -> str:
-    """The first "Bot <name>" no member has; the room makes it unique like any nickname."""
+    """The first "Bot <name>" no member has (compared as nicknames are: without case, after
+    normalisation); once all are taken, "Bot Ada", which the room numbers like any nickname
+    ("Bot Ada 2")."""
+    used = {name_key(nickname) for nickname in taken}
     for name in BOT_NAMES:
-        if f"Bot {name}" not in taken:
+        if name_key(f"Bot {name}") not in used:
             return f"Bot {name}"
     return f"Bot {BOT_NAMES[0]}"
 

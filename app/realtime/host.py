@@ -13,6 +13,9 @@ from app.engine import EngineError, Game
 
 from . import protocol as p
 from .bots import bot_name, has_bots
+from .effects import Effect, Later, Now
+from .life import TAKEOVER_CHECK_SLACK
+from .membership import MAX_MEMBERS
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -28,6 +31,9 @@ class HostCommands:
     room_options: dict[str, Any]
     members: dict[int, Member]
     host: int | None
+    closed: bool
+    out: list[Effect]
+    now: Now
 
     if TYPE_CHECKING:
         def _error(self, conn: Connection, code: str, message: str,
@@ -35,10 +41,10 @@ class HostCommands:
         def _broadcast_room(self) -> None: ...
         def _remove(self, target: Member) -> None: ...
         def _drop(self, target: Member) -> None: ...
+        def _make_room(self) -> bool: ...
         def add_bot_member(self, name: str, difficulty: str) -> Member: ...
         def _start_match(self, *, players: int) -> None: ...
         def _sync_bots(self, *, notify: bool = True) -> None: ...
-        def _schedule_takeover_check(self) -> None: ...
 
     def _on_host_command(self, conn: Connection, member: Member, message: Any) -> None:
         if member.id != self.host:
@@ -103,8 +109,23 @@ class HostCommands:
         if message.room is not None:
             self.room_options = message.room.model_dump(mode="json")
             self._sync_bots(notify=False)
-            self._schedule_takeover_check()
+            self._schedule_takeover_checks()
         self._broadcast_room()
+
+    def _schedule_takeover_checks(self) -> None:
+        """A new ``bot_takeover_seconds`` during a match: each seated player away now is
+        looked at again when their time away reaches it (counted from when they left, not from
+        the change; those already past it were taken over by ``_sync_bots``)."""
+        grace = self.room_options["bot_takeover_seconds"]
+        if grace <= 0 or self.status != "playing" or self.closed:
+            return
+        now = self.now.mono
+        for m in self.members.values():
+            if m.seat is None or m.bot is not None or not m.left or m.connected:
+                continue
+            due = m.left_at + grace - now
+            if due > 0:
+                self.out.append(Later(due + TAKEOVER_CHECK_SLACK, ("bots",)))
 
     def _kick(self, conn: Connection, member: Member, target_id: int) -> None:
         """Remove a member (a ban, ``Membership._remove``), or a computer player."""
@@ -129,6 +150,11 @@ class HostCommands:
         players = [m for m in self.members.values() if m.player and not m.left]
         if len(players) >= self.game.max_players:
             self._error(conn, "seats_full", "every seat is taken")
+            return
+        # A bot is a member: a full room makes room as for a newcomer (docs/protocol.md,
+        # "Members"), else it is full.
+        if len(self.members) >= MAX_MEMBERS and not self._make_room():
+            self._error(conn, "room_full", "this room is full")
             return
         self.add_bot_member(bot_name({m.nickname for m in self.members.values()}), difficulty)
         self._broadcast_room()

@@ -68,7 +68,8 @@ def restore_room(
                      left=m.bot is None, bot=m.bot)  # a bot never leaves: it plays on
         for m in stored.members
     }
-    room.host = stored.host if stored.host in room.members else next(iter(room.members), None)
+    people = [m.id for m in room.members.values() if m.bot is None]  # a bot is never host
+    room.host = stored.host if stored.host in people else next(iter(people), None)
     room.history.clear()
     room._timers.clear()
     room.match = None

@@ -61,6 +61,25 @@ def test_a_restored_room_has_its_members_host_bans_and_match():
     asyncio.run(scenario())
 
 
+def test_a_restored_room_never_makes_a_bot_its_host():
+    """The recorded host is gone (only bots were left when it was recorded, or the host's
+    record is missing): the first person becomes host, never a bot (docs/protocol.md,
+    "Computer players"); with no person at all the room has no host."""
+    load_all()
+    bot = MemberRecord(1, "Bot Ada", 0, True, "n1", bot="normal")
+    person = MemberRecord(2, "Bob", 1, True, "n2")
+
+    async def scenario() -> None:
+        room, _ = restore_room(dataclasses.replace(_stored(1.0), host=None,
+                                                   members=(bot, person)), _make_room)
+        assert room.host == 2
+        room, _ = restore_room(dataclasses.replace(_stored(1.0), host=None, members=(bot,)),
+                               _make_room)
+        assert room.host is None
+
+    asyncio.run(scenario())
+
+
 def test_a_timer_that_ran_out_during_the_downtime_fires_at_once_with_the_clock_run_on():
     load_all()
 

@@ -6,7 +6,6 @@ core is driven directly (no socket): each seat has two connections, one of each 
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
@@ -18,18 +17,12 @@ from app.realtime import protocol as p
 from app.realtime.connection import Connection
 from app.realtime.core import RoomCore
 from app.realtime.delta import apply
-from app.realtime.effects import Effect, Now, Send, SendEach
+from app.realtime.effects import Effect, Send, SendEach
 from app.realtime.tokens import SeatTokens
+from tests.realtime.core_helpers import at
 
 load_all()
 GAMES = sorted(g.id for g in registry.all_games())
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-
-
-def at(seconds: float) -> Now:
-    return Now(1000.0 + seconds, T0 + timedelta(seconds=seconds))
-
-
 def states_to(effects: list[Effect], conn: Connection) -> list[dict[str, Any]]:
     out = []
     for effect in effects:

@@ -9,60 +9,21 @@ import random
 
 import time
 import weakref
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
 import pytest
 
 from app.engine import Game, get_game
-from app.games import load_all
 from app.realtime import protocol as p
 from app.realtime.connection import Connection
 from app.realtime.core import CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING, RoomCore
 from app.realtime.effects import (
-    BadJoin, Close, Control, Counted, Effect, Later, Now, Save, Send, SendEach, WakeAt,
+    BadJoin, Close, Control, Counted, Effect, Later, Save, WakeAt,
 )
-from app.realtime.guard import CLOSE_POLICY, SocketPolicy
+from app.realtime.guard import CLOSE_POLICY
 from app.realtime.membership import CLOSE_REMOVED
-from app.realtime.tokens import SeatTokens
-
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-
-
-def at(seconds: float) -> Now:
-    """The time ``seconds`` after the room was created (both clocks)."""
-    return Now(1000.0 + seconds, T0 + timedelta(seconds=seconds))
-
-
-def frames_to(effects: list[Effect], conn: Connection) -> list[dict[str, Any]]:
-    """Every frame the effects send ``conn`` (through the gate), decoded, in order."""
-    out: list[dict[str, Any]] = []
-    for effect in effects:
-        if isinstance(effect, Send) and conn in effect.conns:
-            out.append(orjson.loads(effect.text))
-        elif isinstance(effect, SendEach):
-            out.extend(orjson.loads(text) for c, text in effect.frames if c is conn)
-    return out
-
-
-def of_type(effects: list[Effect], conn: Connection, kind: str) -> list[dict[str, Any]]:
-    return [f for f in frames_to(effects, conn) if f["type"] == kind]
-
-
-def only(effects: list[Effect], kind: type) -> list[Any]:
-    return [e for e in effects if isinstance(e, kind)]
-
-
-def room(game_id: str = "panika", **policy: Any) -> RoomCore:
-    load_all()
-    return RoomCore(code="ABCD", game=get_game(game_id), public=False, tokens=SeatTokens("k"),
-                    now=at(0), policy=SocketPolicy(**policy) if policy else None)
-
-
-def join(core: RoomCore, name: str, t: float = 0) -> tuple[Connection, list[Effect]]:
-    conn = Connection()
-    return conn, core.frame(conn, p.Join(type="join", nickname=name), at(t))
+from tests.realtime.core_helpers import at, frames_to, join, of_type, only, room
 
 
 def seated(game_id: str = "panika", options: dict[str, Any] | None = None,
