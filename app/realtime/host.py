@@ -137,6 +137,7 @@ class HostCommands:
             self._remove_bot(conn, target.id)
             return
         self._remove(target)
+        self._sync_bots()  # a seat left empty mid-match: a computer player plays it out
 
     # --- computer players (docs/bots.md, "In a room") ----------------------------------------
     def _add_bot(self, conn: Connection, difficulty: str) -> None:

@@ -251,7 +251,9 @@ class MatchLife:
     # --- bots in the match ---------------------------------------------------------------------
     def _bot_seats_wanted(self) -> dict[int, tuple[int, str, bool]]:
         """Seat: (member, difficulty, takeover) for every seat a bot plays now: bot members'
-        seats, and the seats of players disconnected past ``bot_takeover_seconds``."""
+        seats, the seats of players disconnected past ``bot_takeover_seconds``, and a seat
+        whose player was removed during the match (member 0: nobody; docs/protocol.md,
+        "Computer players"), which would otherwise wait for ever."""
         if self.status != "playing" or self.match is None or self.game.open_table:
             return {}
         grace = self.room_options["bot_takeover_seconds"]
@@ -264,6 +266,10 @@ class MatchLife:
                 wanted[m.seat] = (m.id, m.bot, False)
             elif grace > 0 and m.left and not m.connected and now - m.left_at >= grace:
                 wanted[m.seat] = (m.id, TAKEOVER_DIFFICULTY, True)
+        seated = {m.seat for m in self.members.values()}
+        for seat in range(self.match.players):
+            if seat not in seated:
+                wanted[seat] = (0, TAKEOVER_DIFFICULTY, True)
         return wanted
 
     def _sync_bots(self, *, notify: bool = True) -> None:

@@ -264,3 +264,41 @@ def test_bot_commands_over_websockets_answer_the_documented_codes(server, open_c
     assert answer({"type": "add_bot"})["code"] == "playing"
     assert answer({"type": "remove_bot", "member": bot["id"]})["code"] == "playing"
     assert answer({"type": "kick", "member": bot["id"]})["code"] == "playing"
+
+
+def test_a_seat_whose_player_is_removed_mid_match_is_played_out_by_a_computer_player():
+    """Panik Pilze without its turn timer waits for the seat whose turn it is: a player the
+    host removes during the match would stop it for good, so a computer player (normal) plays
+    that seat to the end (docs/protocol.md, "Computer players")."""
+    core = room("panik_pilze")
+    ann, _ = join(core, "Ann")
+    bob, _ = join(core, "Bob")
+    cy, _ = join(core, "Cy")
+    started = core.frame(ann, p.Start(type="start"), at(1))
+    assert core.match is not None
+    seat = core.members[3].seat
+    effects = core.frame(ann, p.Kick(type="kick", member=3), at(2))
+    latest = {conn: of_type(started, conn, "state")[-1] for conn in (ann, bob)}
+    assert 3 not in core.members and core.status == "playing"
+    played = {m.seat for m in core.members.values()}
+    assert seat not in played and core._bots.takeover_seats() == {seat}
+    conns = {core.members[1].seat: ann, core.members[2].seat: bob}
+    t, version = 2.0, core.match.version
+    for _ in range(60):  # the others play; the bot plays the removed player's turns
+        t += 1
+        decisions = [e.message for e in effects if isinstance(e, Later)
+                     and e.message[0] == "bot" and e.message[1] == seat]
+        if decisions:
+            _, _, generation, action = decisions[-1]
+            before = core.match.version
+            effects = core.bot_decision(seat, generation, action, at(t))
+            assert core.match.version > before
+            return
+        for conn in (ann, bob):
+            latest[conn] = (of_type(effects, conn, "state") or [latest[conn]])[-1]
+        mover = next(s for s in latest[ann]["active"] if s != seat)
+        legal = latest[conns[mover]]["legal"]
+        effects = core.frame(conns[mover], p.Action(type="action", action=legal[0]), at(t))
+        assert core.match.version > version
+        version = core.match.version
+    raise AssertionError("the removed player's seat never came to be played")
