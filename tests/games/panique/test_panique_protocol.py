@@ -298,3 +298,77 @@ def test_a_view_is_a_snapshot_that_later_moves_do_not_change() -> None:
     assert views[0]["card"]["lines"] == [] and views[0]["card"]["done"] is False
     after = GAME.view(state, None)["card"]
     assert len(after["lines"]) == 2 and after["done"] and after["outcome"]["life"] == -1
+
+
+# --- details the doc states exactly (draws, event msgs, the card, timer keys) -----------------
+
+def test_each_die_is_one_randint_draw_in_the_order_of_the_roll_events() -> None:
+    """Decision 10: every die is one ``randint [1, 8]`` from the match's generator, one per
+    ``roll`` event in event order (the system's roll for the first turn: seat order); nothing
+    else is drawn, so a checker can replay the dice from the seed."""
+    from app.engine.rng import RecordingRng
+
+    for players in (1, 3, 5):
+        rng = RecordingRng(f"panique-draws-{players}".encode())
+        state = GAME.setup(players, GAME.parse_options({}), rng)
+        rolled: list[int] = []
+        for _ in range(400):
+            if GAME.outcome(state) is not None:
+                break
+            # The system plays every timer: rolls for the rollers, defaults for the choices.
+            action = GAME.legal_actions(state, None)[0]
+            events = GAME.step(state, Move(None, GAME.parse_action(action)), rng)
+            rolled += [e.data["value"] for e in events if e.kind == "roll"]
+        assert rng.draws and all(d["op"] == "randint" and d["args"] == [1, 8] for d in rng.draws)
+        assert [d["result"] for d in rng.draws] == rolled
+
+
+def test_a_plain_lost_turn_event_has_no_msg_and_slime_moved_has_one() -> None:
+    """Events: the plain ``lost_turn`` carries no ``msg`` (its message id is its kind)."""
+    state = in_play(2, circle=4, spaces=[13, 0])
+    events = roll(state, 8)  # 13 + 4: the Grandfather Clock
+    lost = [e for e in events if e.kind == "lost_turn"]
+    assert [e.data for e in lost] == [{"lost_turns": 1}]
+    state = in_play(2, circle=4, spaces=[2, 0])
+    roll(state, 8)  # to blank space 6
+    roll(state, 2)  # the Black Cat
+    events = roll(state, 5)  # back one, onto the Slime Pit
+    lost = [e for e in events if e.kind == "lost_turn"]
+    assert [e.data for e in lost] == [{"lost_turns": 1, "space": 5, "msg": "slime_moved"}]
+
+
+def test_the_card_opens_when_the_encounter_is_awaited() -> None:
+    """View, ``card``: a blank space opens an "Encounter Table" card with no lines before the
+    roll; the roll names the encounter's table, which stays through its "Roll again" tables."""
+    state = in_play(2, circle=4, spaces=[0, 0])
+    roll(state, 6)  # two spaces, to blank space 2
+    card = GAME.view(state, None)["card"]
+    assert card == {"heir": 0, "title": "Encounter Table", "space": 2, "lines": [],
+                    "done": False, "outcome": None}
+    roll(state, 6)  # the Mad Killers
+    assert GAME.view(state, None)["card"]["title"] == "The Mad Killers"
+    roll(state, 1)  # the man with hooks: roll again
+    assert GAME.view(state, None)["card"]["title"] == "The Mad Killers"
+    state = in_play(2, circle=4, spaces=[6, 0])
+    roll(state, 6)  # the Portrait Gallery: its table's card, before the roll
+    assert GAME.view(state, None)["card"]["title"] == "The Ghost"
+    assert GAME.view(state, None)["card"]["lines"] == []
+
+
+def test_timer_keys_count_the_rolls_and_choices_awaited() -> None:
+    """Timers: ``{n}`` counts the rolls and choices awaited, the current one included; one key
+    for a whole round of the roll for the first turn."""
+    state = new_game(3)
+    assert [t.key for t in GAME.timers(state)] == ["roll:1"]
+    roll(state, 3, seat=0)
+    assert [t.key for t in GAME.timers(state)] == ["roll:1"]
+    roll(state, 3, seat=1)
+    roll(state, 3, seat=2)  # a three-way tie: a new round
+    assert [t.key for t in GAME.timers(state)] == ["roll:2"]
+    roll(state, 5, seat=0)
+    roll(state, 4, seat=1)
+    roll(state, 2, seat=2)  # seat 0 first; seat 1 rolls the Circle
+    assert [t.key for t in GAME.timers(state)] == ["roll:3"]
+    roll(state, 1)
+    assert [t.key for t in GAME.timers(state)] == ["roll:4"]
+    assert GAME.view(state, None)["last_roll"]["serial"] == 3
