@@ -1,7 +1,8 @@
 """The timers a room runs for its game: exactly those the engine's ``timers(state)`` asks for.
 
-A timer is known by its key: while the engine keeps listing a key, that timer keeps running; a
-key that disappears is dropped; a new key starts a new timer. The board is pure bookkeeping
+A timer is known by its key: while the engine keeps listing a key, that timer keeps running (its
+deadline stays; its seats, label and action are the engine's latest: the heirs still to roll
+for Panique's first turn, say); a key that disappears is dropped; a new key starts a new timer. The board is pure bookkeeping
 (deadlines on the monotonic clock, the time always passed in): the room's core asks it which
 timers are ``due`` when the room wakes, and tells the actor (``WakeAt``) when the soonest one
 falls due.
@@ -38,14 +39,18 @@ class TimerBoard:
     def sync(self, wanted: Iterable[Timer], now: float,
              elapsed: Mapping[str, float] | None = None) -> None:
         """Run exactly ``wanted``: drop the keys no longer asked for, start the new ones (a
-        restored room passes the seconds each has run already: ``elapsed``)."""
+        restored room passes the seconds each has run already: ``elapsed``), and keep the
+        deadline of a kept key with the engine's latest timer (seats, label, action)."""
         by_key = {t.key: t for t in wanted}
         for key in [k for k in self._running if k not in by_key]:
             del self._running[key]
         for key, timer in by_key.items():
-            if key not in self._running:
+            running = self._running.get(key)
+            if running is None:
                 ran = elapsed.get(key, 0.0) if elapsed else 0.0
                 self._running[key] = RunningTimer(timer, now + timer.seconds - ran)
+            elif running.timer != timer:
+                self._running[key] = RunningTimer(timer, running.deadline)
 
     def clear(self) -> None:
         self._running.clear()

@@ -64,3 +64,19 @@ def test_visible_timers_count_down() -> None:
     shown = board.visible(10.05)
     assert [t["key"] for t in shown] == ["turn:1"]
     assert 940 < shown[0]["remaining_ms"] <= 950 and shown[0]["label"] == "turn:1"
+
+
+def test_a_kept_key_shows_the_engines_latest_seats_and_fires_its_latest_action() -> None:
+    """Panique's first-turn rolls: one timer for the whole round, whose seats shrink as heirs
+    roll (docs/games/panique.md, "Timers"); the deadline is the first one's."""
+    board = TimerBoard()
+    first = Timer(key="roll:1", seconds=10.0, action={"type": "roll"}, label="Roll",
+                  seats=(0, 1, 2))
+    board.sync([first], now=0.0)
+    rolled = Timer(key="roll:1", seconds=10.0, action={"type": "roll", "n": 2}, label="Roll",
+                   seats=(1, 2))
+    board.sync([rolled], now=4.0)
+    assert board.visible(4.0) == [{"key": "roll:1", "label": "Roll", "seats": [1, 2],
+                                   "remaining_ms": 6000}]
+    assert board.soonest() == 10.0
+    assert board.pop_due(10.0) == rolled
