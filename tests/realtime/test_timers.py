@@ -8,6 +8,8 @@ import dataclasses
 import pytest
 
 from app.engine import get_game
+from app.realtime import protocol as p
+from tests.realtime.core_helpers import at, join, of_type, room
 from tests.realtime.helpers import room_of, start_panika, wait_frame
 
 
@@ -63,3 +65,22 @@ def test_turn_and_tap_timers_play_for_an_absent_player(server, open_client, shor
     assert match.log[0].seat is None and match.log[0].action == {"type": "timeout"}
     assert all(m.seat is None for m in match.log)
     assert {m.action["type"] for m in match.log} <= {"timeout", "auto_tap", "close_last_card"}
+
+
+def test_a_kept_timer_shows_who_is_still_to_roll():
+    """Panique's roll for the first turn: one timer for the round whose seats are the heirs
+    still to roll (docs/games/panique.md, "Timers"); the room shows the engine's latest seats
+    and keeps the round's deadline (app/realtime/timers.py)."""
+    core = room("panique")
+    ann, _ = join(core, "Ann")
+    bob, _ = join(core, "Bob")
+    cy, _ = join(core, "Cy")
+    started = of_type(core.frame(ann, p.Start(type="start"), at(1)), ann, "state")
+    (timer,) = started[-1]["timers"]
+    assert timer["seats"] == [0, 1, 2]
+    first = next(c for c in (ann, bob, cy) if c.seat == 0)
+    roll = p.Action(type="action", action={"type": "roll"})
+    rolled = of_type(core.frame(first, roll, at(3)), ann, "state")
+    (after,) = rolled[-1]["timers"]
+    assert after["key"] == timer["key"] and after["seats"] == [1, 2]
+    assert after["remaining_ms"] == timer["remaining_ms"] - 2000
