@@ -1,7 +1,8 @@
 """Delta state frames in every game: a client that joined with ``"deltas": true`` rebuilds,
 patch by patch, exactly the whole frames a client of the same seat without deltas is sent, over
-whole random matches, the table view included (docs/protocol.md, "Delta state frames"). The room's
-core is driven directly (no socket): each seat has two connections, one of each kind."""
+whole random matches, the table view included (docs/protocol.md, "Delta state frames"); and
+every frame's timers are the game's timers of that moment. The room's core is driven directly
+(no socket): each seat has two connections, one of each kind."""
 
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ class Pair:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_delta_clients_rebuild_exactly_the_whole_frames(game_id):
+def test_delta_frames_rebuild_the_whole_frames_and_every_frame_shows_the_games_timers(game_id):
     game = get_game(game_id)
     players = min(max(3, game.min_players), game.max_players)
     core = RoomCore(code="ABCD", game=game, public=False, tokens=SeatTokens("k"), now=at(0))
@@ -99,6 +100,17 @@ def test_delta_clients_rebuild_exactly_the_whole_frames(game_id):
     def step(effects: list[Effect]) -> None:
         for pair in everyone:
             pair.check(effects)
+        match = core.match
+        if core.status != "playing" or match is None:
+            return
+        # The frames show the game's timers now: keys, labels and seats (app/realtime/timers.py).
+        expected = sorted((t.key, t.label, list(t.seats)) for t in game.timers(match.state)
+                          if t.visible)
+        for pair in everyone:
+            frame = pair.latest
+            if frame and (frame["match"], frame["version"]) == (core.match_number, match.version):
+                assert sorted((t["key"], t["label"], t["seats"]) for t in frame["timers"]) \
+                    == expected, (game_id, match.version)
 
     picker = random.Random(game_id)
     clock = 1.0
