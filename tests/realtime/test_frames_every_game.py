@@ -1,7 +1,7 @@
 """Delta state frames in every game: a client that joined with ``"deltas": true`` rebuilds,
 patch by patch, exactly the whole frames a client of the same seat without deltas is sent, over
 whole random matches, the table view included (docs/protocol.md, "Delta state frames"); and
-every frame's timers are the game's timers of that moment. The room's core is driven directly
+every frame's view, legal actions, active seats and timers are the engine's of that moment. The room's core is driven directly
 (no socket): each seat has two connections, one of each kind."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class Pair:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_delta_frames_rebuild_the_whole_frames_and_every_frame_shows_the_games_timers(game_id):
+def test_delta_frames_rebuild_the_whole_frames_which_show_the_engines_view_and_timers(game_id):
     game = get_game(game_id)
     players = min(max(3, game.min_players), game.max_players)
     core = RoomCore(code="ABCD", game=game, public=False, tokens=SeatTokens("k"), now=at(0))
@@ -106,11 +106,21 @@ def test_delta_frames_rebuild_the_whole_frames_and_every_frame_shows_the_games_t
         # The frames show the game's timers now: keys, labels and seats (app/realtime/timers.py).
         expected = sorted((t.key, t.label, list(t.seats)) for t in game.timers(match.state)
                           if t.visible)
+        active = list(game.active_seats(match.state))
         for pair in everyone:
             frame = pair.latest
             if frame and (frame["match"], frame["version"]) == (core.match_number, match.version):
+                where = (game_id, match.version, frame["seat"])
                 assert sorted((t["key"], t["label"], t["seats"]) for t in frame["timers"]) \
-                    == expected, (game_id, match.version)
+                    == expected, where
+                # ...and its seat's view, legal actions and the seats waited on, as the engine
+                # gives them (a seat's own view only; the table's is the public one).
+                seat = frame["seat"]
+                assert frame["view"] == orjson.loads(orjson.dumps(game.view(match.state, seat))), \
+                    where
+                assert frame.get("legal") == (None if seat is None else orjson.loads(
+                    orjson.dumps(game.legal_actions(match.state, seat)))), where
+                assert frame["active"] == active, where
 
     picker = random.Random(game_id)
     clock = 1.0
