@@ -1,4 +1,4 @@
-"""The 120 Panika cards as data (rulebook "Contents"; GAMES.md "Panika": 120 cards as listed).
+"""The 120 Panika cards as data (rulebook "Contents"; docs/games/panika.md: 120 cards as listed).
 
 Each card has a stable integer id 0..119, assigned in the order of the rulebook's list:
 

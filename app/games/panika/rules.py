@@ -19,9 +19,9 @@ HAND_SIZE = 4
 BURST_MIN, BURST_MAX = 21, 30
 """Rulebook, "The Panika App": the counter bursts on a random number from 21 to 30."""
 AUTO_TAP_SECONDS = 8
-"""GAMES.md "Panika", Tapping: after 8 s without a tap the rest complete by themselves."""
+"""docs/games/panika.md, Tapping: after 8 s without a tap the rest complete by themselves."""
 LAST_CARD_SECONDS = 3
-"""GAMES.md "Panika", Last card: the call may come up to 3 s after the turn."""
+"""docs/games/panika.md, Last card: the call may come up to 3 s after the turn."""
 
 
 # --- setup and rounds ------------------------------------------------------------------------
@@ -55,7 +55,7 @@ def start_round(state: PanikaState, rng: SeededRng) -> None:
     """A new round: counter 0, a new secret burst number drawn uniformly from 21..30, clockwise.
 
     Rulebook, "End of the Round" and "Reverse" ("A new round always begins in the clockwise
-    direction"); GAMES.md "Panika": a new number each round from the match's generator.
+    direction"); docs/games/panika.md: a new number each round from the match's generator.
     """
     state.round += 1
     state.counter = 0
@@ -95,7 +95,7 @@ def play_two_stranded(state: PanikaState) -> bool:
 def play_effect(cards: list[int]) -> tuple[int, int | None]:
     """The taps a play owes and the special card (id) that acts after them.
 
-    Rulebook, "Vegetable Cards" and "Play Two"; GAMES.md "Panika": numbers at face value,
+    Rulebook, "Vegetable Cards" and "Play Two"; docs/games/panika.md: numbers at face value,
     vegetables 5 each, two identical vegetables 0 (two different: 10); with a special the taps
     come first; with two specials only the second acts.
     """
@@ -235,7 +235,7 @@ def _draw_up(state: PanikaState, seat: int) -> None:
 def tap(state: PanikaState, count: int, rng: SeededRng, auto: bool = False) -> list[Event]:
     """The current tapper taps ``count`` times (1, or all it owes for ``auto_tap``).
 
-    GAMES.md "Panika": the counter bursts on the tap that reaches the number; the rest are void.
+    docs/games/panika.md: the counter bursts on the tap that reaches the number; the rest are void.
     """
     entry = state.tap_queue[0]
     seat = entry[0]
@@ -317,7 +317,7 @@ def give_penalty(state: PanikaState, receiver: int, rng: SeededRng) -> list[Even
 
 def last_card_counts(state: PanikaState, seat: int) -> bool:
     """Whether a "Last card!" call by ``seat`` counts now (docs/games/panika.md, decision 10;
-    GAMES.md "Last card": "during the turn or within 3 s after it").
+    docs/games/panika.md "Last card": "during the turn or within 3 s after it").
 
     It counts while ``seat``'s window is open, or during ``seat``'s own turn (choosing a card,
     or tapping for its own play) when that turn can still end with exactly one card in hand and
@@ -341,7 +341,7 @@ def last_card_counts(state: PanikaState, seat: int) -> bool:
 
 
 def call_last_card(state: PanikaState, seat: int) -> list[Event]:
-    """Rulebook, "End of the Game"; GAMES.md "Last card". ``seat``'s call, which counts
+    """Rulebook, "End of the Game"; docs/games/panika.md "Last card". ``seat``'s call, which counts
     (``last_card_counts``; the engine refuses a false call, so it is never logged): in the
     window it settles the duty; during the turn it is remembered for the end of the turn, where
     it is dropped if it turned out not to be needed (``draw_step``)."""
@@ -367,7 +367,7 @@ def close_window(state: PanikaState, rng: SeededRng) -> list[Event]:
 
 def check_win(state: PanikaState, events: list[Event]) -> bool:
     """Everyone with no cards wins together (rulebook, "End of the Game"). A player still tapping
-    for their own play has not finished it, so cannot win yet (GAMES.md: "after a play fully
+    for their own play has not finished it, so cannot win yet (docs/games/panika.md: "after a play fully
     resolves")."""
     resolving = state.after_taps.seat if state.after_taps is not None else None
     winners = [s for s in range(state.players)

@@ -1,7 +1,7 @@
 """The state of a Panika match: plain dataclasses the engine mutates in place.
 
 Secrets live here and never reach a view: the burst number (``burst_at``), every hand, and the
-contents and order of every draw pile (GAMES.md "Panika", "Hidden").
+contents and order of every draw pile (docs/games/panika.md, "Hidden").
 """
 
 from __future__ import annotations

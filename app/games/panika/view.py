@@ -1,4 +1,4 @@
-"""What one seat sees (GAMES.md "Panika", Hidden/Public).
+"""What one seat sees (docs/games/panika.md, Hidden/Public).
 
 Public: the counter, whose turn, the direction, taps owed, every player's hand and pile sizes and
 "Last card!" calls, the face-up discard (top and latest play), the last burst. Private: a seat's

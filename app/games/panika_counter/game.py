@@ -1,4 +1,4 @@
-"""The Panika app's counter as a room (GAMES.md "Panika", Stand-alone counter).
+"""The Panika app's counter as a room (docs/games/panika-counter.md, Stand-alone counter).
 
 Several phones share one counter: tap +1, red ``back`` -1 (not below 0), green ``reset`` to 0,
 and a burst at a secret number drawn uniformly from 21..30 (rulebook, "The Panika App"). Bursting

@@ -15,7 +15,7 @@ from .state import MAX_LIFE, Heir, PaniqueState, Pending, Purpose
 from .tables import ALLY_OPTIONS, BUTLER_OPTIONS, ENCOUNTER, TABLES, Entry, Op
 
 ROLL_SECONDS = 10
-"""GAMES.md "Panique": a roll not made within 10 s is made for the roller."""
+"""docs/games/panique.md: a roll not made within 10 s is made for the roller."""
 
 CHOICES = ("butler", "ally", "rest")
 DEFAULTS = {"butler": "decline", "ally": "A", "rest": "stay"}
@@ -71,7 +71,7 @@ def is_choice(pending: Pending | None) -> bool:
 
 def allowed_options(state: PaniqueState) -> tuple[str, ...]:
     """The options of the pending choice. The Ally's B and C need another living heir
-    (GAMES.md: with none, only A is offered)."""
+    (docs/games/panique.md: with none, only A is offered)."""
     pending = state.pending
     assert pending is not None
     if pending.purpose == "ally" and not ally_targets(state):
@@ -131,7 +131,7 @@ def _note_roll(state: PaniqueState, seat: int, die: str, value: int, purpose: st
 
 
 def _roll_order(state: PaniqueState, seat: int | None, rng: SeededRng) -> list[Event]:
-    """GAMES.md "Panique": everyone rolls, the highest goes first, the tied roll again."""
+    """docs/games/panique.md: everyone rolls, the highest goes first, the tied roll again."""
     pending = state.pending
     assert pending is not None
     events: list[Event] = []
@@ -165,7 +165,7 @@ def _roll_order(state: PaniqueState, seat: int | None, rng: SeededRng) -> list[E
 
 
 def _move_roll(state: PaniqueState, heir: int, value: int, auto: str) -> list[Event]:
-    """Rulebook, "Playing the game"; GAMES.md: move forward by the difference between your die
+    """Rulebook, "Playing the game"; docs/games/panique.md: move forward by the difference between your die
     and the Circle of Life; on a tie stay and meet an encounter on the spot ("Panique!")."""
     circle = state.circle or 0
     diff = abs(value - circle)
@@ -298,7 +298,7 @@ def choose(state: PaniqueState, option: str, target: int | None, timed_out: bool
                 # the House) drops the rest of it: no heir is moved back (decision 12).
                 events += apply_ops(state, target, (("move", -1),))
         return events + finish_turn(state)
-    # The shared-space rest (rulebook, "Playing the game"; GAMES.md).
+    # The shared-space rest (rulebook, "Playing the game"; docs/games/panique.md).
     if option == "rest" and state.heirs[heir].life >= MAX_LIFE:
         # Already at 3 Life Points (decision 9): the turn is forgone, nothing is gained, and no
         # `life` event follows (the rest event says so).
@@ -381,7 +381,7 @@ def change_life(state: PaniqueState, heir: int, n: int) -> list[Event]:
 
 
 def move(state: PaniqueState, heir: int, n: int) -> list[Event]:
-    """Forward (n > 0) or back; never below Enter; reaching Leave the House escapes (GAMES.md)."""
+    """Forward (n > 0) or back; never below Enter; reaching Leave the House escapes (docs/games/panique.md)."""
     h = state.heirs[heir]
     start = h.space
     h.space = max(ENTER, min(LEAVE, h.space + n))
@@ -412,7 +412,7 @@ def escape(state: PaniqueState, heir: int) -> list[Event]:
 
 def eliminate(state: PaniqueState, heir: int) -> list[Event]:
     """At 0 Life Points the heir is out; the first heir out takes over the encounter rolls; the
-    last heir alive wins (GAMES.md)."""
+    last heir alive wins (docs/games/panique.md)."""
     state.heirs[heir].status = "out"
     state.out_order.append(heir)
     events = [Event("{seat:%d} is out of the game" % heir, heir, "out")]

@@ -1,6 +1,6 @@
 """The state of a Panique match: plain dataclasses the engine mutates in place.
 
-Everything in Panique is public (GAMES.md "Panique"); the only thing no view shows is a die not
+Everything in Panique is public (docs/games/panique.md); the only thing no view shows is a die not
 yet rolled, which the state does not hold either (a roll is drawn from the generator when the
 ``roll`` move is applied).
 """

@@ -1,4 +1,4 @@
-"""What a seat sees. Everything in Panique is public (GAMES.md "Panique"), so every seat and
+"""What a seat sees. Everything in Panique is public (docs/games/panique.md), so every seat and
 every spectator gets the same view, plus ``you`` and the seat's ``legal`` actions. A die not yet
 rolled is in no view: the state does not hold it (docs/games/panique.md, "The view").
 """

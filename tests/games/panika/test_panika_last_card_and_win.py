@@ -1,4 +1,4 @@
-""""Last card!" and the end of the game (rulebook "End of the Game"; GAMES.md "Last card", "Win
+""""Last card!" and the end of the game (rulebook "End of the Game"; docs/games/panika.md "Last card", "Win
 check")."""
 
 import pytest
@@ -115,7 +115,7 @@ def test_last_card_call_with_more_cards_left_is_dropped_at_end_of_turn():
 
 
 def test_last_card_pressed_while_the_pile_held_the_last_card_counts():
-    """Issue 7, item 15; GAMES.md "Last card": "during the turn or within 3 s after it". One card
+    """Issue 7, item 15; docs/games/panika.md "Last card": "during the turn or within 3 s after it". One card
     in hand and one in the pile: the call is made before the play; the draw at the end of the
     turn takes the pile's card, leaving one card in hand and an empty pile: no window, no penalty.
     """

@@ -1,4 +1,4 @@
-"""Reverse, Play Two and Tap! (rulebook "Special Cards"; GAMES.md "Panika")."""
+"""Reverse, Play Two and Tap! (rulebook "Special Cards"; docs/games/panika.md)."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """Tapping the counter, bursting, penalty cards, rounds (rulebook "The Panika App", "End of the
-Round", "Penalty Cards"; GAMES.md "Panika" Tapping and Penalty)."""
+Round", "Penalty Cards"; docs/games/panika.md Tapping and Penalty)."""
 
 import pytest
 

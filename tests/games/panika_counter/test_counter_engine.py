@@ -1,4 +1,4 @@
-"""The stand-alone Panika counter (GAMES.md "Panika", Stand-alone counter)."""
+"""The stand-alone Panika counter (docs/games/panika-counter.md, Stand-alone counter)."""
 
 import json
 

@@ -1,6 +1,6 @@
 """The stand-alone Panika counter over real WebSockets: several phones tapping at once are each
 counted exactly once, back and reset work, a burst happens exactly at the secret number and that
-number reaches no client before the burst (GAMES.md "Panika", Stand-alone counter)."""
+number reaches no client before the burst (docs/games/panika-counter.md, Stand-alone counter)."""
 
 from __future__ import annotations
 

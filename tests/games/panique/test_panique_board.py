@@ -1,5 +1,5 @@
 """Every space of the board, movement by the difference with the Circle of Life, the tie
-("Panique!"), the Slime Pit's two rules, and moves that trigger nothing (GAMES.md "Panique";
+("Panique!"), the Slime Pit's two rules, and moves that trigger nothing (docs/games/panique.md;
 docs/games/panique.md, decisions 1 to 5)."""
 
 from __future__ import annotations

@@ -210,7 +210,7 @@ def test_play_goes_to_the_left_in_seat_order() -> None:
 
 
 def test_an_encounter_move_ending_on_the_slime_pit_loses_the_next_turn() -> None:
-    """Decision 5 (GAMES.md: "an heir sent there by any effect loses no LP but loses the next
+    """Decision 5 (docs/games/panique.md: "an heir sent there by any effect loses no LP but loses the next
     turn"): an encounter's move that ends on the Slime Pit costs the next turn, not a Life
     Point; the Slime Pit's own instruction does not act (decision 4)."""
     state = in_play(2, circle=4, spaces=[3, 20], lives=[2, 3])

@@ -1,6 +1,6 @@
 """Turns: the roll for the first player, lost turns that stack, the shared-space rest,
 elimination and the roller hand-over, the vampire's ending, each victory, solo play, timers and
-defaults (rulebook, "Playing the game" and "Special Victory Condition"; GAMES.md "Panique")."""
+defaults (rulebook, "Playing the game" and "Special Victory Condition"; docs/games/panique.md)."""
 
 from __future__ import annotations
 
