@@ -1,4 +1,5 @@
-"""The amoeba's path: a pure solver for one roll on one ring (the DECIDED search of docs/games/panic-lab.md).
+"""The amoeba's path: a pure solver for one roll on one ring (the search decided in
+docs/games/panic-lab.md).
 
 Start at the rolled lab (not looked at) and step one tile at a time in the arrow's direction
 (white ``+1``, black ``-1``). Every tile the search steps onto is *looked at*:

@@ -146,8 +146,8 @@ class PanikaGame(Game[PanikaState]):
                 # play two, so they take the Play Two penalty now (rulebook, "Play Two").
                 events += rules.begin_turn(state, state.turn, rng)
             return events
-        # Any other action closes an open "Last card!" window first (docs/games/panika.md: it closes early
-        # when the next player acts), so the penalty comes before the play.
+        # Any other action closes an open "Last card!" window first (docs/games/panika.md: it
+        # closes early when the next player acts), so the penalty comes before the play.
         events = rules.close_window(state, rng)
         if state.phase == "over":
             return events

@@ -367,8 +367,8 @@ def close_window(state: PanikaState, rng: SeededRng) -> list[Event]:
 
 def check_win(state: PanikaState, events: list[Event]) -> bool:
     """Everyone with no cards wins together (rulebook, "End of the Game"). A player still tapping
-    for their own play has not finished it, so cannot win yet (docs/games/panika.md: "after a play fully
-    resolves")."""
+    for their own play has not finished it, so cannot win yet (docs/games/panika.md: "after a
+    play fully resolves")."""
     resolving = state.after_taps.seat if state.after_taps is not None else None
     winners = [s for s in range(state.players)
                if s != resolving and not state.hands[s] and not state.piles[s]]

@@ -165,8 +165,9 @@ def _roll_order(state: PaniqueState, seat: int | None, rng: SeededRng) -> list[E
 
 
 def _move_roll(state: PaniqueState, heir: int, value: int, auto: str) -> list[Event]:
-    """Rulebook, "Playing the game"; docs/games/panique.md: move forward by the difference between your die
-    and the Circle of Life; on a tie stay and meet an encounter on the spot ("Panique!")."""
+    """Rulebook, "Playing the game"; docs/games/panique.md: move forward by the difference
+    between your die and the Circle of Life; on a tie stay and meet an encounter on the spot
+    ("Panique!")."""
     circle = state.circle or 0
     diff = abs(value - circle)
     events = [Event("{seat:%d} rolls %d against the Circle's %d%s" % (heir, value, circle, auto),
@@ -381,7 +382,8 @@ def change_life(state: PaniqueState, heir: int, n: int) -> list[Event]:
 
 
 def move(state: PaniqueState, heir: int, n: int) -> list[Event]:
-    """Forward (n > 0) or back; never below Enter; reaching Leave the House escapes (docs/games/panique.md)."""
+    """Forward (n > 0) or back; never below Enter; reaching Leave the House escapes
+    (docs/games/panique.md)."""
     h = state.heirs[heir]
     start = h.space
     h.space = max(ENTER, min(LEAVE, h.space + n))

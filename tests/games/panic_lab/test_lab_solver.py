@@ -1,4 +1,5 @@
-"""The search, case by case: the rulebook's worked examples and the cases docs/games/panic-lab.md lists."""
+"""The search, case by case: the rulebook's worked examples and the cases docs/games/panic-lab.md
+lists."""
 
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def test_fig7_pattern_room_then_colour_room_then_vent():
     assert solution.passes == 2
 
 
-# --- the cases docs/games/panic-lab.md asks for ---------------------------------------------------------------
+# --- the cases docs/games/panic-lab.md asks for -----------------------------------------------
 def test_mutation_room_right_after_exit_vent_is_looked_at():
     ring_ = ring("LB", "rcs", "V", "vts", "V", "MC", "rts", "V", "vcd")
     solution = solve(ring_, roll("blue", "white", "vts"))
