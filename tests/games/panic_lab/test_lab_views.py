@@ -121,7 +121,8 @@ def test_validate_never_mutates():
 
 
 def test_my_claim_is_null_until_the_seat_claims_and_absent_from_the_public_view():
-    # docs/games/panic-lab.md: claim locations stay hidden until the round ends; a seat sees its own.
+    # docs/games/panic-lab.md: claim locations stay hidden until the round ends; a seat sees
+    # its own.
     state, rng = start(3)
     system(state, rng, "reveal", 3000)
     assert GAME.view(state, 0)["my_claim"] is None

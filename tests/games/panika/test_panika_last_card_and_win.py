@@ -1,5 +1,5 @@
-""""Last card!" and the end of the game (rulebook "End of the Game"; docs/games/panika.md "Last card", "Win
-check")."""
+""""Last card!" and the end of the game (rulebook "End of the Game"; docs/games/panika.md "Last
+card", "Win check")."""
 
 import pytest
 
