@@ -115,12 +115,18 @@ def test_bot_names_skip_a_name_a_member_has_in_any_case():
 
 # --- remove_bot and kick ---------------------------------------------------------------------
 
-def test_remove_bot_takes_only_a_bot_and_only_between_matches():
+def ann_bob_and_a_bot() -> tuple[RoomCore, Connection, Connection, int]:
+    """A waiting room: Ann (the host), Bob and a bot Ann added; the bot's member id."""
     core = room()
     ann, _ = join(core, "Ann")
     bob, _ = join(core, "Bob")
     add_bot(core, ann)
     (bot,) = bot_ids(core)
+    return core, ann, bob, bot
+
+
+def test_remove_bot_takes_only_a_bot_and_only_between_matches():
+    core, ann, bob, bot = ann_bob_and_a_bot()
     for target in (bob.member.id, ann.member.id, 99):  # a person, the host, unknown
         effects = core.frame(ann, p.RemoveBot(type="remove_bot", member=target), at(1))
         assert errors(effects, ann) == ["bad_member"]
@@ -148,11 +154,7 @@ def test_kick_on_a_bot_removes_it_without_a_ban_and_the_same_name_comes_back():
 
 
 def test_kick_and_make_host_refuse_bad_members_and_a_bot_is_never_host():
-    core = room()
-    ann, _ = join(core, "Ann")
-    bob, _ = join(core, "Bob")
-    add_bot(core, ann)
-    (bot,) = bot_ids(core)
+    core, ann, bob, bot = ann_bob_and_a_bot()
     assert errors(core.frame(ann, p.Kick(type="kick", member=1), at(1)), ann) == ["bad_member"]
     assert errors(core.frame(ann, p.Kick(type="kick", member=99), at(1)), ann) == ["bad_member"]
     for target in (bot, 99):
@@ -170,11 +172,7 @@ def test_kick_and_make_host_refuse_bad_members_and_a_bot_is_never_host():
 
 
 def test_bot_commands_from_a_member_who_is_not_host_are_not_host():
-    core = room()
-    ann, _ = join(core, "Ann")
-    bob, _ = join(core, "Bob")
-    add_bot(core, ann)
-    (bot,) = bot_ids(core)
+    core, ann, bob, bot = ann_bob_and_a_bot()
     for frame in (p.AddBot(type="add_bot"), p.RemoveBot(type="remove_bot", member=bot),
                   p.Kick(type="kick", member=bot), p.MakeHost(type="make_host", member=2)):
         assert errors(core.frame(bob, frame, at(1)), bob) == ["not_host"]
