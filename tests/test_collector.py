@@ -1,14 +1,23 @@
 """The collector schedule (app/collector.py): start-up objects are frozen, young passes and the
 full pass free what the rooms left as cyclic garbage, the full pass freezes what it walked and
-survived, and only the thaw pass walks frozen objects again."""
+survived, and only the thaw pass walks frozen objects again.
+
+The tests wait for what the schedule logs (each full or thaw pass) and poll for the objects'
+states rather than sleep fixed times: in a long suite the heap is large and the loop can stall,
+and a fixed sleep then saw a pass too early or too late."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import logging
+import time
 import weakref
 from collections.abc import Awaitable, Callable
 
+import pytest
+
+from app import collector
 from app.collector import run_collector_schedule
 
 
@@ -17,18 +26,54 @@ class _Cycle:
         self.me = self
 
 
+class _Passes(logging.Handler):
+    """The schedule's full and thaw passes, in the order it logged them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kinds: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.kinds.append("thaw" if record.getMessage().startswith("thawed") else "full")
+
+
+class _Clock:
+    """The schedule's clock (``time`` in app.collector), moved only by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.perf_counter = time.perf_counter
+
+    def monotonic(self) -> float:
+        return self.now
+
+
 def _in_generation_2(obj: object) -> bool:
     return any(o is obj for o in gc.get_objects(2))
 
 
+async def _until(condition: Callable[[], bool], seconds: float = 20.0) -> bool:
+    """Whether ``condition()`` became true within ``seconds`` (polled every 5 ms)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.005)
+    return True
+
+
 def _with_schedule(young: float, full: float, thaw: float,
-                   body: Callable[[], Awaitable[dict]]) -> dict:
+                   body: Callable[[_Passes], Awaitable[dict]]) -> dict:
+    passes = _Passes()
+    logger = logging.getLogger(collector.__name__)
+    level = logger.level
+
     async def scenario() -> dict:
         task = asyncio.get_running_loop().create_task(
             run_collector_schedule(young, full, thaw))
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0)  # the schedule starts: its start-up collection and freeze
         try:
-            return await body()
+            return await body(passes)
         finally:
             task.cancel()
             try:
@@ -36,13 +81,24 @@ def _with_schedule(young: float, full: float, thaw: float,
             except asyncio.CancelledError:
                 pass
 
-    seen = asyncio.run(scenario())
+    logger.addHandler(passes)
+    logger.setLevel(logging.INFO)
+    try:
+        seen = asyncio.run(scenario())
+    finally:
+        logger.removeHandler(passes)
+        logger.setLevel(level)
     assert gc.isenabled() and gc.get_freeze_count() == 0  # the schedule gives the collector back
     return seen
 
 
+def _burst() -> None:
+    for _ in range(collector.EARLY_PASS_CONNECTIONS):
+        collector.note_connection()
+
+
 def test_the_full_pass_frees_dead_cycles_and_freezes_the_survivors():
-    async def body() -> dict:
+    async def body(passes: _Passes) -> dict:
         frozen_at_start = gc.get_freeze_count()
         enabled_during = gc.isenabled()
         young = _Cycle()
@@ -50,55 +106,70 @@ def test_the_full_pass_frees_dead_cycles_and_freezes_the_survivors():
         del young
         old, keeper = _Cycle(), _Cycle()
         old_dead = weakref.ref(old)
-        await asyncio.sleep(0.05)  # young passes: ``old`` and ``keeper`` reach generation 2
-        seen = {"young freed by a young pass": young_dead() is None,
-                "old in generation 2": _in_generation_2(old),
-                "keeper in generation 2": _in_generation_2(keeper)}
+        seen = {"young freed by a young pass": await _until(lambda: young_dead() is None),
+                "old and keeper reach generation 2 by young passes": await _until(
+                    lambda: _in_generation_2(old_dead()) and _in_generation_2(keeper)),
+                "no full pass yet": not passes.kinds}
         del old
-        await asyncio.sleep(0.4)  # a full pass
-        seen.update({"old freed by the full pass": old_dead() is None,
+        _burst()  # the full pass now (its clock is an hour away)
+        seen.update({"a full pass": await _until(lambda: passes.kinds == ["full"]),
+                     "old freed by the full pass": old_dead() is None,
                      "keeper frozen": not _in_generation_2(keeper) and keeper.me is keeper,
                      "start-up still frozen": gc.get_freeze_count() >= frozen_at_start - 100,
                      "collector off while scheduled": not enabled_during,
                      "frozen at start": frozen_at_start})
         return seen
 
-    seen = _with_schedule(0.01, 0.2, 0, body)
+    seen = _with_schedule(0.01, 3600, 0, body)
     assert seen.pop("frozen at start") > 1000
     assert all(seen.values()), seen
 
 
-def test_a_cycle_that_dies_frozen_is_freed_by_the_thaw_pass_only():
-    async def body() -> dict:
+async def _passes_after(clock: _Clock, seconds: float, passes: _Passes, count: int = 1) -> bool:
+    """Move the schedule's clock on by ``seconds`` ``count`` times, each time waiting for the
+    pass that makes due; whether each came."""
+    for _ in range(count):
+        before = len(passes.kinds)
+        clock.now += seconds
+        if not await _until(lambda: len(passes.kinds) > before):  # noqa: B023 - awaited here
+            return False
+    return True
+
+
+def test_the_full_pass_runs_on_its_clock_and_a_cycle_that_dies_frozen_waits_for_the_thaw(
+        monkeypatch: pytest.MonkeyPatch):
+    clock = _Clock()
+    monkeypatch.setattr(collector, "time", clock)
+
+    async def body(passes: _Passes) -> dict:
         frozen = _Cycle()
         dead = weakref.ref(frozen)
-        await asyncio.sleep(0.15)  # at least one full pass: ``frozen`` is frozen now
-        was_frozen = not _in_generation_2(frozen) and dead() is not None
+        await asyncio.sleep(0.1)  # young passes only: the clock has not moved
+        seen = {"no full pass before its time": not passes.kinds,
+                "a full pass on the clock": await _passes_after(clock, 0.06, passes),
+                "frozen": not _in_generation_2(frozen) and dead() is not None}
         del frozen
-        await asyncio.sleep(0.12)  # full passes, no thaw yet: it waits
-        alive_after_full_passes = dead() is not None
-        await asyncio.sleep(1.2)  # the thaw pass
-        return {"frozen": was_frozen, "kept by the full passes": alive_after_full_passes,
-                "freed by the thaw pass": dead() is None}
+        await _passes_after(clock, 0.06, passes, count=2)
+        seen["kept by the full passes"] = dead() is not None and passes.kinds == ["full"] * 3
+        clock.now += 2.0
+        seen["a thaw pass"] = await _until(lambda: passes.kinds[-1:] == ["thaw"])
+        seen["freed by the thaw pass"] = dead() is None
+        return seen
 
-    seen = _with_schedule(0.01, 0.05, 1.2, body)
+    seen = _with_schedule(0.01, 0.05, 2.0, body)
     assert all(seen.values()), seen
 
 
-
 def test_a_burst_of_connections_brings_the_full_pass_forward():
-    from app import collector
-
-    async def body() -> dict:
+    async def body(passes: _Passes) -> dict:
         keeper = _Cycle()
-        await asyncio.sleep(0.05)  # young passes: ``keeper`` reaches generation 2
-        seen = {"in generation 2 before": _in_generation_2(keeper)}
+        seen = {"in generation 2 before": await _until(lambda: _in_generation_2(keeper))}
         for _ in range(collector.EARLY_PASS_CONNECTIONS - 1):
             collector.note_connection()
-        await asyncio.sleep(0.05)  # one short of the burst: no full pass (it is an hour away)
-        seen["still in generation 2 one short"] = _in_generation_2(keeper)
+        await asyncio.sleep(0.1)  # young passes, one short of the burst: no full pass
+        seen["still in generation 2 one short"] = _in_generation_2(keeper) and not passes.kinds
         collector.note_connection()
-        await asyncio.sleep(0.05)
+        seen["an early pass"] = await _until(lambda: passes.kinds == ["full"])
         seen["frozen by the early pass"] = not _in_generation_2(keeper) and keeper.me is keeper
         return seen
 
@@ -125,20 +196,26 @@ def test_a_due_thaw_pass_waits_for_a_quiet_heap_unless_overdue():
     assert thaw_due(THAW_OVERDUE_RATIO * 3600, 3600, busy)  # overdue: it runs, busy or not
 
 
-def test_the_thaw_pass_runs_once_the_crowd_has_gone():
-    from app.collector import QUIET_HEAP_RATIO
+def test_the_thaw_pass_runs_once_the_crowd_has_gone(monkeypatch: pytest.MonkeyPatch):
+    clock = _Clock()
+    monkeypatch.setattr(collector, "time", clock)
+    thaw_seconds = 0.3
 
-    async def body() -> dict:
-        crowd = [[i] for i in range(int(QUIET_HEAP_RATIO * gc.get_freeze_count()))]
+    async def body(passes: _Passes) -> dict:
+        crowd = [[i] for i in range(int(collector.QUIET_HEAP_RATIO * gc.get_freeze_count()))]
         frozen = _Cycle()
         dead = weakref.ref(frozen)
-        await asyncio.sleep(0.15)  # full passes freeze ``frozen`` and the crowd
+        seen = {"a full pass freezes them": await _passes_after(clock, 0.06, passes)}
         del frozen
-        await asyncio.sleep(0.35)  # the thaw pass is due (0.3 s), but the heap is big
-        kept_while_busy = dead() is not None
+        clock.now += thaw_seconds  # the thaw is due, at the next full passes...
+        await _passes_after(clock, 0.06, passes, count=2)
+        seen["...but the heap is big: kept"] = (dead() is not None
+                                                and passes.kinds == ["full"] * 3)
         del crowd  # the players leave: freed by their reference counts
-        await asyncio.sleep(0.2)  # the next full pass finds the heap quiet: the thaw pass
-        return {"kept while busy": kept_while_busy, "freed once quiet": dead() is None}
+        seen["a thaw pass once quiet"] = await _passes_after(clock, 0.06, passes)
+        seen["it was the thaw"] = passes.kinds[-1] == "thaw"
+        seen["freed by it"] = dead() is None
+        return seen
 
-    seen = _with_schedule(0.01, 0.05, 0.3, body)  # overdue only at 4 x 0.3 s: after the body
+    seen = _with_schedule(0.01, 0.05, thaw_seconds, body)
     assert all(seen.values()), seen
