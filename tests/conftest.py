@@ -6,8 +6,15 @@ import os
 from collections.abc import Callable, Iterator
 
 import pytest
+from hypothesis import settings
 
 from tests.live import Client, ClientPool, LiveServer
+
+# No per-example time limit for the property tests: an example that a loaded machine (or a
+# collection of the suite's large heap) slows past Hypothesis's default 200 ms would fail the
+# test as "flaky" without any rule being wrong. Each test bounds its work by max_examples.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 POSTGRES_URL = os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
