@@ -3,8 +3,9 @@ full pass free what the rooms left as cyclic garbage, the full pass freezes what
 survived, and only the thaw pass walks frozen objects again.
 
 The tests wait for what the schedule logs (each full or thaw pass) and poll for the objects'
-states rather than sleep fixed times: in a long suite the heap is large and the loop can stall,
-and a fixed sleep then saw a pass too early or too late."""
+states rather than sleep fixed times, and those that need a pass to be due give the schedule a
+clock they move themselves: in a long suite the heap is large, building a crowd or walking it
+takes a good part of a second, and a fixed sleep then saw a pass too early or too late."""
 
 from __future__ import annotations
 
