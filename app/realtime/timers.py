@@ -2,10 +2,10 @@
 
 A timer is known by its key: while the engine keeps listing a key, that timer keeps running (its
 deadline stays; its seats, label and action are the engine's latest: the heirs still to roll
-for Panique's first turn, say); a key that disappears is dropped; a new key starts a new timer. The board is pure bookkeeping
-(deadlines on the monotonic clock, the time always passed in): the room's core asks it which
-timers are ``due`` when the room wakes, and tells the actor (``WakeAt``) when the soonest one
-falls due.
+for Panique's first turn, say); a key that disappears is dropped; a new key starts a new timer.
+The board is pure bookkeeping (deadlines on the monotonic clock, the time always passed in): the
+room's core asks it which timers are ``due`` when the room wakes, and tells the actor
+(``WakeAt``) when the soonest one falls due.
 
 The actor keeps one event-loop timer per room, armed for the soonest deadline. Most changes push
 deadlines later (a tap restarts Panika's 8 s auto-tap timer, a move restarts a turn timer), and
