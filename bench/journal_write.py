@@ -1,0 +1,136 @@
+"""The journal's transaction, alone: what writing a batch of moves costs, and where it goes.
+
+    .venv/bin/python bench/journal_write.py [--url URL] [--moves 4] [--transactions 1500]
+
+Writes ``--transactions`` batches of ``--moves`` moves each into one room's running match, one
+transaction a batch, on a fresh database (``--url``: a SQLite file in a temporary folder by
+default; a PostgreSQL URL is migrated and used as given: point it at a scratch database; the
+room ``BNCH`` it writes starts a new match, so its earlier moves go). Two ways, alternated over
+``--rounds`` rounds:
+
+- ``core``: ``app.db.rooms.write_ops``, the journal's own write (SQLAlchemy Core around one
+  driver-level multi-row insert; docs/architecture.md, "Durable rooms");
+- ``raw``: the same insert and commit on the driver's connection taken from the same pool
+  (``engine.raw_connection()``), without SQLAlchemy's connection and transaction objects: what a
+  raw path for move-only batches would cost.
+
+Printed per way and round: wall time and this process's CPU time per transaction (the database
+server's own CPU is not counted: on PostgreSQL it is another process). The journal commits at
+most once per ``JOURNAL_WINDOW_MS`` with everything that came in meanwhile, so ``--moves`` is
+the batch a server writes: one or a few when quiet, about 24 at saturation with 50 rooms
+(docs/performance.md, "Where the rest goes: holding the frames").
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.db.database import Database, migrate  # noqa: E402
+from app.db.rooms import (  # noqa: E402
+    _POSTGRES_MOVE_ROW,
+    _SQLITE_INSERT_MOVE,
+    MOVE_COLUMNS,
+    SQLITE_TIME_FORMAT,
+    AddMove,
+    MemberRecord,
+    SaveRoom,
+    StartMatch,
+    _move_row,
+    write_ops,
+)
+from app.engine import Move  # noqa: E402
+
+CODE = "BNCH"
+
+
+def _setup(db: Database) -> None:
+    now = datetime.now(UTC)
+    write_ops(db, [
+        SaveRoom(code=CODE, game="panika", options={}, host=1, public=False, status="playing",
+                 match_number=1, next_member=3, banned={"nonces": [], "names": []},
+                 members=tuple(MemberRecord(i, f"P{i}", i - 1, True, f"n{i}") for i in (1, 2))),
+        StartMatch(code=CODE, match_number=1, seed="00" * 32, players=2, options={},
+                   started_at=now),
+    ])
+
+
+class Batches:
+    """Consecutive batches of moves for the one room (every move a new ``seq``)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.seq = 0
+
+    def next(self) -> list[AddMove]:
+        now = datetime.now(UTC)
+        batch = [AddMove(CODE, self.seq + i + 1,
+                         Move((self.seq + i) % 2, {"type": "tap"}, 10 * (self.seq + i), 5), now)
+                 for i in range(self.size)]
+        self.seq += self.size
+        return batch
+
+
+def write_core(db: Database, moves: list[AddMove]) -> None:
+    write_ops(db, moves)
+
+
+def write_raw(db: Database, moves: list[AddMove]) -> None:
+    connection = db.engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        if db.engine.dialect.name == "sqlite":
+            cursor.executemany(_SQLITE_INSERT_MOVE, [
+                _move_row(op, op.received_at.astimezone(UTC).strftime(SQLITE_TIME_FORMAT))
+                for op in moves])
+        else:
+            rows = ", ".join([_POSTGRES_MOVE_ROW] * len(moves))
+            cursor.execute(f"INSERT INTO room_moves ({MOVE_COLUMNS}) VALUES {rows} "
+                           "ON CONFLICT DO NOTHING",
+                           tuple(v for op in moves for v in _move_row(op, op.received_at)))
+        cursor.close()
+        connection.commit()
+    finally:
+        connection.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--url", default="", help="database URL (default: SQLite, a temporary file)")
+    ap.add_argument("--moves", type=int, default=4, help="moves per transaction")
+    ap.add_argument("--transactions", type=int, default=1500)
+    ap.add_argument("--rounds", type=int, default=2)
+    args = ap.parse_args()
+    url = args.url or f"sqlite:///{tempfile.mkdtemp()}/journal.db"
+    migrate(url)
+    db = Database(url)
+    try:
+        _setup(db)
+        batches = Batches(args.moves)
+        for round_number in range(1, args.rounds + 1):
+            for name, write in (("core", write_core), ("raw", write_raw)):
+                for _ in range(100):  # warm-up
+                    write(db, batches.next())
+                wall, cpu = time.perf_counter(), time.process_time()
+                for _ in range(args.transactions):
+                    write(db, batches.next())
+                wall = time.perf_counter() - wall
+                cpu = time.process_time() - cpu
+                print(f"{db.engine.dialect.name} round={round_number} {name:4} "
+                      f"moves/transaction={args.moves} "
+                      f"wall={1e6 * wall / args.transactions:.0f}us "
+                      f"cpu={1e6 * cpu / args.transactions:.0f}us "
+                      f"cpu_per_move={1e6 * cpu / args.transactions / args.moves:.0f}us")
+    finally:
+        db.dispose()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
