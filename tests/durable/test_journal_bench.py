@@ -1,0 +1,40 @@
+"""bench/journal_write.py compares like with like: its raw driver path stores exactly the rows
+the journal's own write (``write_ops``) stores, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from app.db.database import Database, migrate
+from app.db.rooms import load_rooms
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "journal_write.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("journal_write_bench", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_raw_path_writes_the_rows_the_journal_writes(bench, database_url):
+    migrate(database_url)
+    db = Database(database_url, timeout=2.0)
+    try:
+        bench._setup(db)
+        batches = bench.Batches(3)
+        first, second = batches.next(), batches.next()
+        bench.write_core(db, first)
+        bench.write_raw(db, second)
+        (room,) = load_rooms(db, bench.CODE)
+        assert room.match is not None
+        stored = [(m.seat, m.action, m.at_ms, m.rtt_ms) for m in room.match.moves]
+        assert stored == [(op.move.seat, op.move.action, op.move.at_ms, op.move.rtt_ms)
+                          for op in first + second]
+    finally:
+        db.dispose()
