@@ -112,6 +112,11 @@ class PanicLabGame(Game[PanicLabState]):
             raise IllegalAction(f"{action.type} comes in the {expected} phase, not {state.phase}")
 
     def _validate_claim(self, state: PanicLabState, move: Move, action: ClaimAction) -> None:
+        """The refusals in the order docs/games/panic-lab.md gives ("Refusals"): a tile outside
+        the ring first (decision D4: it names no tile, in any phase), then who sends it, the
+        phase, the tile's kind, an earlier claim, the latency-fair window."""
+        if action.tile >= len(state.ring):
+            raise MalformedAction(f"tile: must be below {len(state.ring)}")
         seat = move.seat
         if seat is None:
             raise IllegalAction("the system does not claim tiles")
@@ -123,8 +128,6 @@ class PanicLabGame(Game[PanicLabState]):
             raise IllegalAction("wait for the dice")
         if state.phase == "result":
             raise IllegalAction("this round is decided")
-        if action.tile >= len(state.ring):
-            raise MalformedAction(f"tile: must be below {len(state.ring)}")
         if state.ring[action.tile].type in ("lab", "vent"):
             raise IllegalAction("a lab or a vent is never the answer")
         if seat in state.claimed:
@@ -220,7 +223,7 @@ class PanicLabGame(Game[PanicLabState]):
         if winner is not None:
             state.tokens[winner.seat] += 1
             text = f"{{seat:{winner.seat}}} found it!"
-            data = {"answer": answer, "tokens": state.tokens[winner.seat]}
+            data = {"answer": answer, "tokens": state.tokens[winner.seat], "msg": "found"}
             if state.options.latency_fair:
                 text = f"{{seat:{winner.seat}}} found it in {winner.reaction_ms} ms!"
                 data.update(msg="found_timed", ms=winner.reaction_ms)

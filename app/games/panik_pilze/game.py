@@ -122,6 +122,8 @@ class PanikPilzeGame(Game[PilzeState]):
         if action.type == "timeout":
             if seat is not None:
                 raise IllegalAction("only the system may send timeout")
+            if not state.turn_seconds:  # no turn timer: nothing runs out (legal_actions: [])
+                raise IllegalAction("there is no turn timer")
             return
         if seat is None or not 0 <= seat < state.players:
             raise IllegalAction(f"only a player may send {action.type}")

@@ -77,6 +77,19 @@ def test_the_system_may_send_exactly_the_timers_timeout() -> None:
     assert GAME.legal_actions(timed, None) == []
 
 
+def test_the_system_timeout_is_refused_when_no_turn_timer_runs() -> None:
+    """Nothing runs out without the turn timer: the system's timeout is refused as it is not
+    listed (docs/games/panik-pilze.md, "Actions"), and so is a player's action from the system."""
+    untimed = build([["party", "steal", "steal"], ["party"]], display=DISPLAY)
+    with pytest.raises(IllegalAction, match="no turn timer"):
+        act(untimed, None, {"type": "timeout"})
+    with pytest.raises(IllegalAction, match="only a player"):
+        act(untimed, None, {"type": "party", "card": card("party", untimed, 0),
+                            "mushroom": "gifti"})
+    timed = build([["party", "steal", "steal"], ["party"]], display=DISPLAY, turn_seconds=30)
+    assert [e.kind for e in act(timed, None, {"type": "timeout"})][0] == "timeout"
+
+
 # --- the order of a move's events -------------------------------------------------------------
 
 def test_a_collect_turns_events_come_in_play_order() -> None:
