@@ -71,3 +71,31 @@ def test_an_integer_sent_as_text_a_float_or_a_flag_is_malformed(game_id):
                 checked += 1
     if game_id != "panika_counter":  # the counter's actions carry no number
         assert checked > 0, f"{game_id}: no action with an integer was met"
+
+
+_FLAG_FORMS = {True: (True, 1, "true", "1", "yes", "on"), False: (False, 0, "false", "0", "no", "off")}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_options_are_read_in_lax_mode_as_the_protocol_says(game_id):
+    """Options, unlike actions, are converted when they read as their type (docs/protocol.md,
+    "Client to server"): an integer from text or a whole float, a flag from its usual forms;
+    a fraction or null is refused."""
+    game = registry.get_game(game_id)
+    defaults = game.parse_options({}).model_dump()
+    checked = 0
+    for name, field in game.Options.model_json_schema()["properties"].items():
+        default = defaults[name]
+        if field.get("type") == "boolean":
+            for value, forms in _FLAG_FORMS.items():
+                for form in forms:
+                    assert getattr(game.parse_options({name: form}), name) is value, (name, form)
+            checked += 1
+        elif field.get("type") == "integer":
+            for form in (str(default), float(default)):
+                assert getattr(game.parse_options({name: form}), name) == default, (name, form)
+            for bad in (default + 0.5, None):
+                with pytest.raises(MalformedAction):
+                    game.parse_options({name: bad})
+            checked += 1
+    assert checked or not defaults
