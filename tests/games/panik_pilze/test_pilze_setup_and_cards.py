@@ -81,3 +81,36 @@ def test_options_default_memory_aid_off_and_no_turn_timer() -> None:
     [timer] = GAME.timers(timed)
     assert timer.seconds == 45 and timer.action == {"type": "timeout"}
     assert timer.seats == (timed.turn,)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_setup_is_re_derived_from_the_seed_as_decision_4_describes(players):
+    """docs/games/panik-pilze.md, decision 4: the draws in order, the list ends as the piles'
+    tops, the up side by a coin per card id, the deal seat by seat, four lay-outs, the start."""
+    from itertools import combinations
+
+    seed = f"pilze-setup-{players}".encode()
+    state = GAME.setup(players, GAME.parse_options({}), SeededRng(seed))
+    rng = SeededRng(seed)
+
+    def shuffled(n: int) -> list[int]:
+        items = list(range(n))
+        for i in range(n - 1, 0, -1):
+            j = rng.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+        return items
+
+    pairs = [pair for pair in combinations(
+        ("schlaubi", "chef", "knuddel", "panik", "gifti"), 2) for _ in range(6)]
+    assert pairs == list(MUSHROOM_CARDS)
+    pile = shuffled(60)
+    up = [pairs[c][rng.randbelow(2)] for c in range(60)]
+    actions = shuffled(26)
+    hands = [[actions.pop() for _ in range(3)] for _ in range(players)]
+    display = [pile.pop() for _ in range(4)]
+    start = rng.randbelow(players)
+    assert state.hands == hands and state.action_pile == actions
+    assert state.pile == pile and state.display == display and state.turn == start
+    for card in range(60):  # laid-out cards were flipped: their pile side went down
+        flipped = card in display
+        assert (state.up[card] == up[card]) is not flipped, card
