@@ -4,17 +4,14 @@ that derives the table (bench/panique_table.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 
 from app.bots import make_bot
 from app.bots.panique import CARELESS, hard_choice, heuristic, situation
 from app.bots.panique_table import HARD_CHOICES
-
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "panique_table.py"
+from tests.bench_scripts import load_bench_script
 
 
 def heirs_at(*heirs, vampires=()):
@@ -199,10 +196,7 @@ def test_every_difficulty_only_ever_sends_a_legal_action():
 
 @pytest.fixture(scope="module")
 def script():
-    spec = importlib.util.spec_from_file_location("panique_table_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench_script("panique_table")
 
 
 def test_the_table_keeps_only_gains_well_above_their_noise(script):

@@ -3,23 +3,16 @@ the journal's own write (``write_ops``) stores, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from app.db.database import Database, migrate
 from app.db.rooms import load_rooms
-
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "journal_write.py"
+from tests.bench_scripts import load_bench_script
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("journal_write_bench", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench_script("journal_write")
 
 
 def test_the_raw_path_writes_the_rows_the_journal_writes(bench, database_url):
