@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .errors import MalformedAction
 from .rng import SeededRng
@@ -124,6 +124,15 @@ class Outcome:
 def ranks_from_scores(scores: list[int]) -> list[int]:
     """Competition ranking (1, 1, 3): higher score is better, ties share the better rank."""
     return [1 + sum(1 for other in scores if other > mine) for mine in scores]
+
+
+class ActionModel(BaseModel):
+    """The base of every game's action models: strict, as the frames around an action are read
+    (docs/protocol.md, "Client to server"): every field has exactly its JSON type (``"7"``,
+    ``7.0`` or ``true`` where an integer goes is ``malformed_action``, never read as 7 or 1), no
+    field the model does not have, and the parsed action is immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Game(ABC, Generic[S]):

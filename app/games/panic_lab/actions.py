@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from app.engine import ActionModel
+
 
 class PanicLabOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -29,40 +31,34 @@ class PanicLabOptions(BaseModel):
     )
 
 
-class _Action(BaseModel):
-    """Strict: every field has exactly its JSON type (``"7"``, ``7.0`` or ``true`` where an
-    integer goes is ``malformed_action``, never read as 7 or 1; docs/protocol.md, "Client to
-    server")."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class ClaimAction(_Action):
+class ClaimAction(ActionModel):
     """A player puts a hand on tile ``tile`` (a ring index)."""
 
     type: Literal["claim"]
     tile: int = Field(ge=0)
 
 
-class RevealAction(_Action):
+class RevealAction(ActionModel):
     """System: the countdown ended; roll and show the dice."""
 
     type: Literal["reveal"]
 
 
-class TimeoutAction(_Action):
+class TimeoutAction(ActionModel):
     """System: the search time ran out."""
 
     type: Literal["timeout"]
 
 
-class SettleAction(_Action):
+class SettleAction(ActionModel):
     """System (latency-fair mode): the window for quicker correct claims closed."""
 
     type: Literal["settle"]
 
 
-class NextRoundAction(_Action):
+class NextRoundAction(ActionModel):
     """System: the result has been shown long enough; start the next countdown."""
 
     type: Literal["next_round"]

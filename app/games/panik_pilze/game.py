@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from app.engine import (
-    Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer, ranks_from_scores,
+    ActionModel, Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer, ranks_from_scores,
 )
 
 from . import rules
@@ -25,14 +25,9 @@ ActionId = Annotated[int, Field(ge=0, le=25)]
 Mushroom = Literal["schlaubi", "chef", "knuddel", "panik", "gifti"]
 
 
-class _Action(BaseModel):
-    """Strict: every field has exactly its JSON type (a card id sent as ``"7"`` or ``true`` is
-    ``malformed_action``, not read as 7 or 1; docs/games/panik-pilze.md, "Actions")."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
-class CollectAction(_Action):
+class CollectAction(ActionModel):
     """Play a collect card; ``flip`` names the display cards (by their ``id``) a "turn" card
     turns over: exactly as many as the card says, all different; empty for a "draw" card."""
 
@@ -41,7 +36,7 @@ class CollectAction(_Action):
     flip: list[int] = Field(default_factory=list, max_length=2)
 
 
-class PartyAction(_Action):
+class PartyAction(ActionModel):
     """Play a Mushroom Party card for one mushroom type."""
 
     type: Literal["party"]
@@ -49,7 +44,7 @@ class PartyAction(_Action):
     mushroom: Mushroom
 
 
-class StealAction(_Action):
+class StealAction(ActionModel):
     """Play a Steal card: the top card of seat ``victim``'s stack of ``mushroom``."""
 
     type: Literal["steal"]
@@ -58,14 +53,14 @@ class StealAction(_Action):
     mushroom: Mushroom
 
 
-class SwapAction(_Action):
+class SwapAction(ActionModel):
     """Put 1 to 3 hand cards on the action discard pile and draw as many."""
 
     type: Literal["swap"]
     cards: list[ActionId] = Field(min_length=1, max_length=3)
 
 
-class TimeoutAction(_Action):
+class TimeoutAction(ActionModel):
     """System only: the turn timer ran out; the simplest legal turn is played (decision 12)."""
 
     type: Literal["timeout"]

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from app.engine import (
-    Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer, ranks_from_scores,
+    ActionModel, Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer, ranks_from_scores,
 )
 
 from . import rules
@@ -19,46 +19,40 @@ from .view import views as build_views
 CardId = Annotated[int, Field(ge=0, le=119)]
 
 
-class _Action(BaseModel):
-    """Strict: every field has exactly its JSON type (``"7"``, ``7.0`` or ``true`` where an
-    integer goes is ``malformed_action``, never read as 7 or 1; docs/protocol.md, "Client to
-    server")."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
-class PlayAction(_Action):
+class PlayAction(ActionModel):
     """Play one card, or two (two identical vegetables, or any two under Play Two; in order)."""
 
     type: Literal["play"]
     cards: list[CardId] = Field(min_length=1, max_length=2)
 
 
-class TapAction(_Action):
+class TapAction(ActionModel):
     """One tap on the counter by the seat that owes taps."""
 
     type: Literal["tap"]
 
 
-class LastCardAction(_Action):
+class LastCardAction(ActionModel):
     """Call "Last card!"."""
 
     type: Literal["last_card"]
 
 
-class AutoTapAction(_Action):
+class AutoTapAction(ActionModel):
     """System only: the 8 s tap timer ran out; the current tapper's remaining taps happen."""
 
     type: Literal["auto_tap"]
 
 
-class CloseLastCardAction(_Action):
+class CloseLastCardAction(ActionModel):
     """System only: the 3 s "Last card!" window closed without a call."""
 
     type: Literal["close_last_card"]
 
 
-class TimeoutAction(_Action):
+class TimeoutAction(ActionModel):
     """System only: the turn timer ran out; a card is played for the absent player."""
 
     type: Literal["timeout"]

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-from app.engine import Event, Game, IllegalAction, Move, Outcome, SeededRng, Timer
+from app.engine import ActionModel, Event, Game, IllegalAction, Move, Outcome, SeededRng, Timer
 
 BURST_MIN, BURST_MAX = 21, 30
 NEW_ROUND_SECONDS = 3
@@ -42,31 +42,25 @@ class CounterState:
     ended: bool = False
 
 
-class _Action(BaseModel):
-    """Strict: every field has exactly its JSON type (``"7"``, ``7.0`` or ``true`` where an
-    integer goes is ``malformed_action``, never read as 7 or 1; docs/protocol.md, "Client to
-    server")."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
-class TapAction(_Action):
+class TapAction(ActionModel):
     type: Literal["tap"]
 
 
-class BackAction(_Action):
+class BackAction(ActionModel):
     type: Literal["back"]
 
 
-class ResetAction(_Action):
+class ResetAction(ActionModel):
     type: Literal["reset"]
 
 
-class NewRoundAction(_Action):
+class NewRoundAction(ActionModel):
     type: Literal["new_round"]
 
 
-class NewCounterAction(_Action):
+class NewCounterAction(ActionModel):
     """End this counter (its seed is revealed and the match recorded); the room starts a new one.
     Sent by a player, or by the system when the room closes."""
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictInt
 
-from app.engine import Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer
+from app.engine import ActionModel, Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer
 
 from . import rules
 from .board import SPACES
@@ -17,22 +17,16 @@ from .view import public_view, seat_view
 from .view import views as build_views
 
 
-class _Action(BaseModel):
-    """Strict: every field has exactly its JSON type (``"7"``, ``7.0`` or ``true`` where an
-    integer goes is ``malformed_action``, never read as 7 or 1; docs/protocol.md, "Client to
-    server")."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
-class RollAction(_Action):
+class RollAction(ActionModel):
     """Roll the die the game waits on (a player's own, the Circle of Life, or a detail roll).
     Sent by the system (seat ``None``) when the roller's 10 s run out."""
 
     type: Literal["roll"]
 
 
-class ChooseAction(_Action):
+class ChooseAction(ActionModel):
     """Make the pending choice: the Butler's ``accept``/``decline``, the Ally's ``A``/``B``/``C``
     (``target``: the other heir, for B and C), or ``rest``/``stay`` on a shared space."""
 
@@ -42,7 +36,7 @@ class ChooseAction(_Action):
     """A JSON integer (not a string or a boolean), a seat 0 to 4."""
 
 
-class TimeoutAction(_Action):
+class TimeoutAction(ActionModel):
     """System only: the choice timer ran out; the choice's default is taken."""
 
     type: Literal["timeout"]
