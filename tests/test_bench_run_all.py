@@ -1,0 +1,30 @@
+"""bench/run_all.py's verdict says when a latency run measured a saturated server (its p99 is
+then the queue of a server that cannot keep up on that machine, not a pause)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bench_scripts import load_bench_script
+
+
+@pytest.fixture(scope="module")
+def run_all():
+    return load_bench_script("run_all")
+
+
+def test_a_target_run_whose_server_used_its_whole_core_is_called_saturated(run_all):
+    note = run_all.saturated({"server_cpu_pct": 99.2})
+    assert "99% of its one core" in note and "cannot be judged here" in note
+
+
+def test_a_target_run_with_headroom_gets_no_note(run_all):
+    assert run_all.saturated({"server_cpu_pct": 66.0}) == ""
+    assert run_all.saturated({}) == ""
+
+
+def test_the_core_a_rate_needs_follows_the_saturation_cost_per_action(run_all):
+    # 648 µs of server CPU per action (Panika at saturation, 2026-12-02): 2,000 actions/s need
+    # 1.3 cores, more than the one the event loop has.
+    assert run_all.core_share({"server_us_per_action": 648.0}, 2000) == pytest.approx(1.296)
+    assert run_all.core_share({"server_us_per_action": 136.0}, 2000) == pytest.approx(0.272)
