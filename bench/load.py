@@ -772,7 +772,8 @@ def parse_args(argv: list[str] | None = None, max_duration: float = 600) -> argp
     ap.add_argument("--ws-rate", type=int, default=40,
                     help="WS_MESSAGES_PER_SECOND for a started real server (default: the app's)")
     ap.add_argument("--ping-interval", type=float, default=2.0,
-                    help="PING_INTERVAL_SECONDS for a started real server (default: the app's)")
+                    help="PING_INTERVAL_SECONDS for a started real server (default 2 s, every "
+                         "figure in docs/performance.md; the app's own default is 3 s)")
     ap.add_argument("--gc-threshold", default="", help="passed to bench/serve.py")
     ap.add_argument("--py-spy", default="",
                     help="profile the server over the window: collapsed stacks to this file")
