@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from app.engine import EngineError, Move, SeededRng, get_game
+from app.engine import EngineError, Move, get_game
+from app.engine.replay import replay
 from app.i18n import catalog, translate
 from app.i18n.events import event_text
 
@@ -56,17 +57,11 @@ def _replayed_events(match: dict[str, Any], lang: str) -> list[list[str]] | None
     if game is None:
         return None
     try:
-        rng = SeededRng(bytes.fromhex(match["seed"]))
-        state = game.setup(len(match["players"]), game.parse_options(match["options"]), rng)
-        told: list[list[str]] = []
-        for entry in match["actions"]:
-            logged = Move.from_json(entry)
-            move = replace(logged, action=game.parse_action(logged.action))
-            told.append([
-                event_text(lang, game.id, e.kind, e.seat, e.data, e.text)
-                for e in game.step(state, move, rng) if e.text
-            ])
-        return told
+        moves = [Move.from_json(entry) for entry in match["actions"]]
+        done = replay(game, len(match["players"]), match["options"], bytes.fromhex(match["seed"]),
+                      moves)
+        return [[event_text(lang, game.id, e.kind, e.seat, e.data, e.text) for e in events
+                 if e.text] for events in done.events]
     except (EngineError, ValueError, KeyError, TypeError):
         log.warning("match %s does not replay; telling it from its actions", match.get("id"))
         return None

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .interface import Game, Move
+from .replay import replay
 from .registry import get_game
 from .rng import RecordingRng
 
@@ -22,12 +23,9 @@ log = logging.getLogger(__name__)
 def chance_log(
     game: Game, players: int, options: dict[str, Any] | None, seed: bytes, moves: Iterable[Move]
 ) -> list[dict[str, Any]]:
-    """Replay a match (as ``Game.rebuild`` does) and return every draw it made."""
+    """Replay a match (the one replay, app/engine/replay.py) and return every draw it made."""
     rng = RecordingRng(seed)
-    state = game.setup(players, game.parse_options(options), rng)
-    for move in moves:
-        action = game.parse_action(move.action) if isinstance(move.action, dict) else move.action
-        game.step(state, Move(move.seat, action, move.at_ms, move.rtt_ms), rng)
+    replay(game, players, options, seed, moves, rng=rng)
     return rng.draws
 
 

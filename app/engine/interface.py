@@ -213,13 +213,12 @@ class Game(ABC, Generic[S]):
     def rebuild(
         self, players: int, options: dict[str, Any] | None, seed: bytes, log: Iterable[Move]
     ) -> tuple[S, SeededRng]:
-        """Like ``replay``, also returning the generator as it stands after the last move."""
-        rng = SeededRng(seed)
-        state = self.setup(players, self.parse_options(options), rng)
-        for move in log:
-            action = self.parse_action(move.action) if isinstance(move.action, dict) else move.action
-            self.step(state, Move(move.seat, action, move.at_ms, move.rtt_ms), rng)
-        return state, rng
+        """Like ``replay``, also returning the generator as it stands after the last move (the
+        one replay, app/engine/replay.py)."""
+        from .replay import replay
+
+        done = replay(self, players, options, seed, log)
+        return done.state, done.rng
 
     def player_counts(self) -> range:
         return range(self.min_players, self.max_players + 1)

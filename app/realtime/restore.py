@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from app.db.rooms import StoredMatch, StoredRoom
-from app.engine import Event, Game, SeededRng, get_game
+from app.engine import Event, Game, get_game
+from app.engine.replay import Replay
 
 from .match import MatchRun
 from .members import Member
@@ -30,22 +30,20 @@ def _replay(room: Room, game: Game, stored: StoredMatch) -> tuple[MatchRun, dict
     """The match with its moves applied one by one; the ``at_ms`` each running timer started."""
     match = MatchRun(game, stored.players, dict(stored.options),
                      seed=bytes.fromhex(stored.seed), started_at=stored.started_at)
-    rng = SeededRng(match.seed)
-    state = game.setup(stored.players, game.parse_options(stored.options), rng)
-    timers = game.timers(state)
+    run = Replay(game, stored.players, stored.options, match.seed)
+    timers = game.timers(run.state)
     started = {t.key: 0 for t in timers}
     room._record([Event(f"A new match of {game.title} begins.", kind="start")])
     for move in stored.moves:
         # A system move is the timer that fired: if the rules keep its key, it starts again
         # (as the room's timer board does).
         fired = {t.key for t in timers if t.action == move.action} if move.seat is None else set()
-        events = game.step(state, replace(move, action=game.parse_action(move.action)), rng)
-        room._record(events)
+        room._record(run.step(move))
         match.log.append(move)
-        timers = game.timers(state)
+        timers = game.timers(run.state)
         started = {t.key: move.at_ms if t.key in fired else started.get(t.key, move.at_ms)
                    for t in timers}
-    match.state, match.rng, match.version = state, rng, len(match.log)
+    match.state, match.rng, match.version = run.state, run.rng, len(match.log)
     return match, started
 
 
