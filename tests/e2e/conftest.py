@@ -16,7 +16,12 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 PHONE_SIZE = (390, 844)
 LAPTOP_SIZE = (1366, 768)
 TV_SIZE = (1920, 1080)
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+"""The README's screenshots: written only by ``python3 -m app test --screenshots``."""
+TEST_SCREENSHOTS = ROOT / "test-results" / "screenshots"
+"""Where a plain run's screenshots go (an ignored folder: a test run leaves the checkout as
+it was)."""
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +70,9 @@ def live(tmp_path) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def screenshots() -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS
+def screenshots(request) -> Path:  # type: ignore[no-untyped-def]
+    """The folder for the README's screenshots: docs/screenshots/ with ``--screenshots``, else
+    test-results/screenshots/."""
+    folder = SCREENSHOTS if request.config.getoption("--screenshots") else TEST_SCREENSHOTS
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
