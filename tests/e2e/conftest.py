@@ -69,6 +69,14 @@ def live(tmp_path) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
         yield server
 
 
+@pytest.fixture(scope="module")
+def shared_live(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    """One live server for all the tests of a module whose tests need no fresh site (each
+    makes its own rooms): such a module overrides ``live`` with a fixture returning it."""
+    with LiveServer(tmp_path_factory.mktemp("site") / "var", ping_interval_seconds=0.5) as server:
+        yield server
+
+
 @pytest.fixture
 def screenshots(request) -> Path:  # type: ignore[no-untyped-def]
     """The folder for the README's screenshots: docs/screenshots/ with ``--screenshots``, else
