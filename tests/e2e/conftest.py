@@ -16,6 +16,11 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 PHONE_SIZE = (390, 844)
 LAPTOP_SIZE = (1366, 768)
 TV_SIZE = (1920, 1080)
+CONTEXT = {"reduced_motion": "reduce"}
+"""Every test page asks for reduced motion: the games then stop their decorative pulses and
+glows (CSS ``prefers-reduced-motion``), which otherwise repaint every page 60 times a second for
+a whole match; what the pages do and how they lay out is the same, and axe never sees a colour
+caught mid-animation."""
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 """The README's screenshots: written only by ``python3 -m app test --screenshots``."""
@@ -47,7 +52,7 @@ def new_page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
 
     def open_page(phone: bool = False, size: tuple[int, int] | None = None):  # type: ignore[no-untyped-def]
         width, height = size or (PHONE_SIZE if phone else LAPTOP_SIZE)
-        options: dict = {"viewport": {"width": width, "height": height}}
+        options: dict = {"viewport": {"width": width, "height": height}, **CONTEXT}
         if phone:
             options.update(is_mobile=True, has_touch=True)
         context = browser.new_context(**options)

@@ -15,6 +15,7 @@ import time
 import pytest
 
 from tests.clock import wait_until
+from tests.e2e.conftest import CONTEXT
 from tests.e2e.layout import fit_problems, settle
 from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
 from tests.e2e.room_flow import (
@@ -241,7 +242,7 @@ NAMES_AND_SHAPES = """() => {
 def test_the_game_screen_fits_one_screen_at_five_sizes(live, new_page, browser) -> None:  # type: ignore[no-untyped-def]
     code, pages = _open_room(live, new_page)
     room = live.registry.get(code)
-    table_context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    table_context = browser.new_context(viewport={"width": 1920, "height": 1080}, **CONTEXT)
     table = table_context.new_page()
     table.goto(f"{live.base_url}/r/{code}/table")
     table.wait_for_selector('.pilze--table[data-phase="play"] .pp-who')
