@@ -66,12 +66,14 @@ def test_a_group_plays_panic_lab_to_its_target_and_again(live, new_page, screens
     group = gather(live.base_url, new_page, "panic_lab")
     host, brendon, ryan = group.players
     options = {"countdown_seconds": COUNTDOWN, "target_tokens": TARGET}
-    for name, value in options.items():
+    room = live.registry.get(group.code)
+    for name, value in options.items():  # one at a time: each answer redraws the form
         host.fill(f'#options-form input[name="{name}"]', str(value))
         host.dispatch_event(f'#options-form input[name="{name}"]', "change")
-    room = live.registry.get(group.code)
-    wait_until(lambda: all(room.options.get(k) == v for k, v in options.items()),
-               what="the options set")
+        wait_until(lambda: room.options.get(name) == value, what=f"{name} set")  # noqa: B023
+        host.wait_for_function("([n, v]) => document.querySelector("
+                               "`#options-form input[name=\"${n}\"]`).value === String(v)",
+                               arg=[name, value])
     brendon.wait_for_function(
         "values => values.every(v => [...document.querySelectorAll('#options-text dd')]"
         ".some(d => d.textContent === String(v)))", arg=list(options.values()))

@@ -315,7 +315,9 @@ def test_a_wrong_claim_costs_a_token_and_locks_the_player_out(
     assert err["code"] == "illegal_action" and "already claimed" in err["message"]
     assert lab.room.match.version == version
     assert [m.seat for m in lab.claims_logged()[1:]] == [0]
-    # Bob has no token: a wrong claim still locks him out, it costs nothing.
+    # Bob has no token: a wrong claim still locks him out, it costs nothing. (His frames from
+    # here on: Ann's wrong claim has reached him first, so it is not taken for his.)
+    wait(bob, lambda f: f["type"] == "state" and f["version"] >= version)
     mark = len(bob.frames)
     bob.action({"type": "claim", "tile": wrong}, ref=3)
     hit = wait(bob, wrong_claim, since=mark)
