@@ -12,10 +12,12 @@ from tests.live import Client, LiveServer
 Frame = dict[str, Any]
 
 
-def shorten_timers(monkeypatch: Any, game_id: str, seconds: float) -> None:
-    """Every timer of ``game_id`` lasts ``seconds`` at most, for a test whose server runs in
-    its own process (``LiveServer``) and only needs a timer to fire: the engine's ``timers``
-    wrapped for the test (the games' options keep the rules' minimums)."""
+def shorten_timers(monkeypatch: Any, game_id: str, seconds: float,
+                   only: Callable[[Any], bool] | None = None) -> None:
+    """Every timer of ``game_id`` (or those ``only`` picks, asked as each timer is made) lasts
+    ``seconds`` at most, for a test whose server runs in its own process (``LiveServer``) and
+    only needs a timer to fire: the engine's ``timers`` wrapped for the test (the games'
+    options keep the rules' minimums)."""
     import dataclasses
 
     from app.engine import get_game
@@ -25,7 +27,7 @@ def shorten_timers(monkeypatch: Any, game_id: str, seconds: float) -> None:
 
     def timers(state: Any) -> list[Any]:
         return [dataclasses.replace(t, seconds=min(t.seconds, seconds))
-                for t in original(game, state)]
+                if only is None or only(t) else t for t in original(game, state)]
 
     monkeypatch.setattr(game, "timers", timers)
 
