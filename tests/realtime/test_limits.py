@@ -49,17 +49,16 @@ def on_room_loop(room, fn, *args):
 # --- item 8: the join deadline, a closed room, a stopping server ----------------------------------
 
 def test_a_socket_that_never_joins_is_closed_with_4002(tmp_path):
-    with live(tmp_path, join_deadline_seconds=0.4) as (server, open_client):
+    # A deadline no join on a loaded machine comes near.
+    with live(tmp_path, join_deadline_seconds=2.0) as (server, open_client):
         created = server.create_room("panika", "Ann")
+        ann = open_client(created["code"])
         idle = open_client(created["code"])
+        ann.join(token=created["token"])
         assert closed_with(idle) == 4002
         assert errors(idle) == ["join_timeout"]
-        # A socket that joins in time stays: past its deadline (a later idle socket is closed
-        # at its own), it still plays.
-        ann = open_client(created["code"])
-        ann.join(token=created["token"])
-        later = open_client(created["code"])
-        assert closed_with(later) == 4002
+        # A socket that joined in time stays: past its deadline (the idle socket, opened after
+        # it, was closed at its own), it still plays.
         ann.send({"type": "resync"})
         assert wait_type(ann, "room", len(ann.frames))["code"] == created["code"]
 
