@@ -74,10 +74,12 @@ def test_a_move_reaches_no_client_before_the_database_has_it(tmp_path):
 
 def test_a_closed_room_leaves_no_rows_and_idle_rooms_are_deleted_at_start(tmp_path):
     var = tmp_path / "var"
-    with LiveServer(var, ping_interval_seconds=0.2, room_idle_seconds=0.5) as server:
+    with LiveServer(var, ping_interval_seconds=0.2) as server:
         code = server.create_room("panika", "Ann")["code"]
         assert [r.code for r in _stored(var)] == [code]
-        wait_until(lambda: server.registry.get(code) is None, what="the idle room's close")
+        room = server.registry.get(code)
+        room.task.get_loop().call_soon_threadsafe(room.post, "close")
+        wait_until(lambda: server.registry.get(code) is None, what="the room's close")
         # The journal writes the deletion a moment later.
         wait_until(lambda: _stored(var) == [], what="the room's rows gone")
     with LiveServer(var, ping_interval_seconds=0.5) as server:
