@@ -9,7 +9,7 @@ dependencies when ``pyproject.toml`` changed, then runs itself again inside ``.v
 - ``test``: install what the tests need (Debian's Chromium for the browser tests when this runs as
   root and it is missing; axe-core from the npm registry into ``.cache/npm`` when npm is there),
   then run the whole test suite in parallel (pytest-xdist: ``TEST_WORKERS`` processes,
-  or ``PANIC_PARTY_TEST_WORKERS``);
+  or ``PANIC_PARTY_TEST_WORKERS``; docs/testing.md);
   ``test --fast`` runs the fast tier only (the engine, every game's rules, the bots, the room's
   core and the conformance suite: no server, database or browser), ``test --screenshots``
   runs the browser tests that take the README's screenshots and writes them into
@@ -110,8 +110,7 @@ FAST_TIER = ("tests/engine", "tests/games", "tests/bots", "tests/realtime", "tes
 server, process, database or browser (all of tests/conformance)."""
 TEST_WORKERS = 6
 """Test processes of a whole run: more than a 2-core machine's cores, since most tests wait
-(for a live server, a subprocess, a timer, Chromium) rather than compute (docs/operations.md,
-"The test suite")."""
+(for a live server, a subprocess, a timer, Chromium) rather than compute (docs/testing.md)."""
 FAST_WORKERS = 2
 """Test processes of the fast tier, whose tests compute: one per core of a small machine."""
 

@@ -1,6 +1,5 @@
 """Shared fixtures: a live server on SQLite in a temporary folder, and its clients; the
-command-line options of the test tiers (``--fast``, ``--screenshots``; docs/operations.md,
-"The test suite")."""
+command-line options of the test tiers (``--fast``, ``--screenshots``; docs/testing.md)."""
 
 from __future__ import annotations
 
