@@ -132,8 +132,11 @@ def _pytest_args(args: list[str]) -> list[str]:
             out.append("tests/e2e")
     chosen = any(a.startswith(("-n", "--numprocesses", "--dist")) for a in rest)
     if not chosen and "no:xdist" not in rest and "-pno:xdist" not in rest:
-        workers = os.environ.get("PANIC_PARTY_TEST_WORKERS") or str(FAST_WORKERS if fast else TEST_WORKERS)
-        out += ["-n", workers]
+        workers = os.environ.get("PANIC_PARTY_TEST_WORKERS") or str(
+            FAST_WORKERS if fast else TEST_WORKERS)
+        # worksteal: an idle process takes tests queued for a busy one (the suite's tests range
+        # from a millisecond to a minute).
+        out += ["-n", workers, "--dist", "worksteal"]
     return [*out, *rest]
 
 

@@ -56,6 +56,14 @@ def is_live(item: pytest.Item) -> bool:
     return any(hasattr(module, cls) for cls in LIVE_CLASSES)
 
 
+def _cost_class(item: pytest.Item) -> int:
+    """0: a browser test (the longest: whole matches in Chromium); 1: another live test (a
+    server, a process, a service); 2: the rest (milliseconds each)."""
+    if item.get_closest_marker("browser") is not None:
+        return 0
+    return 1 if item.get_closest_marker("live") is not None else 2
+
+
 def _in_fast_tier(item: pytest.Item) -> bool:
     parts = Path(str(item.path)).resolve().relative_to(TESTS).parts
     if not parts or parts[0] not in FAST_TIER:
@@ -69,6 +77,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if is_live(item):
             item.add_marker(pytest.mark.live)
+    # The longest tests first (a stable sort: a module's tests stay together, sharing their
+    # module's server and browser), so that in a parallel run the short ones fill the end
+    # instead of one long test starting last.
+    items.sort(key=_cost_class)
     if config.getoption("--fast"):
         keep = _in_fast_tier
     elif config.getoption("--screenshots"):
