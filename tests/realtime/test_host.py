@@ -6,6 +6,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tests.clock import wait_until
+from tests.live import LiveServer
 from tests.realtime.helpers import (
     extra_frames, marks, room_of, start_panika, wait_frame, wait_type,
 )
@@ -163,8 +164,6 @@ def test_the_host_role_passes_on_when_the_host_stays_away(server, open_client, m
 
 
 def test_an_empty_room_closes_after_its_idle_time(tmp_path):
-    from tests.live import LiveServer
-
     with LiveServer(tmp_path / "var", ping_interval_seconds=0.1, room_idle_seconds=0.2) as live:
         code = live.create_room("panika", "Ann")["code"]  # made: it was there
         with live.http() as http:
