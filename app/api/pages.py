@@ -145,7 +145,7 @@ def rules_page(game_id: str, request: Request, templates: Templates) -> Response
         return _not_found(request, request_language(request), "error.no_game", id=game_id)
     # A game may give its rules page data to render (Panique's board and tables, say), so the
     # page shows the engine's own data rather than a copy of it.
-    data = game.rules_data() if hasattr(game, "rules_data") else {}
+    data = game.rules_data()
     return templates.TemplateResponse(
         request, f"rules/{game.id}.html", {"game": describe(game), "data": data}
     )

@@ -161,7 +161,7 @@ class MatchLife:
     def _end_open_match(self) -> None:
         """The room closes: a running open-table match that saw moves is ended by the game's
         closing action and recorded, so its seed is revealed (docs/games/panika-counter.md)."""
-        closing = getattr(self.game, "closing_action", None)
+        closing = self.game.closing_action
         match = self.match
         if closing is None or match is None or self.status != "playing" or not match.log:
             return

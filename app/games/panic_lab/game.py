@@ -23,7 +23,6 @@ from app.engine import (
     IllegalAction,
     MalformedAction,
     Move,
-    NotYourTurn,
     Outcome,
     SeededRng,
     Timer,
@@ -70,7 +69,7 @@ def settle_window_ms(rtt_ms: int) -> int:
     return RTT_CAP_MS - capped_rtt(rtt_ms)
 
 
-class PanicLabGame(Game[PanicLabState]):
+class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
     id: ClassVar[str] = "panic_lab"
     title: ClassVar[str] = "Panic Lab"
     pitch: ClassVar[str] = (
@@ -79,15 +78,15 @@ class PanicLabGame(Game[PanicLabState]):
     )
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
-    Options: ClassVar[type[BaseModel]] = PanicLabOptions
+    Options = PanicLabOptions
     Action: ClassVar[type[BaseModel]] = PanicLabAction
+    system_actions: ClassVar[frozenset[str]] = frozenset(
+        {"reveal", "timeout", "settle", "next_round"})
 
     # --- setup ---------------------------------------------------------------------------------
-    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> PanicLabState:
+    def setup(self, players: int, options: PanicLabOptions, rng: SeededRng) -> PanicLabState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Panic Lab needs 2 to 10 players, not {players}")
-        if not isinstance(options, PanicLabOptions):
-            options = PanicLabOptions.model_validate(options.model_dump() if options else {})
         ring = shuffled_ring(options.variant, rng)
         return PanicLabState(
             players=players,
@@ -98,13 +97,11 @@ class PanicLabGame(Game[PanicLabState]):
         )
 
     # --- validate ------------------------------------------------------------------------------
-    def validate(self, state: PanicLabState, move: Move) -> None:
+    def check(self, state: PanicLabState, move: Move) -> None:
         action = self._action(move)
         if isinstance(action, ClaimAction):
             self._validate_claim(state, move, action)
             return
-        if move.seat is not None:
-            raise NotYourTurn(f"only the room's timers send {action.type}")
         if state.phase == "over":
             raise IllegalAction("the match is over")
         expected = _SYSTEM_PHASE[type(action)]
@@ -112,16 +109,14 @@ class PanicLabGame(Game[PanicLabState]):
             raise IllegalAction(f"{action.type} comes in the {expected} phase, not {state.phase}")
 
     def _validate_claim(self, state: PanicLabState, move: Move, action: ClaimAction) -> None:
-        """The refusals in the order docs/games/panic-lab.md gives ("Refusals"): a tile outside
-        the ring first (decision D4: it names no tile, in any phase), then who sends it, the
-        phase, the tile's kind, an earlier claim, the latency-fair window."""
+        """The refusals in the order docs/games/panic-lab.md gives ("Refusals"), after the
+        sender's (``Game.check_sender``): a tile outside the ring first (decision D4: it names no
+        tile, in any phase), then the phase, the tile's kind, an earlier claim, the latency-fair
+        window."""
         if action.tile >= len(state.ring):
             raise MalformedAction(f"tile: must be below {len(state.ring)}")
         seat = move.seat
-        if seat is None:
-            raise IllegalAction("the system does not claim tiles")
-        if not 0 <= seat < state.players:
-            raise NotYourTurn(f"there is no seat {seat}")
+        assert seat is not None  # Game.check_sender: a claim is a player's
         if state.phase == "over":
             raise IllegalAction("the match is over")
         if state.phase == "countdown":

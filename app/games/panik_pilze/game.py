@@ -7,10 +7,11 @@ from collections.abc import Iterable
 from itertools import combinations
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import Field, RootModel
 
 from app.engine import (
-    ActionModel, Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer, ranks_from_scores,
+    ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer,
+    ranks_from_scores,
 )
 
 from . import rules
@@ -76,9 +77,7 @@ class PilzeAction(RootModel[AnyAction]):
     pass
 
 
-class PilzeOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PilzeOptions(GameOptions):
     memory_aid: bool = Field(
         False, title="Memory aid",
         description="Show everyone the hidden down sides of the display cards.",
@@ -93,7 +92,7 @@ class PilzeOptions(BaseModel):
     )
 
 
-class PanikPilzeGame(Game[PilzeState]):
+class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
     id = "panik_pilze"
     title = "Panik Pilze"
     pitch = "Double-sided mushroom cards, a display with hidden down-sides, and majority scoring."
@@ -101,27 +100,23 @@ class PanikPilzeGame(Game[PilzeState]):
     max_players = 5
     Options = PilzeOptions
     Action = PilzeAction
+    system_actions = frozenset({"timeout"})
 
-    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> PilzeState:
+    def setup(self, players: int, options: PilzeOptions, rng: SeededRng) -> PilzeState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Panik Pilze needs 2 to 5 players, not {players}")
-        memory_aid = bool(getattr(options, "memory_aid", False))
-        seconds = getattr(options, "turn_seconds", 60) if getattr(options, "turn_timer", False) else 0
-        return rules.new_state(players, memory_aid, seconds, rng)
+        seconds = options.turn_seconds if options.turn_timer else 0
+        return rules.new_state(players, options.memory_aid, seconds, rng)
 
     # --- validate and apply ------------------------------------------------------------------
-    def validate(self, state: PilzeState, move: Move) -> None:
+    def check(self, state: PilzeState, move: Move) -> None:
         action, seat = move.action, move.seat
         if state.phase == "over":
             raise IllegalAction("the match is over")
         if action.type == "timeout":
-            if seat is not None:
-                raise IllegalAction("only the system may send timeout")
             if not state.turn_seconds:  # no turn timer: nothing runs out (legal_actions: [])
                 raise IllegalAction("there is no turn timer")
             return
-        if seat is None or not 0 <= seat < state.players:
-            raise IllegalAction(f"only a player may send {action.type}")
         if seat != state.turn:
             raise NotYourTurn("wait for your turn")
         if action.type == "collect":

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import Field, RootModel
 
 from app.engine import (
-    ActionModel, Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer, ranks_from_scores,
+    ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer,
+    ranks_from_scores,
 )
 
 from . import rules
@@ -69,19 +70,14 @@ class PanikaAction(RootModel[AnyAction]):
     pass
 
 
-class PanikaOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PanikaOptions(GameOptions):
     turn_seconds: int = Field(
         30, ge=10, le=120,
         description="Seconds a player has to play before a card is played for them.",
     )
 
 
-SYSTEM_ACTIONS = frozenset({"auto_tap", "close_last_card", "timeout"})
-
-
-class PanikaGame(Game[PanikaState]):
+class PanikaGame(Game[PanikaState, PanikaOptions]):
     id = "panika"
     title = "Panika"
     pitch = "Play cards, tap the shared counter, and don't be the one who makes it burst."
@@ -89,23 +85,18 @@ class PanikaGame(Game[PanikaState]):
     max_players = 6
     Options = PanikaOptions
     Action = PanikaAction
+    system_actions = frozenset({"auto_tap", "close_last_card", "timeout"})
 
-    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> PanikaState:
+    def setup(self, players: int, options: PanikaOptions, rng: SeededRng) -> PanikaState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Panika needs 2 to 6 players, not {players}")
-        turn_seconds = getattr(options, "turn_seconds", 30)
-        return rules.new_state(players, turn_seconds, rng)
+        return rules.new_state(players, options.turn_seconds, rng)
 
-    def validate(self, state: PanikaState, move: Move) -> None:
+    def check(self, state: PanikaState, move: Move) -> None:
         action, seat = move.action, move.seat
         kind = action.type
         if state.phase == "over":
             raise IllegalAction("the match is over")
-        if kind in SYSTEM_ACTIONS:
-            if seat is not None:
-                raise IllegalAction(f"only the system may send {kind}")
-        elif seat is None or not 0 <= seat < state.players:
-            raise IllegalAction(f"only a player may send {kind}")
         if kind == "play":
             rules.check_play(state, seat, list(action.cards))
         elif kind == "tap":

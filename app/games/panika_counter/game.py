@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import Field, RootModel
 
-from app.engine import ActionModel, Event, Game, IllegalAction, Move, Outcome, SeededRng, Timer
+from app.engine import ActionModel, Event, Game, GameOptions, IllegalAction, Move, Outcome, SeededRng, Timer
 
 BURST_MIN, BURST_MAX = 21, 30
 NEW_ROUND_SECONDS = 3
@@ -74,8 +74,8 @@ class CounterAction(RootModel[Annotated[
     pass
 
 
-class CounterOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CounterOptions(GameOptions):
+    """The counter has no options."""
 
 
 def start_round(state: CounterState, rng: SeededRng) -> None:
@@ -87,7 +87,7 @@ def start_round(state: CounterState, rng: SeededRng) -> None:
     state.taps = [0] * state.players
 
 
-class PanikaCounterGame(Game[CounterState]):
+class PanikaCounterGame(Game[CounterState, CounterOptions]):
     id = "panika_counter"
     title = "Panika counter"
     pitch = "The Panika counter for your own cards: tap together, and it bursts somewhere 21 to 30."
@@ -96,23 +96,20 @@ class PanikaCounterGame(Game[CounterState]):
     open_table = True
     Options = CounterOptions
     Action = CounterAction
+    shared_actions = frozenset({"new_round", "new_counter"})
     closing_action = {"type": "new_counter"}
     """The system move that ends a match still running when its room closes (read by the room:
     the seed of a counter that never reached a "new counter" is revealed and recorded too)."""
 
-    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> CounterState:
+    def setup(self, players: int, options: CounterOptions, rng: SeededRng) -> CounterState:
         state = CounterState(players=players, taps_total=[0] * players)
         start_round(state, rng)
         return state
 
-    def validate(self, state: CounterState, move: Move) -> None:
+    def check(self, state: CounterState, move: Move) -> None:
         kind = move.action.type
         if state.ended:
             raise IllegalAction("this counter has ended")
-        if move.seat is not None and not 0 <= move.seat < state.players:
-            raise IllegalAction(f"there is no seat {move.seat}")
-        if kind not in ("new_round", "new_counter") and move.seat is None:
-            raise IllegalAction(f"only a player may send {kind}")
         if kind == "new_counter":
             return
         if kind == "new_round":

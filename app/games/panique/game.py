@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictInt
+from pydantic import Field, RootModel, StrictInt
 
-from app.engine import ActionModel, Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer
+from app.engine import (
+    ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, SeededRng,
+    Timer,
+)
 
 from . import rules
 from .board import SPACES
@@ -49,9 +52,7 @@ class PaniqueAction(RootModel[AnyAction]):
     pass
 
 
-class PaniqueOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PaniqueOptions(GameOptions):
     choice_seconds: int = Field(
         20, ge=5, le=60, title="Seconds to choose",
         description="Seconds to make a choice (the Butler's offer, the Ally's option, a rest) "
@@ -59,7 +60,7 @@ class PaniqueOptions(BaseModel):
     )
 
 
-class PaniqueGame(Game[PaniqueState]):
+class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
     id = "panique"
     title = "Panique"
     pitch = "Dice and a track through a haunted house: survive the Lethal Encounter Tables."
@@ -67,23 +68,21 @@ class PaniqueGame(Game[PaniqueState]):
     max_players = 5
     Options = PaniqueOptions
     Action = PaniqueAction
+    system_actions = frozenset({"timeout"})
+    shared_actions = frozenset({"roll"})
 
-    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> PaniqueState:
+    def setup(self, players: int, options: PaniqueOptions, rng: SeededRng) -> PaniqueState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Panique needs 1 to 5 heirs, not {players}")
-        return rules.new_state(players, getattr(options, "choice_seconds", 20))
+        return rules.new_state(players, options.choice_seconds)
 
-    def validate(self, state: PaniqueState, move: Move) -> None:
+    def check(self, state: PaniqueState, move: Move) -> None:
         action, seat = move.action, move.seat
         pending = state.pending
         if state.phase == "over" or pending is None:
             raise IllegalAction("the match is over")
-        if seat is not None and not 0 <= seat < state.players:
-            raise IllegalAction("only a player may act")
         choice = rules.is_choice(pending)
         if action.type == "timeout":
-            if seat is not None:
-                raise IllegalAction("only the system may send timeout")
             if not choice:
                 raise IllegalAction("no choice is waiting")
             return
