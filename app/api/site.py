@@ -107,14 +107,16 @@ def error_page(
     )
 
 
-async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)  # registered for it (install_site)
     if wants_html(request):
         return error_page(request, exc.status_code, headers=getattr(exc, "headers", None))
     return await http_exception_handler(request, exc)
 
 
-async def _validation_error(request: Request, exc: RequestValidationError) -> Response:
+async def _validation_error(request: Request, exc: Exception) -> Response:
     """A page address with a malformed part (``/matches/abc``) names no page: 404."""
+    assert isinstance(exc, RequestValidationError)  # registered for it (install_site)
     if wants_html(request):
         return error_page(request, 404)
     return await request_validation_exception_handler(request, exc)

@@ -144,6 +144,7 @@ def play_match(
                 result.rejected.append((seat, raw, str(exc)))
                 continue
         else:
+            assert next_timer is not None
             key, (deadline, timer) = next_timer
             del running[key]
             now = max(now, deadline)

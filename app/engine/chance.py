@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 
 
 def chance_log(
-    game: Game, players: int, options: dict[str, Any] | None, seed: bytes, moves: Iterable[Move]
+    game: Game[Any, Any], players: int, options: dict[str, Any] | None, seed: bytes, moves: Iterable[Move]
 ) -> list[dict[str, Any]]:
     """Replay a match (the one replay, app/engine/replay.py) and return every draw it made."""
     rng = RecordingRng(seed)

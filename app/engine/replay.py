@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from .errors import EngineError
-from .interface import Event, Game, Move
+from .interface import Event, Game, Move, SeatedState
 from .rng import SeededRng
 
-S = TypeVar("S")
+S = TypeVar("S", bound=SeatedState)
 
 
 class Replay(Generic[S]):
@@ -32,7 +32,7 @@ class Replay(Generic[S]):
 
     __slots__ = ("game", "rng", "state", "applied")
 
-    def __init__(self, game: Game[S], players: int, options: dict[str, Any] | Any,
+    def __init__(self, game: Game[S, Any], players: int, options: dict[str, Any] | Any,
                  seed: bytes, *, rng: SeededRng | None = None) -> None:
         self.game = game
         self.rng = rng if rng is not None else SeededRng(seed)
@@ -71,12 +71,12 @@ class Replayed(Generic[S]):
         return len(self.events)
 
 
-def replay(game: Game[S], players: int, options: dict[str, Any] | Any, seed: bytes,
+def replay(game: Game[S, Any], players: int, options: dict[str, Any] | Any, seed: bytes,
            log: Iterable[Move], *, rng: SeededRng | None = None,
            stop_at_refusal: bool = False) -> Replayed[S]:
     """Replay ``log`` from the set-up. A refused move raises its ``EngineError``, or with
     ``stop_at_refusal`` ends the replay just before it (``Replayed.refused``)."""
-    run = Replay(game, players, options, seed, rng=rng)
+    run: Replay[S] = Replay(game, players, options, seed, rng=rng)
     done: Replayed[S] = Replayed(run.state, run.rng)
     for index, move in enumerate(log):
         try:

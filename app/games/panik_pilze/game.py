@@ -129,10 +129,10 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
             rules.check_swap(state, seat, list(action.cards))
 
     def apply(self, state: PilzeState, move: Move, rng: SeededRng) -> list[Event]:
-        action, seat = move.action, move.seat
+        action = move.action
+        seat = state.turn  # the player whose turn it is plays, or the timeout plays for them
         events: list[Event] = []
         if action.type == "timeout":
-            seat = state.turn
             events.append(Event("{seat:%d} ran out of time; a turn is played for them" % seat,
                                 seat, "timeout"))
             action = self.parse_action(self.simplest_turn(state, seat))

@@ -98,6 +98,7 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
         if state.phase == "over":
             raise IllegalAction("the match is over")
         if kind == "play":
+            assert seat is not None  # Game.check_sender: a player's action
             rules.check_play(state, seat, list(action.cards))
         elif kind == "tap":
             if state.phase != "tapping":
@@ -115,7 +116,8 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
         elif kind == "timeout":
             if state.phase != "play":
                 raise IllegalAction("no one is choosing a card")
-        elif kind == "last_card" and not rules.last_card_counts(state, seat):
+        elif kind == "last_card" and seat is not None \
+                and not rules.last_card_counts(state, seat):
             # A false call changes nothing and is refused, so it is never logged as a move.
             raise IllegalAction("no 'Last card!' call counts now")
 
@@ -123,6 +125,7 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
         action, seat = move.action, move.seat
         kind = action.type
         if kind == "last_card":
+            assert seat is not None  # Game.check_sender: a player's action
             return rules.call_last_card(state, seat)
         if kind == "close_last_card":
             events = rules.close_window(state, rng)
@@ -156,6 +159,7 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
                 # turn with one card in all, even if the pile still holds it (the draw takes it).
                 state.last_card_called[seat] = True
             return events + rules.play(state, seat, cards, rng)
+        assert seat is not None  # a play: Game.check_sender made sure it is a player's
         cards = list(action.cards)
         if events and any(c not in state.hands[seat] for c in cards):
             # The penalty just took a card this play needed: the play is void, choose again.

@@ -124,6 +124,7 @@ class PanikaCounterGame(Game[CounterState, CounterOptions]):
             state.ended = True
             return [Event("A new counter: this one's seed is revealed", seat, "new_counter")]
         if kind == "tap":
+            assert seat is not None  # Game.check_sender: a player's action
             state.counter += 1
             state.taps[seat] += 1
             state.taps_total[seat] += 1
@@ -138,6 +139,7 @@ class PanikaCounterGame(Game[CounterState, CounterOptions]):
             state.counter = max(0, state.counter - 1)
             return []
         if kind == "reset":
+            assert seat is not None  # Game.check_sender: a player's action
             state.counter = 0
             return [Event("{seat:%d} resets the counter" % seat, seat, "reset")]
         start_round(state, rng)
