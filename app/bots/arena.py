@@ -71,7 +71,7 @@ class MatchResult:
 
 
 def play_match(
-    game_id: str,
+    game_id: str | Game[Any, Any],
     bots: Sequence[Bot],
     seed: bytes,
     options: dict[str, Any] | None = None,
@@ -80,8 +80,9 @@ def play_match(
     max_ms: int = 6 * 3600 * 1000,
     on_frame: FrameHook | None = None,
 ) -> MatchResult:
-    """Play one match of ``len(bots)`` seats (``bots[i]`` plays seat i) to its end."""
-    game = get_game(game_id)
+    """Play one match of ``len(bots)`` seats (``bots[i]`` plays seat i) to its end; the game is
+    named by its id (the registry's) or given."""
+    game = get_game(game_id) if isinstance(game_id, str) else game_id
     if game is None:
         raise ValueError(f"unknown game {game_id!r}")
     rng = SeededRng(seed)

@@ -211,6 +211,17 @@ class Game(ABC, Generic[S, O]):
         ``validate``); ``seat=None``: the system's (its timers' actions). Empty when the seat may
         not act. Bots choose from it and pages enable only these choices."""
 
+    hidden_information: ClassVar[bool] = True
+    """Whether some of the state is hidden from some seat (hands, piles, a secret number); False
+    for a game where everything is public (Panique)."""
+
+    @abstractmethod
+    def hidden_variant(self, state: S, seat: int | None, rng: SeededRng) -> S:
+        """A state ``seat`` cannot tell from ``state``: a copy with what the seat may not see
+        drawn again from what it may know (OpenSpiel's ``resample_from_infostate``). The seat's
+        view and legal actions must be the same in both: so no view shows a secret
+        (tests/conformance/test_secrecy.py). A game with no hidden information returns a copy."""
+
     def rules_data(self) -> dict[str, Any]:
         """What the game's rules page shows beside its text (Panique: the board and tables)."""
         return {}
@@ -260,7 +271,10 @@ class Game(ABC, Generic[S, O]):
             raise IllegalAction(f"there is no seat {seat}")
 
     def step(self, state: S, move: Move, rng: SeededRng) -> list[Event]:
-        """Validate, then apply: the one path every move takes."""
+        """Validate, then apply: the one path every move takes (an action still in its JSON
+        form is parsed first)."""
+        if isinstance(move.action, dict):
+            move = Move(move.seat, self.parse_action(move.action), move.at_ms, move.rtt_ms)
         self.validate(state, move)
         return self.apply(state, move, rng)
 

@@ -18,6 +18,11 @@ def register(game: AnyGame) -> AnyGame:
     return game
 
 
+def unregister(game_id: str) -> None:
+    """Forget a game (a game registered for a while: the conformance suite's example)."""
+    _GAMES.pop(game_id, None)
+
+
 def get_game(game_id: str) -> AnyGame | None:
     return _GAMES.get(game_id)
 

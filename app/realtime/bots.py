@@ -21,12 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bots import BOT_GAMES, Bot, make_bot
+from app.bots import Bot, has_bots, make_bot
 
 from .effects import Cancel, Effect, Later
 from .text import name_key
 
 log = logging.getLogger(__name__)
+
+__all__ = ["TAKEOVER_DIFFICULTY", "BotSeats", "bot_name", "has_bots"]
 
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude",
              "Hedy", "John", "Karen", "Niklaus")
@@ -34,11 +36,6 @@ BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "
 
 TAKEOVER_DIFFICULTY = "normal"
 """A disconnected player's seat is played by the normal bot (issue 13)."""
-
-
-def has_bots(game_id: str) -> bool:
-    """Whether ``make_bot`` gives computer players for this game (not the counter)."""
-    return game_id in BOT_GAMES
 
 
 def bot_name(taken: set[str]) -> str:

@@ -13,6 +13,8 @@ Time reaches the engine only as data: ``Move.at_ms`` (when the room received the
 
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -54,6 +56,10 @@ _SYSTEM_PHASE: dict[type, str] = {
     NextRoundAction: "result",
 }
 """The phase in which each system action is expected."""
+
+
+def _tokens(n: int) -> str:
+    return "1 token" if n == 1 else f"{n} tokens"
 
 
 def capped_rtt(rtt_ms: int) -> int:
@@ -243,7 +249,7 @@ class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
             state.phase = "over"
             state.winner = winner.seat
             events.append(Event(
-                f"{{seat:{winner.seat}}} wins the match with {state.tokens[winner.seat]} tokens!",
+                f"{{seat:{winner.seat}}} wins the match with {_tokens(state.tokens[winner.seat])}!",
                 seat=winner.seat, kind="match_over", data={"n": state.tokens[winner.seat]},
             ))
         else:
@@ -287,6 +293,23 @@ class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
             out["my_claim"] = None if mine is None else {"tile": mine}
         return out
 
+    def hidden_variant(self, state: PanicLabState, seat: int | None,
+                       rng: SeededRng) -> PanicLabState:
+        """The other seats' wrong claims of the round moved to other wrong tiles: where a claim
+        lies stays hidden until the round is decided (everyone sees who claimed, and who is
+        locked out for a wrong claim; the dice and the ring are public)."""
+        variant = copy.deepcopy(state)
+        if state.solution is None or state.phase not in ("search", "settling"):
+            return variant
+        wrong = [i for i, tile in enumerate(state.ring)
+                 if tile.type not in ("lab", "vent") and i != state.solution.answer]
+        variant.claims = [
+            replace(claim, tile=rng.choice(wrong))
+            if claim.seat != seat and not claim.correct else claim
+            for claim in variant.claims
+        ]
+        return variant
+
     def outcome(self, state: PanicLabState) -> Outcome | None:
         if state.winner is None:
             return None
@@ -295,7 +318,7 @@ class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
             scores=scores,
             ranks=ranks_from_scores(scores),
             winners=[state.winner],
-            summary=f"{{seat:{state.winner}}} wins with {scores[state.winner]} tokens.",
+            summary=f"{{seat:{state.winner}}} wins with {_tokens(scores[state.winner])}.",
         )
 
     def timers(self, state: PanicLabState) -> list[Timer]:

@@ -14,7 +14,7 @@ from app.engine import (
     ranks_from_scores,
 )
 
-from . import rules
+from . import hidden, rules
 from .cards import ACTION_CARDS, MUSHROOMS
 from .scoring import score_baskets, totals
 from .state import PilzeState
@@ -197,6 +197,9 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
     # --- views, outcome, timers ----------------------------------------------------------------
     def view(self, state: PilzeState, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
+
+    def hidden_variant(self, state: PilzeState, seat: int | None, rng: SeededRng) -> PilzeState:
+        return hidden.hidden_variant(state, seat, rng)
 
     def views(
         self, state: PilzeState, seats: Iterable[int | None]

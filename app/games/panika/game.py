@@ -12,7 +12,7 @@ from app.engine import (
     ranks_from_scores,
 )
 
-from . import rules
+from . import hidden, rules
 from .state import PanikaState
 from .view import view as build_view
 from .view import views as build_views
@@ -170,6 +170,10 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
 
     def view(self, state: PanikaState, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
+
+    def hidden_variant(self, state: PanikaState, seat: int | None,
+                       rng: SeededRng) -> PanikaState:
+        return hidden.hidden_variant(state, seat, rng)
 
     def views(
         self, state: PanikaState, seats: Iterable[int | None]

@@ -12,6 +12,7 @@ a new counter match with a new seed. See docs/games/panika-counter.md.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union
 
@@ -117,6 +118,15 @@ class PanikaCounterGame(Game[CounterState, CounterOptions]):
                 raise IllegalAction("the counter has not burst")
         elif state.phase == "burst":
             raise IllegalAction("the counter burst; wait for the next round")
+
+    def hidden_variant(self, state: CounterState, seat: int | None,
+                       rng: SeededRng) -> CounterState:
+        """The burst number drawn again above the counter while the round counts (it is shown
+        only when it bursts)."""
+        variant = copy.deepcopy(state)
+        if state.phase == "counting" and not state.ended:
+            variant.burst_at = rng.randint(max(state.counter + 1, BURST_MIN), BURST_MAX)
+        return variant
 
     def apply(self, state: CounterState, move: Move, rng: SeededRng) -> list[Event]:
         kind, seat = move.action.type, move.seat

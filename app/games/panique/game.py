@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal, Union
 
@@ -117,6 +118,14 @@ class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
         assert pending is not None
         option = rules.DEFAULTS[pending.purpose]
         return rules.choose(state, option, None, timed_out=True)
+
+    hidden_information = False
+    """Everything in Panique is public (docs/games/panique.md); its dice are rolled when the
+    roll is made, so no future roll waits in the state."""
+
+    def hidden_variant(self, state: PaniqueState, seat: int | None,
+                       rng: SeededRng) -> PaniqueState:
+        return copy.deepcopy(state)
 
     def rules_data(self) -> dict[str, Any]:
         """The board and every table, for the rules page (templates/rules/panique.html)."""
