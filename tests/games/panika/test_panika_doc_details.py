@@ -38,12 +38,14 @@ def test_reverse_with_two_players_gives_no_reverse_event():
 
 
 def test_hand_keeps_the_order_cards_came_in_and_legal_plays_follow_it():
+    """The singles in hand order, then two identical vegetables in both orders (either is
+    accepted: issue 25, item 3), by the hand position of the first card, then the second."""
     state, _ = build([["carrot", "1", "carrot", "tomato"], ["1"] * 4], [["2", "3"], 5])
     hand = list(state.hands[0])
     carrot_a, one, carrot_b, tomato = hand
     assert [c["id"] for c in GAME.view(state, 0)["hand"]] == hand
     assert [a["cards"] for a in GAME.legal_actions(state, 0)] == [
-        [carrot_a], [one], [carrot_b], [tomato], [carrot_a, carrot_b]]
+        [carrot_a], [one], [carrot_b], [tomato], [carrot_a, carrot_b], [carrot_b, carrot_a]]
     three = state.piles[0][-1]
     play(state, 0, one)  # then draws the pile's top (the 3) at the end of the hand
     tap(state, 0)
