@@ -537,7 +537,14 @@ export function mount(container, ctx) {
       }
     };
     clearInterval(st.animTimer);
-    if (!stepMs) { while (k <= path.length) step(); return; }
+    // No time to animate (a page opened on a finished round, or under 1.1 s of pause left):
+    // every step at once, then the call that marks the path done (issue 25, item 1: the loop
+    // once waited for a `k` that the last call no longer moves).
+    if (!stepMs) {
+      while (k < path.length) step();
+      step();
+      return;
+    }
     step();
     st.animTimer = setInterval(step, stepMs);
   }
