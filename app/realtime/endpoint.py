@@ -37,14 +37,18 @@ a room that cannot keep up sheds its own load instead of growing the server's.""
 
 class FrameLimit:
     """A client's frames that pass its rate limit. Beyond the limit one ``rate_limited`` error a
-    second is sent; a client that keeps sending more than twice its allowance within a second is
-    closed (1008): a flood costs the flooder."""
+    second is sent; a client that sends more than twice its allowance within a second is closed
+    (1008): a flood costs the flooder. The frames refused are counted in a bucket of one
+    allowance (a second's worth, refilled at the allowance's rate), so a burst of the
+    allowance's frames passes, the next allowance's are refused, and the frame after them closes
+    (docs/protocol.md, "Limits"; issue 25, item 7: a bucket of twice the allowance closed only
+    after three allowances)."""
 
     __slots__ = ("_window", "_refused", "_warned")
 
     def __init__(self, guard: SocketGuard) -> None:
         self._window = guard.frame_window()
-        self._refused = TokenBucket(2 * guard.policy.frames_per_second)
+        self._refused = TokenBucket(guard.policy.frames_per_second)
         self._warned = 0.0
 
     def admit(self, conn: Connection, now: float) -> bool:

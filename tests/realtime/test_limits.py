@@ -279,3 +279,62 @@ def test_token_bucket_allows_its_rate_with_a_second_of_burst():
     assert not bucket.allow(now + 0.05)
     assert bucket.allow(now + 0.11)
     assert sum(bucket.allow(now + 5) for _ in range(25)) == 10  # never more than a second's worth
+
+
+class _Recorder:
+    """A stand-in connection for ``FrameLimit``: what it was told."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.closes: list[int] = []
+
+    def error(self, code, message, ref=None):  # type: ignore[no-untyped-def]
+        self.errors.append(code)
+
+    def close(self, code, error=None):  # type: ignore[no-untyped-def]
+        self.closes.append(code)
+
+
+def test_more_than_twice_the_allowance_within_a_second_closes_at_once():
+    """Issue 25, item 7 (docs/protocol.md, "Limits"): at 40 frames a second, 80 back-to-back
+    frames are 40 passed and 40 refused (one ``rate_limited``); the 81st closes (1008). It took
+    121 before."""
+    from app.realtime.endpoint import FrameLimit
+    from app.realtime.guard import SocketGuard, SocketPolicy
+
+    limit = FrameLimit(SocketGuard(SocketPolicy(frames_per_second=40)))
+    conn = _Recorder()
+    now = time.monotonic()  # the buckets start on the monotonic clock
+    passed = [limit.admit(conn, now) for _ in range(80)]
+    assert sum(passed) == 40 and conn.closes == [] and conn.errors == ["rate_limited"]
+    assert not limit.admit(conn, now)
+    assert conn.closes == [1008]
+
+
+def test_a_client_at_twice_its_allowance_for_seconds_is_not_closed():
+    """Sending at just under twice the allowance, second after second, is refused in part but
+    not closed; a pause gives the whole allowance back."""
+    from app.realtime.endpoint import FrameLimit
+    from app.realtime.guard import SocketGuard, SocketPolicy
+
+    limit = FrameLimit(SocketGuard(SocketPolicy(frames_per_second=40)))
+    conn = _Recorder()
+    now = time.monotonic()  # the buckets start on the monotonic clock
+    passed = 0
+    for second in range(5):
+        for i in range(79):
+            passed += limit.admit(conn, now + second + i / 79)
+    assert conn.closes == []
+    assert 40 * 5 - 1 <= passed <= 40 * 5
+    assert sum(limit.admit(conn, now + 10 + i / 1000) for i in range(40)) == 40
+
+
+def test_a_burst_of_ninety_frames_is_closed_over_a_real_socket(tmp_path):
+    """Issue 25, item 7, as the outside check saw it: 90 back-to-back frames (40 allowed) close
+    the connection with 1008 ``flooding``."""
+    with live(tmp_path) as (server, open_client):
+        code, (ann,) = room_of(server, open_client, "panika", 1)
+        for i in range(90):
+            ann.send({"type": "ping", "t": i})
+        assert closed_with(ann) == 1008
+        assert "flooding" in errors(ann)
