@@ -159,7 +159,7 @@ def _play_text(seat: int, cards: list[int], taps: int) -> str:
     if len(names) == 1:
         what = names[0]
     elif names[0] == names[1]:
-        what = f"two {names[0]}s"
+        what = f"two {CARDS[cards[0]].plural}"
     else:
         what = f"{names[0]} and {names[1]}"
     article = "a " if len(cards) == 1 and CARDS[cards[0]].kind != "special" else ""

@@ -131,3 +131,16 @@ def test_error_precedence_the_same_card_twice_from_the_wrong_seat_is_not_your_tu
     play(state, 0, theirs)  # now taps are owed: a play is IllegalAction whoever sends it
     with pytest.raises(IllegalAction):
         play(state, 1, mine, mine)
+
+
+def test_two_tomatoes_are_tomatoes_in_the_event_and_in_the_english_catalog():
+    """Issue 25, item 13: the plural was written "Tomatos" (engine text and app/i18n/en.json)."""
+    import json
+    from pathlib import Path
+
+    state, _ = build([["tomato", "tomato", "1", "1"], ["1"] * 4], [5, 5])
+    events = play(state, 0, state.hands[0][0], state.hands[0][1])
+    assert events[0].text == "{seat:0} plays two Tomatoes"
+    catalog = json.loads((Path(__file__).resolve().parents[3] / "app/i18n/en.json").read_text())
+    assert catalog["event.panika.plural.tomato"] == "Tomatoes"
+    assert "Tomatos" not in json.dumps(catalog)
