@@ -26,7 +26,7 @@ from .guard import (
 from .protocol import Join, ProtocolError, encode, error_frame, parse_client_frame
 from .registry import RoomRegistry
 from .room import CLOSE_ROOM_CLOSED, Room
-from .wire import direct_text_writer, receive_directly
+from .wire import direct_text_writer, receive_directly, transport_aborter
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +145,7 @@ async def _serve(
         await _refuse(ws, "no_such_room", f"there is no room {code!r}", CLOSE_NO_SUCH_ROOM)
         return
     conn = Connection(ws.send, direct_text_writer(ws))
+    conn.abort = transport_aborter(ws)
     logs.bind_room(room)  # this task's log lines name the room and the member
     logs.handling(conn)
     conn.on_bad_join = lambda: guard.probes.miss(address)
