@@ -18,6 +18,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from app import logs
 from app.collector import note_connection
 
+from .cluster import CLOSE_TRY_AGAIN_LATER, REDIS_DOWN, UNAVAILABLE
 from .connection import Connection
 from .guard import (
     CLOSE_JOIN_TIMEOUT, CLOSE_NO_SUCH_ROOM, CLOSE_POLICY, CLOSE_THROTTLED,
@@ -139,7 +140,13 @@ async def _serve(
     if (room is None or room.closed) and registry.cluster is not None:
         # The lease says where the room lives; a room nobody owns (its node died or stopped)
         # is taken over here (docs/architecture.md, "Several processes").
-        room, owner = await registry.locate(code)
+        try:
+            room, owner = await registry.locate(code)
+        except REDIS_DOWN as error:  # the page comes back later (docs/protocol.md, 1013)
+            registry.cluster.outage.failed(f"locating room {code}", error)
+            await _refuse(ws, *UNAVAILABLE, CLOSE_TRY_AGAIN_LATER)
+            return
+        registry.cluster.outage.ok()
     if (room is None or room.closed) and owner is None:
         guard.probes.miss(address)
         await _refuse(ws, "no_such_room", f"there is no room {code!r}", CLOSE_NO_SUCH_ROOM)
