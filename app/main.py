@@ -69,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                           hold=settings.journal_hold_seconds) if settings.durable_rooms else None
         if journal is not None:  # durable rooms: recorded as they change, restored at start
             app.state.registry.journal = journal
+            journal.on_back = app.state.writer.retry_now  # the outbox waits no longer
             journal.start()
             try:
                 await app.state.registry.restore()

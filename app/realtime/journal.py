@@ -99,6 +99,9 @@ class Journal:
         self._recorders: weakref.WeakSet[RoomRecorder] = weakref.WeakSet()
         self.batches = 0
         """Transactions written so far (for tests and measurements)."""
+        self.on_back: Callable[[], None] | None = None
+        """Told when the database answers again after failing (the match writer retries its
+        outbox at once: issue 25, item 10)."""
 
     @property
     def pending(self) -> int:
@@ -271,6 +274,8 @@ class Journal:
             log.warning("journal: the database is back after %.1f s",
                         time.monotonic() - self.failing_since)
             self.failing_since = None
+            if self.on_back is not None:
+                self.on_back()
         if not self._queue:  # all written (or dropped and superseded): every ticket is clear
             self.durable = self._issued
             if self._dropped:  # gates whose operations were dropped hear it here
