@@ -131,7 +131,8 @@ def test_a_finished_room_comes_back_finished_and_its_match_is_stored_once(tmp_pa
 
 def test_bots_and_room_options_come_back_after_a_restart(tmp_path):
     """A restored room keeps its computer players (still bots, never "left") and its own
-    options, and its bots play on at once (migration 0005)."""
+    options, and its bots take their seats again at once (migration 0005); they decide once a
+    person's page is back (the restored match waits paused till then: issue 25, item 4)."""
     var = tmp_path / "var"
     with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000,
                     bot_think_scale=50.0) as server, ClientPool() as pool:
