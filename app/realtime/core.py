@@ -90,6 +90,9 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
         self._banned_names: set[str] = set()
         self._timers = TimerBoard()
         self._save_state: tuple[MatchRun, str] | None = None
+        self.dropped_moves = 0
+        """A restored room: the moves of its match that the rules now refuse, dropped
+        (app/realtime/restore.py; the recorder writes the match again without them)."""
         self._sat: dict[int, str] = {}
         """An open table's match: every seat a member sat in while it ran, with the nickname
         (only those seats are recorded: docs/games/panika-counter.md)."""

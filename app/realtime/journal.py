@@ -470,9 +470,11 @@ class RoomRecorder:
             self.gate.end()
 
     def adopt(self, room: Room) -> None:
-        """A restored room: what the database holds already is not written again."""
+        """A restored room: what the database holds already is not written again; but a match
+        that lost moves the rules now refuse (``room.dropped_moves``) is written again whole,
+        so its rows lose them too (a new match start replaces the match and its moves)."""
         self._fingerprint = _fingerprint(room)
-        self._match = room.match
+        self._match = room.match if not room.dropped_moves else None
         self._logged = len(room.match.log) if room.match is not None else 0
 
     def record(self, room: Room) -> int:

@@ -112,6 +112,10 @@ function onFrame(frame) {
 function onWelcome(frame) {
   state.me = frame.member;
   state.seat = frame.seat;
+  // A join brings the whole state, and its version is the truth, even one below what this page
+  // saw before (a restart may drop moves the rules no longer accept: docs/protocol.md, "Saving").
+  state.version = -1;
+  state.stale = null;
   saveToken(code, frame.token);
   setConnection("connected");
   state.watchingReason = frame.member !== null && frame.seat === null && !tableMode

@@ -173,3 +173,30 @@ def test_the_first_page_back_sees_the_match_after_the_timers_that_ran_out():
     state = next(f for f in frames if f["type"] == "state")
     assert state["view"]["phase"] == "search" and state["version"] == 1
     assert not room.paused and room.room_frame()["paused"] is False
+
+
+def test_a_match_the_rules_now_refuse_is_restored_to_its_last_accepted_move():
+    """Issue 25, item 11: the second "reveal" of this log is refused by the rules (a release
+    changed them, say): the room comes back with the first move only, says so in its history,
+    and its recorder will write the match again without the dropped moves."""
+    load_all()
+    moves = (Move(None, {"type": "reveal"}, 3000), Move(None, {"type": "reveal"}, 3100),
+             Move(0, {"type": "claim", "tile": 0}, 3200))
+    room, _ = restore_room(_stored(5.0, moves), _make_room)
+    assert room.status == "playing" and room.match is not None
+    assert [m.action for m in room.match.log] == [{"type": "reveal"}]
+    assert room.match.version == 1 and room.dropped_moves == 2
+    told = [orjson.loads(e) for e in room.history][-1]
+    assert told["kind"] == "rules_changed" and told["data"] == {"n": 2, "kept": 1}
+    assert told["text"] == ("The rules changed with a server update: the last 2 moves no longer "
+                            "count; the match goes on from move 1")
+
+
+def test_a_finished_match_the_rules_now_refuse_leaves_its_room_waiting():
+    """Issue 25, item 11: a finished match was saved as it was played; if it no longer replays,
+    its room comes back waiting for a new match rather than being deleted."""
+    load_all()
+    moves = (Move(None, {"type": "next_round"}, 3000),)
+    stored = dataclasses.replace(_stored(5.0, moves), status="finished")
+    room, _ = restore_room(stored, _make_room)
+    assert room.status == "waiting" and room.match is None and list(room.history) == []
