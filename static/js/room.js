@@ -579,6 +579,7 @@ function drawTimers() {
     const el = document.createElement("div");
     el.className = "timer";
     el.dataset.key = t.key;
+    if (t.deadline === null) el.dataset.paused = "true"; // stands still while the match is paused
     const who = t.seats.length ? ` · ${t.seats.map(seatName).join(", ")}` : "";
     el.textContent = `${timerLabel(t)}${who}: ${Math.ceil(left / 1000)} s`;
     const bar = document.createElement("span");
