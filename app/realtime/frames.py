@@ -155,7 +155,9 @@ class Frames:
         a connection that gets its frame otherwise (a join)."""
         if self.match is None:
             return
-        conns = [c for c in self._all_connections() if c is not skip]
+        conns = self._all_connections()
+        if skip is not None:
+            conns = [c for c in conns if c is not skip]
         common = self._state_common(events, moved)
         bot_seats = list(self._bots.seats)
         views = self.match.views({conn.seat for conn in conns} | set(bot_seats))
