@@ -21,7 +21,7 @@ from app.db.database import UNAVAILABLE_ERRORS, Database, migrate
 from app.db.outbox import MatchWriter, Outbox
 from app.games import load_all
 from app.logs import configure as configure_logging
-from app.realtime.cluster import Cluster
+from app.realtime.cluster import REDIS_ERRORS, Cluster
 from app.realtime.endpoint import serve_room_socket
 from app.realtime.guard import SocketGuard, SocketPolicy
 from app.realtime.journal import Journal
@@ -69,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                           hold=settings.journal_hold_seconds) if settings.durable_rooms else None
         if journal is not None:  # durable rooms: recorded as they change, restored at start
             app.state.registry.journal = journal
+            journal.on_back = app.state.writer.retry_now  # the outbox waits no longer
             journal.start()
             try:
                 await app.state.registry.restore()
@@ -103,6 +104,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     for error in UNAVAILABLE_ERRORS:
         app.add_exception_handler(error, database_unavailable)
+    for error in REDIS_ERRORS:
+        app.add_exception_handler(error, redis_unavailable)
     app.add_middleware(RoomSocketShortcut)
     operations.install(app)
     return app
@@ -116,6 +119,19 @@ async def database_unavailable(request: Request, error: Exception) -> Response:
     headers = {"Retry-After": "5"}
     if request.url.path.startswith("/api/"):
         return JSONResponse({"detail": "the database is unavailable; try again shortly"},
+                            status_code=503, headers=headers)
+    return error_page(request, 503, headers=headers)
+
+
+async def redis_unavailable(request: Request, error: Exception) -> Response:
+    """503 while Redis is away (several processes: the lobby, a room's page and summary need
+    its directory): one warning per outage (issue 25, item 6), never a traceback."""
+    cluster = request.app.state.registry.cluster
+    if cluster is not None:
+        cluster.outage.failed(f"serving {request.url.path}", error)
+    headers = {"Retry-After": "5"}
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"detail": "the room directory is unavailable; try again shortly"},
                             status_code=503, headers=headers)
     return error_page(request, 503, headers=headers)
 

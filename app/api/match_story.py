@@ -58,8 +58,8 @@ def _replayed_events(match: dict[str, Any], lang: str) -> list[list[str]] | None
         return None
     try:
         moves = [Move.from_json(entry) for entry in match["actions"]]
-        done = replay(game, len(match["players"]), match["options"], bytes.fromhex(match["seed"]),
-                      moves)
+        done = replay(game, game.recorded_seats(match["players"]), match["options"],
+                      bytes.fromhex(match["seed"]), moves)
         return [[event_text(lang, game.id, e.kind, e.seat, e.data, e.text) for e in events
                  if e.text] for events in done.events]
     except (EngineError, ValueError, KeyError, TypeError):

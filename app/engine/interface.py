@@ -297,6 +297,13 @@ class Game(ABC, Generic[S, O]):
     def player_counts(self) -> range:
         return range(self.min_players, self.max_players + 1)
 
+    def recorded_seats(self, players: list[Any]) -> int:
+        """How many seats a stored match with these recorded ``players`` was set up for (what
+        its replay needs): one per recorded player, but an open table is always set up for
+        ``max_players`` and records only the seats someone sat in (docs/games/panika-counter.md,
+        "Seed reveal")."""
+        return self.max_players if self.open_table else len(players)
+
 
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]

@@ -91,12 +91,27 @@ class BotSeats:
     think_scale: float = 1.0
     seats: dict[int, BotSeat] = field(default_factory=dict)
     cost: DecideCost = field(default_factory=DecideCost)
+    held: bool = False
+    """The match is paused (no person connected): no bot observes or decides until
+    ``release``; their pending decisions were dropped by ``hold``."""
 
     def clear(self) -> None:
         """No bot plays any more (the match ended, a new one starts, the room closes)."""
         for entry in self.seats.values():
             self._cancel(entry)
         self.seats.clear()
+        self.held = False
+
+    def hold(self) -> None:
+        """The match pauses: every pending decision is dropped and none is made meanwhile
+        (each bot keeps what it remembers; it decides again on the frame ``release`` brings)."""
+        self.held = True
+        for entry in self.seats.values():
+            self._cancel(entry)
+
+    def release(self) -> None:
+        """The match resumes: the room hands every bot its seat's current frame again."""
+        self.held = False
 
     def wanted(self, want: dict[int, tuple[int, str, bool]]) -> tuple[list[int], bool]:
         """Play exactly the seats of ``want`` (seat: (member, difficulty, takeover)); returns
@@ -122,7 +137,7 @@ class BotSeats:
         """The seat's state frame: the bot observes it and decides; the decision (if any)
         replaces the pending one and is posted to the room after its thinking time."""
         entry = self.seats.get(seat)
-        if entry is None:
+        if entry is None or self.held:
             return
         self._cancel(entry)
         started = time.perf_counter()

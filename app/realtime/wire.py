@@ -80,6 +80,24 @@ def direct_text_writer(ws: Any) -> TextWriter | None:
     return write
 
 
+def transport_aborter(ws: Any) -> Callable[[], None] | None:
+    """For an accepted Starlette ``WebSocket`` ``ws`` on uvicorn's ``websockets-sansio``
+    protocol: a function that drops the socket at once (``transport.abort()``: nothing waiting
+    is sent, and the protocol hears the connection lost, so the endpoint's wait ends). A plain
+    close would wait for a buffer that a client who stopped reading never drains. None on
+    another server."""
+    protocol = _sansio_protocol(ws)
+    if protocol is None:
+        return None
+
+    def abort() -> None:
+        transport = protocol.transport
+        if transport is not None:
+            transport.abort()
+
+    return abort
+
+
 # --- frames in ---------------------------------------------------------------------------
 class DirectInbox:
     """Stands in for uvicorn's per-connection message queue: each message the client sends is

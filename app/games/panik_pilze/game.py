@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import combinations
+from itertools import permutations
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, RootModel
@@ -157,8 +157,11 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
     # --- what a seat may do --------------------------------------------------------------------
     def legal_actions(self, state: PilzeState, seat: int | None) -> list[dict[str, Any]]:
         """Every legal action of ``seat`` now, as raw JSON. For each hand card in hand order:
-        a draw card; a turn card with every choice of display cards; a party card with each type;
-        a steal card with each (opponent, type) there is. Then every swap (1 to 3 cards). The
+        a draw card; a turn card with every choice of display cards, in every order (the order
+        named is the order they turn); a party card with each type; a steal card with each
+        (opponent, type) there is. Then every swap (1 to 3 cards, in every order: they go on the
+        discard pile in the order named). Exactly what ``validate`` accepts (issue 25, item 3).
+        The
         system (``seat=None``): its timer's action, ``{"type": "timeout"}``, while the turn timer
         runs."""
         if state.phase == "over":
@@ -176,14 +179,14 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
                 out.append({"type": "collect", "card": card, "flip": []})
             elif spec.kind == "collect":
                 out += [{"type": "collect", "card": card, "flip": list(pick)}
-                        for pick in combinations(serials, spec.count)]
+                        for pick in permutations(serials, spec.count)]
             elif spec.kind == "party":
                 out += [{"type": "party", "card": card, "mushroom": m} for m in MUSHROOMS]
             else:
                 out += [{"type": "steal", "card": card, "victim": v, "mushroom": m}
                         for v, m in rules.steal_targets(state, seat)]
         for size in range(1, len(hand) + 1):
-            out += [{"type": "swap", "cards": list(pick)} for pick in combinations(hand, size)]
+            out += [{"type": "swap", "cards": list(pick)} for pick in permutations(hand, size)]
         return out
 
     def simplest_turn(self, state: PilzeState, seat: int) -> dict[str, Any]:

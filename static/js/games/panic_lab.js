@@ -52,7 +52,7 @@ export function mount(container, ctx) {
   };
   const st = {
     frame: null, phase: null, round: 0, shownRound: 0, pending: null, pendingTimer: 0,
-    countdownEnd: 0, lastCount: null, animTimer: 0, wasLocked: false, diceKey: null,
+    countdownEnd: 0, countdownLeft: 0, lastCount: null, animTimer: 0, wasLocked: false, diceKey: null,
   };
 
   // --- building (once per match, and when the board changes shape) -----------------------------
@@ -221,7 +221,9 @@ export function mount(container, ctx) {
     }
     // Countdown deadline from the frame's timer.
     const cd = frame.timers.find((t) => t.key.startsWith("countdown:"));
-    if (view.phase === "countdown" && cd) st.countdownEnd = performance.now() + cd.remaining_ms;
+    // A paused match (nobody is connected) keeps its countdown where it stands.
+    if (view.phase === "countdown" && cd) st.countdownEnd = cd.paused ? null : performance.now() + cd.remaining_ms;
+    if (cd && cd.paused) st.countdownLeft = cd.remaining_ms;
 
     // Sounds at the moments that matter (not when joining mid-round).
     if (prevPhase === "countdown" && LIVE.has(view.phase)) {
@@ -313,7 +315,7 @@ export function mount(container, ctx) {
       st.lastCount = null;
       return;
     }
-    const left = Math.max(0, st.countdownEnd - performance.now());
+    const left = st.countdownEnd === null ? st.countdownLeft : Math.max(0, st.countdownEnd - performance.now());
     const n = Math.ceil(left / 1000);
     const label = n > 0 ? String(n) : "!";
     if (ui.countText.textContent !== label) {
@@ -537,7 +539,14 @@ export function mount(container, ctx) {
       }
     };
     clearInterval(st.animTimer);
-    if (!stepMs) { while (k <= path.length) step(); return; }
+    // No time to animate (a page opened on a finished round, or under 1.1 s of pause left):
+    // every step at once, then the call that marks the path done (issue 25, item 1: the loop
+    // once waited for a `k` that the last call no longer moves).
+    if (!stepMs) {
+      while (k < path.length) step();
+      step();
+      return;
+    }
     step();
     st.animTimer = setInterval(step, stepMs);
   }
