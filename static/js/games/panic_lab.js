@@ -537,7 +537,7 @@ export function mount(container, ctx) {
       }
     };
     clearInterval(st.animTimer);
-    if (!stepMs) { while (k <= path.length) step(); return; }
+    if (!stepMs) { while (k < path.length) step(); step(); return; } // the last call marks it done
     step();
     st.animTimer = setInterval(step, stepMs);
   }
