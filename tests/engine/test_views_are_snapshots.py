@@ -1,7 +1,8 @@
-"""Every game's views are snapshots: a view (and a legal-action list) returned after one move
-is never changed by the moves after it. The room keeps each seat's last frame and sends delta
-clients a patch from it (docs/protocol.md, "Delta state frames"); a view sharing a list or a
-dict with the state would change in place, and the patch would miss what changed."""
+"""Every game's views are snapshots: a view (the revealed view too) and a legal-action list
+returned after one move are never changed by the moves after it. The room keeps each seat's
+last frame and sends delta clients a patch from it (docs/protocol.md, "Delta state frames"); a
+view sharing a list or a dict with the state would change in place, and the patch would miss
+what changed."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ def test_views_and_legal_lists_are_not_changed_by_later_moves(game_id):
         for step in range(STEPS):
             held = [(seat, game.views(state, seats)[seat], game.legal_actions(state, seat))
                     for seat in seats]
+            held.append(("revealed", game.revealed_view(state), []))  # a replay's, too
             kept = copy.deepcopy(held)
             if game.outcome(state) is not None:
                 break
