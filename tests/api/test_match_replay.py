@@ -2,11 +2,13 @@
 ``GET /api/matches/{id}/replay`` serves the stored match move by move from its seed, options
 and log, through every secret or one seat's eyes; a match the rules refuse part-way replays up
 to that move, one they cannot replay at all answers 409; answers are built once and kept in a
-bounded cache."""
+bounded cache. And the match page's title and Open Graph tags name the game and the move."""
 
 from __future__ import annotations
 
 import asyncio
+import re
+from html import unescape
 
 import orjson
 import pytest
@@ -220,6 +222,45 @@ def test_concurrent_requests_build_an_answer_once_and_share_its_failure():
 
     asyncio.run(main())
     assert builds == [1] and (2, None) not in cache
+
+
+# --- the page ------------------------------------------------------------------------------------
+def _meta(page: str, prop: str) -> str:
+    found = re.search(rf'<meta (?:property|name)="{prop}" content="([^"]*)"', page)
+    assert found, prop
+    return unescape(found.group(1))
+
+
+def test_the_match_page_names_the_game_and_the_move_for_a_shared_link(live, panika):
+    match_id, log, _ = panika
+    with live.http() as http:
+        at_five = http.get(f"/matches/{match_id}?move=5").text
+        at_end = http.get(f"/matches/{match_id}").text
+        odd = [http.get(f"/matches/{match_id}?move={m}").text for m in ("abc", "99999", "-2")]
+    total = len(log)
+    title = f"Panika · match {match_id} · Move 5 of {total}"
+    assert f"<title>{title} · Panic Party</title>" in at_five
+    assert _meta(at_five, "og:title") == title
+    assert _meta(at_five, "og:url").endswith(f"/matches/{match_id}?move=5")
+    fifth = log[4]
+    who = NAMES[fifth.seat] + ": " if fifth.seat is not None else ""
+    assert _meta(at_five, "og:description").split(" · ", 1)[1].startswith(who)
+    assert 'data-move="5"' in at_five and f'data-moves="{total}"' in at_five
+    # Without a move (or with one that is none), the page opens at the end, on the result.
+    for page in (at_end, *odd):
+        assert f"Move {total} of {total}" in page and f'data-move="{total}"' in page
+    winners = [NAMES[s] for s in range(3) if f"{NAMES[s]} wins" in at_end]
+    assert winners and _meta(at_end, "og:description") == f"{winners[0]} wins"
+
+
+def test_the_german_match_page_is_german_from_its_title_to_its_moves(live, panika):
+    match_id, log, outcome = panika
+    with live.http() as http:
+        page = http.get(f"/matches/{match_id}?move=3", headers={"Accept-Language": "de"}).text
+    assert f"<title>Panika · Partie {match_id} · Zug 3 von {len(log)} · Panic Party" in page
+    winner = NAMES[outcome.winners[0]]
+    assert f'<p class="summary">{winner} gewinnt!</p>' in page
+    assert " wins" not in page and "spielt" in page and "Noch einmal ansehen" in page
 
 
 def test_every_game_has_a_finished_match_that_replays_to_its_stored_result(live):
