@@ -239,18 +239,21 @@ async function start() {
   if (header) root.style.setProperty("--replay-top", `${header.offsetHeight}px`);
   $("replay-text").textContent = t("replay.loading");
   root.hidden = false;
-  let data;
-  try {
-    [data, state.module] = await Promise.all([load("all"), import(`/static/js/games/${gameId}.js`)]);
-  } catch (error) {
+  // The replay and the game's drawing load side by side; the replay's answer says first why not.
+  const drawing = root.dataset.known === "true" ? import(`/static/js/games/${gameId}.js`)
+    : Promise.reject(new Error(`no game ${gameId}`)); // a game no longer on the site has no drawing
+  const [data, module] = await Promise.allSettled([load("all"), drawing]);
+  if (data.status === "rejected" || module.status === "rejected") {
     root.hidden = true;
+    const error = data.status === "rejected" ? data.reason : {};
     const why = error.status === 409 ? t(`replay.unreplayable.${error.code}`, {}, t("replay.unreplayable.other")) : null;
     notice(why ? t("replay.unreplayable", { why }) : t("replay.failed"));
     return;
   }
-  state.data = data;
-  if (!data.complete) {
-    const refused = data.refused;
+  state.data = data.value;
+  state.module = module.value;
+  if (!state.data.complete) {
+    const refused = state.data.refused;
     notice(t("replay.refused", { n: refused.move, last: refused.move - 1 }));
   }
   show(state.move);
