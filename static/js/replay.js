@@ -170,6 +170,8 @@ function drawPlay(playing) {
   $("replay-play").setAttribute("aria-pressed", String(playing));
   $("replay-play").classList.toggle("playing", playing);
   $("replay-play-text").textContent = t(playing ? "replay.pause" : "replay.play");
+  // A screen reader hears each move when stepping, not a stream of them while playing.
+  $("replay-text").setAttribute("aria-live", playing ? "off" : "polite");
 }
 
 const stepBy = (delta) => { pause(); go(state.move + delta); };
