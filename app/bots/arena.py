@@ -68,6 +68,8 @@ class MatchResult:
     sim_ms: int
     rejected: list[tuple[int, dict[str, Any], str]] = field(default_factory=list)
     """Bot actions the engine refused: (seat, action, error). Always empty for correct bots."""
+    log: list[Move] = field(default_factory=list)
+    """Every applied move, as the room's action log keeps it (a match to store and replay)."""
 
 
 def play_match(
@@ -149,7 +151,9 @@ def play_match(
             key, (deadline, timer) = next_timer
             del running[key]
             now = max(now, deadline)
-            events = game.step(state, Move(None, game.parse_action(dict(timer.action)), now), rng)
+            move = Move(None, game.parse_action(dict(timer.action)), now)
+            events = game.step(state, move, rng)
+        result.log.append(move.logged())
         result.moves += 1
         result.sim_ms = now
         if game.outcome(state) is None:

@@ -14,6 +14,8 @@ OpenSpiel's per-player observations):
   public events it caused. ``step`` is validate followed by apply.
 - ``view(state, seat)`` is what one seat may see (``seat=None``: the public view for spectators
   and the table screen). Secrets never appear in a view they do not belong to.
+- ``revealed_view(state)`` is the public view with every secret shown, for watching a finished
+  match again (never sent to a room).
 - ``outcome(state)`` is ``None`` while the match runs, then the scores and ranks.
 - ``timers(state)`` lists the timers the rules ask for now (a countdown before a reveal, a turn
   limit, an automatic completion). The room runs them; when one expires it applies the timer's
@@ -195,6 +197,13 @@ class Game(ABC, Generic[S, O]):
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def revealed_view(self, state: S) -> dict[str, Any]:
+        """The public view (``view(state, None)``) with every secret of ``state`` shown under
+        ``"revealed"`` (every hand, every hidden side, the burst number: each game's form is in
+        docs/games/<game>.md, "The revealed view"). Only a finished match's replay uses it
+        (docs/protocol.md, "Watching a match again"); no room frame ever carries it."""
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None: ...

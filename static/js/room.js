@@ -4,7 +4,9 @@
 // where ctx = { seat, table, send(action), name(seat), text(eventText), members(), sound(name),
 // vibrate(pattern) }, and optionally onEvent(event) (live events only, transient ones included)
 // and onRoom(roomFrame). A new match (the state frame's `match` number, or a new seed hash in the
-// room frame from a server that does not send it) mounts the game afresh.
+// room frame from a server that does not send it) mounts the game afresh. A finished match's page
+// mounts the same modules with ctx.readOnly = true (static/js/replay.js): draw the frames handed
+// over, offer no action.
 import {
   RoomSocket, forgetToken, saveNickname, saveToken, savedNickname, savedToken,
 } from "./protocol.js";
@@ -634,7 +636,11 @@ function renderResult() {
     const a = document.createElement("a");
     a.href = `/matches/${room.match_id}`;
     a.textContent = T.savedAs(room.match_id);
-    link.replaceChildren(a);
+    const again = document.createElement("a"); // the match's own board, from its first move
+    again.href = `/matches/${room.match_id}?move=0`;
+    again.id = "watch-again";
+    again.textContent = t("replay.watch");
+    link.replaceChildren(a, " · ", again);
   } else {
     link.textContent = room.save_state === "retrying" ? T.retryingSave : T.savingMatch;
   }

@@ -139,6 +139,11 @@ class HighCardGame(Game[HighCardState, HighCardOptions]):
             "turn": None if state.over else state.turn,
         }
 
+    def revealed_view(self, state: HighCardState) -> dict[str, Any]:
+        """Every hand and the pile, for a finished match's replay."""
+        return {**self.view(state, None), "revealed": {
+            "hands": [list(h) for h in state.hands], "pile": list(state.pile)}}
+
     def outcome(self, state: HighCardState) -> Outcome | None:
         if not state.over:
             return None

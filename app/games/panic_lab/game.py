@@ -310,6 +310,17 @@ class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
         ]
         return variant
 
+    def revealed_view(self, state: PanicLabState) -> dict[str, Any]:
+        """The public view with the round's secrets shown (docs/games/panic-lab.md, "The
+        revealed view"), for a finished match's replay only: the answer once the dice are
+        rolled, and every claim of the round with its tile (the players see only that a seat
+        has claimed until the round is decided)."""
+        latency = state.options.latency_fair
+        return {**self.view(state, None), "revealed": {
+            "answer": None if state.solution is None else state.solution.answer,
+            "claims": [claim.to_json(with_reaction=latency) for claim in state.claims],
+        }}
+
     def outcome(self, state: PanicLabState) -> Outcome | None:
         if state.winner is None:
             return None

@@ -18,6 +18,7 @@ from . import hidden, rules
 from .cards import ACTION_CARDS, MUSHROOMS
 from .scoring import score_baskets, totals
 from .state import PilzeState
+from .view import revealed_view
 from .view import view as build_view
 from .view import views as build_views
 from .view import winners
@@ -208,6 +209,9 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
         self, state: PilzeState, seats: Iterable[int | None]
     ) -> dict[int | None, dict[str, Any]]:
         return build_views(state, seats)
+
+    def revealed_view(self, state: PilzeState) -> dict[str, Any]:
+        return revealed_view(state)
 
     def outcome(self, state: PilzeState) -> Outcome | None:
         """Scores are the scoring pad's totals; equal top totals share the victory."""

@@ -14,6 +14,7 @@ from app.engine import (
 
 from . import hidden, rules
 from .state import PanikaState
+from .view import revealed_view
 from .view import view as build_view
 from .view import views as build_views
 
@@ -179,6 +180,9 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
         self, state: PanikaState, seats: Iterable[int | None]
     ) -> dict[int | None, dict[str, Any]]:
         return build_views(state, seats)
+
+    def revealed_view(self, state: PanikaState) -> dict[str, Any]:
+        return revealed_view(state)
 
     def outcome(self, state: PanikaState) -> Outcome | None:
         """Winners rank 1; the others by fewest cards left. Score: minus the cards left."""

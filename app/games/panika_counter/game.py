@@ -165,6 +165,11 @@ class PanikaCounterGame(Game[CounterState, CounterOptions]):
             "you": seat,
         }
 
+    def revealed_view(self, state: CounterState) -> dict[str, Any]:
+        """The public view with this round's secret burst number (docs/games/panika-counter.md,
+        "The revealed view"), for a finished match's replay only."""
+        return {**self.view(state, None), "revealed": {"burst_at": state.burst_at}}
+
     def outcome(self, state: CounterState) -> Outcome | None:
         """Only once ``new_counter`` ended the match: no winners (a counter has none); a seat's
         score is its taps over the match; the summary lists the burst numbers to audit."""

@@ -161,6 +161,11 @@ class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
               ) -> dict[int | None, dict[str, Any]]:
         return build_views(state, seats, self.legal_actions)
 
+    def revealed_view(self, state: PaniqueState) -> dict[str, Any]:
+        """Nothing in Panique is hidden (a die not yet rolled is not in the state): the public
+        view with an empty ``revealed`` (docs/games/panique.md, "The revealed view")."""
+        return {**self.view(state, None), "revealed": {}}
+
     def outcome(self, state: PaniqueState) -> Outcome | None:
         """Winners rank 1; then heirs still alive before those out, further along first, the
         later out before the earlier. Score: the space reached (docs/games/panique.md, decision
