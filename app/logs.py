@@ -110,11 +110,11 @@ class TextFormatter(logging.Formatter):
         return f"{head} [{fields}]{newline}{rest}"
 
 
-class _StandardErrorHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class _StandardErrorHandler(logging.StreamHandler):
     """Writes to whatever ``sys.stderr`` is at the time (tests swap it)."""
 
     @property
-    def stream(self) -> Any:  # type: ignore[override]
+    def stream(self) -> Any:
         return sys.stderr
 
     @stream.setter

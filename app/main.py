@@ -14,6 +14,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from fastapi.staticfiles import StaticFiles
 
 from app.api import games, health, matches, operations, pages, rooms
+from app.api.match_replay import ReplayCache
 from app.api.site import error_page, install_site
 from app.collector import run_collector_schedule
 from app.config import PROJECT_ROOT, Settings, get_settings
@@ -21,7 +22,7 @@ from app.db.database import UNAVAILABLE_ERRORS, Database, migrate
 from app.db.outbox import MatchWriter, Outbox
 from app.games import load_all
 from app.logs import configure as configure_logging
-from app.realtime.cluster import Cluster
+from app.realtime.cluster import REDIS_ERRORS, Cluster
 from app.realtime.endpoint import serve_room_socket
 from app.realtime.guard import SocketGuard, SocketPolicy
 from app.realtime.journal import Journal
@@ -69,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                           hold=settings.journal_hold_seconds) if settings.durable_rooms else None
         if journal is not None:  # durable rooms: recorded as they change, restored at start
             app.state.registry.journal = journal
+            journal.on_back = app.state.writer.retry_now  # the outbox waits no longer
             journal.start()
             try:
                 await app.state.registry.restore()
@@ -96,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.replays = ReplayCache()  # finished matches move by move (app/api/match_replay.py)
     install_site(app)
     app.mount("/static", StaticFiles(directory=PROJECT_ROOT / "static"), name="static")
     for module in (games, rooms, matches, health, pages):
@@ -103,6 +106,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     for error in UNAVAILABLE_ERRORS:
         app.add_exception_handler(error, database_unavailable)
+    for error in REDIS_ERRORS:
+        app.add_exception_handler(error, redis_unavailable)
     app.add_middleware(RoomSocketShortcut)
     operations.install(app)
     return app
@@ -116,6 +121,19 @@ async def database_unavailable(request: Request, error: Exception) -> Response:
     headers = {"Retry-After": "5"}
     if request.url.path.startswith("/api/"):
         return JSONResponse({"detail": "the database is unavailable; try again shortly"},
+                            status_code=503, headers=headers)
+    return error_page(request, 503, headers=headers)
+
+
+async def redis_unavailable(request: Request, error: Exception) -> Response:
+    """503 while Redis is away (several processes: the lobby, a room's page and summary need
+    its directory): one warning per outage (issue 25, item 6), never a traceback."""
+    cluster = request.app.state.registry.cluster
+    if cluster is not None:
+        cluster.outage.failed(f"serving {request.url.path}", error)
+    headers = {"Retry-After": "5"}
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"detail": "the room directory is unavailable; try again shortly"},
                             status_code=503, headers=headers)
     return error_page(request, 503, headers=headers)
 

@@ -196,11 +196,15 @@ def site_registry(state: Any) -> CollectorRegistry:
 
 # --- who may read them ----------------------------------------------------------------------
 def metrics_allowed(token: str, authorization: str | None, client_host: str | None) -> bool:
-    """With ``token``: the request's bearer token must match it. Without: the client must be on
-    the loopback or a private network (docs/architecture.md, "Operations")."""
+    """With ``token``: the request's bearer token must match it (the scheme's name in any case,
+    RFC 7235 section 2.1; issue 25, item 13). Without: the client must be on the loopback or a
+    private network (docs/architecture.md, "Operations")."""
     if token:
-        return authorization is not None and hmac.compare_digest(
-            authorization.encode(), f"Bearer {token}".encode())
+        if authorization is None:
+            return False
+        scheme, _, credentials = authorization.strip().partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(
+            credentials.strip().encode(), token.encode())
     try:
         address = ipaddress.ip_address(client_host or "")
     except ValueError:

@@ -51,7 +51,8 @@ def find_lan_address() -> str | None:
     candidates += _hostname_addresses()
     usable = [a for a in candidates if _usable(a)]
     private = [a for a in usable if ipaddress.ip_address(a).is_private]
-    return (private or usable or [None])[0]
+    found = private or usable
+    return found[0] if found else None
 
 
 @lru_cache

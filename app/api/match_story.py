@@ -58,8 +58,8 @@ def _replayed_events(match: dict[str, Any], lang: str) -> list[list[str]] | None
         return None
     try:
         moves = [Move.from_json(entry) for entry in match["actions"]]
-        done = replay(game, len(match["players"]), match["options"], bytes.fromhex(match["seed"]),
-                      moves)
+        done = replay(game, game.recorded_seats(match["players"]), match["options"],
+                      bytes.fromhex(match["seed"]), moves)
         return [[event_text(lang, game.id, e.kind, e.seat, e.data, e.text) for e in events
                  if e.text] for events in done.events]
     except (EngineError, ValueError, KeyError, TypeError):
@@ -83,6 +83,32 @@ def match_story(match: dict[str, Any], lang: str) -> list[StoryLine]:
             text = text[len(who) + 1:]  # "Ann · plays a 5", not "Ann · Ann plays a 5"
         lines.append(StoryLine(i, int(entry["at_ms"]), seat, who, text))
     return lines
+
+
+def move_line(lang: str, story: list[StoryLine], move: int) -> str:
+    """Move ``move`` (1 for the first; 0: the set-up) in one line: "0:12.4 · Ann: plays a 5"
+    (a move of the game's timers has no name before it)."""
+    if move <= 0 or move > len(story):
+        return translate(lang, "replay.start")
+    line = story[move - 1]
+    said = line.text if line.seat is None else f"{line.who}: {line.text}"
+    return f"{clock_text(line.at_ms)} · {said}"
+
+
+def summary_text(match: dict[str, Any], lang: str) -> str:
+    """The result in the reader's words. The stored summary is the engine's English with the
+    nicknames pasted in ("Cleo wins with 11 points"): an English page shows it as it is; another
+    language names the winners from the result's rows instead ("Cleo gewinnt!"), and a match
+    without winners (the counter) says so (docs/architecture.md, "Languages")."""
+    if lang == "en" and match.get("summary"):
+        return str(match["summary"])
+    names = [p["nickname"] for p in sorted(match["players"], key=lambda p: p["seat"])
+             if p.get("winner")]
+    if not names:
+        return translate(lang, "match.no_winners")
+    joined = names[0] if len(names) == 1 else translate(
+        lang, "event.and", a=", ".join(names[:-1]), b=names[-1])
+    return translate(lang, "room.wins" if len(names) == 1 else "room.win", names=joined)
 
 
 def duration_text(lang: str, seconds: float) -> str:

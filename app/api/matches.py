@@ -9,14 +9,17 @@ one (else 422), an id outside the ``id`` column is no match (404). Every read ru
 from __future__ import annotations
 
 import asyncio
+import gzip
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import JSONResponse, Response
 
 from app.db import matches as store
 from app.engine.chance import with_draws
 
 from .deps import Db
+from .match_replay import EVERYTHING, ReplayCache, Unreplayable, build_replay, compress
 
 router = APIRouter(prefix="/api", tags=["matches"])
 
@@ -53,6 +56,46 @@ async def one_match(match_id: str, db: Db) -> dict[str, Any]:
     if match is None:
         raise HTTPException(404, f"no match {match_id}")
     return await asyncio.to_thread(with_draws, match)
+
+
+@router.get(
+    "/matches/{match_id}/replay",
+    summary="One match move by move: the board's view after the set-up and after each move",
+    description="`eyes`: `all` (default) for the view with every secret shown, or a seat number "
+    "for what that seat saw. 409 when the match cannot be replayed by today's rules "
+    "(docs/protocol.md, \"Watching a match again\").",
+    response_class=JSONResponse,
+)
+async def match_replay(
+    match_id: str, request: Request, db: Db,
+    eyes: str = Query(EVERYTHING, max_length=8, description="`all` or a seat number"),
+) -> Response:
+    number = parse_match_id(match_id)
+    if number is None or not store.valid_match_id(number):
+        raise HTTPException(404, f"no match {match_id}")
+    if eyes != EVERYTHING and not (eyes.isascii() and eyes.isdigit() and len(eyes) <= 3):
+        raise HTTPException(422, "eyes: must be 'all' or a seat number")
+    seat = None if eyes == EVERYTHING else int(eyes)
+
+    async def build() -> bytes:
+        match = await db.run(store.get_match, db, match_id=number)
+        if match is None:
+            raise HTTPException(404, f"no match {match_id}")
+        if seat is not None and seat >= len(match["players"]):
+            raise HTTPException(422, f"eyes: match {number} has seats 0 to "
+                                     f"{len(match['players']) - 1}")
+        return await asyncio.to_thread(lambda: compress(build_replay(match, seat)))
+
+    cache: ReplayCache = request.app.state.replays
+    try:
+        packed = await cache.get_or_build((number, seat), build)
+    except Unreplayable as refused:
+        return JSONResponse({"detail": refused.reason, "code": refused.code}, status_code=409)
+    headers = {"Cache-Control": "public, max-age=300", "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(packed, media_type="application/json",
+                        headers={**headers, "Content-Encoding": "gzip"})
+    return Response(gzip.decompress(packed), media_type="application/json", headers=headers)
 
 
 @router.get("/leaderboard", summary="Nicknames ranked by wins in one game")

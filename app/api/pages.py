@@ -26,7 +26,7 @@ from app.i18n import COOKIE, LANGUAGES, catalog, translate
 from .deps import Db, Registry, Templates
 from .rooms import count_miss, refuse_if_throttled
 from .games import describe
-from .match_story import clock_text, duration_text, match_story
+from .match_story import clock_text, duration_text, match_story, move_line, summary_text
 from .site import error_page, request_language
 from .urls import public_base_url, public_url_for
 
@@ -86,19 +86,36 @@ async def matches_page(request: Request, templates: Templates, db: Db) -> HTMLRe
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-async def match_page(match_id: int, request: Request, templates: Templates, db: Db) -> Response:
-    """The match as people read it: standings, when and how long, the moves in plain words,
-    the seed with its hash and how to check them."""
+async def match_page(match_id: int, request: Request, templates: Templates, db: Db,
+                     move: str | None = None) -> Response:
+    """The match as people read it: its board move by move (static/js/replay.js, from
+    ``/api/matches/{id}/replay``), opened at ``?move=N`` (else at the end), standings, when and
+    how long, the moves in plain words, the seed with its hash and how to check them. The title
+    and Open Graph tags name the game and the move, so a shared link previews it."""
     lang = request_language(request)
     match = await db.run(store.get_match, db, match_id=match_id)
     if match is None:
         return _not_found(request, lang, "error.no_match", id=match_id)
     game = get_game(match["game"])
+    title = game.title if game else match["game"]
     story = await asyncio.to_thread(match_story, match, lang)
+    total = len(story)
+    at = _move_number(move, total)
     base = public_base_url(request)
+    heading = translate(lang, "match.heading", id=match["id"])
+    where = translate(lang, "replay.move_of", n=at, total=total)
+    summary = summary_text(match, lang)
     return templates.TemplateResponse(request, "match.html", {
         "match": match,
-        "title": game.title if game else match["game"],
+        "title": title,
+        "known": game is not None,
+        "names": {p["seat"]: p["nickname"] for p in match["players"]},
+        "page_title": f"{title} · {heading} · {where}",
+        "summary": summary,
+        "move": at,
+        "moves": total,
+        "move_text": move_line(lang, story, at) if at < total or not summary else summary,
+        "share_url": f"{base}/matches/{match['id']}?move={at}",
         "story": story,
         "clock": clock_text,
         "duration": duration_text(lang, _seconds_between(match["started_at"], match["ended_at"])),
@@ -106,6 +123,14 @@ async def match_page(match_id: int, request: Request, templates: Templates, db: 
         "api_url": f"{base}/api/matches/{match['id']}",
         "verifier_url": f"{base}/static/verify_match.py",
     })
+
+
+def _move_number(text: str | None, total: int) -> int:
+    """``?move=N`` as a move of the match: ASCII digits, at most ``total`` (a larger number is
+    the end); anything else (or nothing) is the end, where the page opens by default."""
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 9:
+        return total
+    return min(int(text), total)
 
 
 def _seconds_between(start: str, end: str) -> float:
@@ -145,7 +170,7 @@ def rules_page(game_id: str, request: Request, templates: Templates) -> Response
         return _not_found(request, request_language(request), "error.no_game", id=game_id)
     # A game may give its rules page data to render (Panique's board and tables, say), so the
     # page shows the engine's own data rather than a copy of it.
-    data = game.rules_data() if hasattr(game, "rules_data") else {}
+    data = game.rules_data()
     return templates.TemplateResponse(
         request, f"rules/{game.id}.html", {"game": describe(game), "data": data}
     )

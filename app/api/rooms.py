@@ -18,7 +18,7 @@ from app.realtime.protocol import Nickname
 from app.realtime.registry import RoomLimitReached
 
 from .deps import Registry
-from .urls import public_url_for
+from .urls import follows_host, public_url_for
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -127,6 +127,8 @@ async def room_qr(code: str, request: Request, registry: Registry) -> Response:
     qr = segno.make(room_url(request, code.upper()), error="m")
     buffer = io.BytesIO()
     qr.save(buffer, kind="svg", scale=6, border=2, dark="#1b1230", light="#ffffff", xmldecl=False)
-    return Response(
-        buffer.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"}
-    )
+    # The code's link is at PUBLIC_URL, or (without it) follows the request's address: then
+    # only the browser may keep it, per Host (issue 25, item 9).
+    headers = {"Cache-Control": "private, max-age=3600", "Vary": "Host"} \
+        if follows_host(request) else {"Cache-Control": "public, max-age=3600"}
+    return Response(buffer.getvalue(), media_type="image/svg+xml", headers=headers)

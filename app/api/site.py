@@ -31,6 +31,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.config import PROJECT_ROOT, Settings
 from app.i18n import COOKIE, LANGUAGE_NAMES, catalog_version, negotiate, translate
 
+from .urls import follows_host, page_url_for
+
 DOCS_ASSETS = Path(fastapi_offline.__file__).resolve().parent / "static"
 DOCS_ASSETS_URL = "/docs-assets"
 
@@ -50,11 +52,14 @@ def request_language(request: Request) -> str:
 
 class SiteTemplates(Jinja2Templates):
     """Jinja2 templates whose pages say that their language depends on the request (``Vary``),
-    so a cache between the site and a browser never serves one person's language to another."""
+    so a cache between the site and a browser never serves one person's language to another;
+    without ``PUBLIC_URL`` their invite links follow the request's address, so ``Host`` too."""
 
     def TemplateResponse(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802 - Starlette's name
         response = super().TemplateResponse(*args, **kwargs)
-        response.headers.append("Vary", "Accept-Language, Cookie")
+        request = kwargs.get("request", args[0] if args else None)
+        host = isinstance(request, Request) and follows_host(request)
+        response.headers.append("Vary", "Accept-Language, Cookie" + (", Host" if host else ""))
         return response
 
 
@@ -75,8 +80,15 @@ def site_templates() -> Jinja2Templates:
         lang = request_language(context["request"])
         return f"/i18n/{lang}.json?v={catalog_version(lang)}"
 
+    @pass_context
+    def url_for(context: Any, name: str, /, **params: Any) -> str:
+        """Starlette's ``url_for`` made absolute from the request's ``Host``; the site's pages
+        link at ``PUBLIC_URL`` or root-relative instead (app/api/urls.py)."""
+        return page_url_for(context["request"], name, **params)
+
     templates.env.globals.update(
-        t=t, page_lang=page_lang, catalog_url=catalog_url, languages=LANGUAGE_NAMES
+        t=t, page_lang=page_lang, catalog_url=catalog_url, languages=LANGUAGE_NAMES,
+        url_for=url_for,
     )
     return templates
 
@@ -107,14 +119,16 @@ def error_page(
     )
 
 
-async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)  # registered for it (install_site)
     if wants_html(request):
         return error_page(request, exc.status_code, headers=getattr(exc, "headers", None))
     return await http_exception_handler(request, exc)
 
 
-async def _validation_error(request: Request, exc: RequestValidationError) -> Response:
+async def _validation_error(request: Request, exc: Exception) -> Response:
     """A page address with a malformed part (``/matches/abc``) names no page: 404."""
+    assert isinstance(exc, RequestValidationError)  # registered for it (install_site)
     if wants_html(request):
         return error_page(request, 404)
     return await request_validation_exception_handler(request, exc)

@@ -5,6 +5,11 @@ In order: ``PUBLIC_URL`` when set (a hosted site behind a proxy); with ``LAN`` o
 came to a loopback address gets this machine's LAN address instead (a phone cannot open
 127.0.0.1: that is the phone itself); otherwise the address the request came to, which behind a
 trusted proxy (``FORWARDED_ALLOW_IPS``) already carries the forwarded scheme.
+
+The pages' own assets and links to the site's routes (the templates' ``url_for``) never follow
+the request's ``Host``: they are at ``PUBLIC_URL`` when it is set, else root-relative paths,
+which the browser resolves against the address it opened (issue 25, item 9). What does follow
+the request (the invite links and QR code without ``PUBLIC_URL``) is sent with ``Vary: Host``.
 """
 
 from __future__ import annotations
@@ -39,3 +44,19 @@ def public_url_for(request: Request, name: str, /, **params: object) -> str:
     """An absolute link to the route ``name`` at the public base address."""
     path = request.app.url_path_for(name, **{k: str(v) for k, v in params.items()})
     return public_base_url(request) + str(path)
+
+
+def page_url_for(request: Request, name: str, /, **params: object) -> str:
+    """A page's link to the route ``name`` (a stylesheet, a script, another page): at
+    ``PUBLIC_URL`` when it is set, else a root-relative path; never from the ``Host`` header."""
+    settings: Settings = request.app.state.settings
+    if settings.public_url:
+        return public_url_for(request, name, **params)
+    path = request.app.url_path_for(name, **{k: str(v) for k, v in params.items()})
+    return request.scope.get("root_path", "") + str(path)
+
+
+def follows_host(request: Request) -> bool:
+    """Whether links made for this request depend on its ``Host`` (no ``PUBLIC_URL``): then a
+    response carrying them says ``Vary: Host``."""
+    return not request.app.state.settings.public_url

@@ -1,7 +1,8 @@
 """Computer players: one policy module per game behind the seam in ``base`` (docs/bots.md).
 
-``make_bot(game_id, seat, difficulty, seed)`` builds the bot for a seat; ``BOT_GAMES`` lists the
-games that have one. The stand-alone Panika counter has none: it is a tool for people playing
+``make_bot(game_id, seat, difficulty, seed)`` builds the bot for a seat; ``has_bots`` says whether
+a game has one, ``BOT_GAMES`` lists the games of this package's policies. A game added elsewhere
+(the conformance suite's example) registers its policy with ``register_policy``. The stand-alone Panika counter has none: it is a tool for people playing
 with real cards, and a computer cannot see their table.
 """
 
@@ -25,6 +26,20 @@ POLICIES: dict[str, type[Bot]] = {
 BOT_GAMES: frozenset[str] = frozenset(POLICIES)
 
 
+def has_bots(game_id: str) -> bool:
+    """Whether ``make_bot`` gives computer players for this game (not the counter)."""
+    return game_id in POLICIES
+
+
+def register_policy(game_id: str, policy: type[Bot]) -> None:
+    """Computer players for a game this package does not know."""
+    POLICIES[game_id] = policy
+
+
+def unregister_policy(game_id: str) -> None:
+    POLICIES.pop(game_id, None)
+
+
 def make_bot(game_id: str, seat: int, difficulty: str = "normal", seed: Any = None) -> Bot:
     """The computer player of ``game_id`` for ``seat``; ``difficulty`` is easy, normal or hard.
     Raises ``ValueError`` for a game without bots or an unknown difficulty."""
@@ -40,4 +55,5 @@ def make_random_bot(game_id: str, seat: int, seed: Any = None) -> Bot:
 
 
 __all__ = ["BOT_GAMES", "DIFFICULTIES", "MAX_DELAY_MS", "POLICIES", "Bot", "Decision",
-           "Difficulty", "RandomLegalBot", "make_bot", "make_random_bot"]
+           "Difficulty", "RandomLegalBot", "has_bots", "make_bot", "make_random_bot",
+           "register_policy", "unregister_policy"]

@@ -68,10 +68,12 @@ class MatchResult:
     sim_ms: int
     rejected: list[tuple[int, dict[str, Any], str]] = field(default_factory=list)
     """Bot actions the engine refused: (seat, action, error). Always empty for correct bots."""
+    log: list[Move] = field(default_factory=list)
+    """Every applied move, as the room's action log keeps it (a match to store and replay)."""
 
 
 def play_match(
-    game_id: str,
+    game_id: str | Game[Any, Any],
     bots: Sequence[Bot],
     seed: bytes,
     options: dict[str, Any] | None = None,
@@ -80,8 +82,9 @@ def play_match(
     max_ms: int = 6 * 3600 * 1000,
     on_frame: FrameHook | None = None,
 ) -> MatchResult:
-    """Play one match of ``len(bots)`` seats (``bots[i]`` plays seat i) to its end."""
-    game = get_game(game_id)
+    """Play one match of ``len(bots)`` seats (``bots[i]`` plays seat i) to its end; the game is
+    named by its id (the registry's) or given."""
+    game = get_game(game_id) if isinstance(game_id, str) else game_id
     if game is None:
         raise ValueError(f"unknown game {game_id!r}")
     rng = SeededRng(seed)
@@ -144,10 +147,13 @@ def play_match(
                 result.rejected.append((seat, raw, str(exc)))
                 continue
         else:
+            assert next_timer is not None
             key, (deadline, timer) = next_timer
             del running[key]
             now = max(now, deadline)
-            events = game.step(state, Move(None, game.parse_action(dict(timer.action)), now), rng)
+            move = Move(None, game.parse_action(dict(timer.action)), now)
+            events = game.step(state, move, rng)
+        result.log.append(move.logged())
         result.moves += 1
         result.sim_ms = now
         if game.outcome(state) is None:

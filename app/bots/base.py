@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 Difficulty = Literal["easy", "normal", "hard"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "normal", "hard")
@@ -53,7 +53,7 @@ class Decision:
 class Bot(ABC):
     """A computer player for one seat of one game. Subclasses implement ``choose``."""
 
-    game_id: ClassVar[str] = ""
+    game_id: str
     def __init__(self, game_id: str, seat: int, difficulty: Difficulty = "normal",
                  seed: int | str | bytes | None = None) -> None:
         if difficulty not in DIFFICULTIES:

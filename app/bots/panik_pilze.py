@@ -104,6 +104,7 @@ class PanikPilzeBot(Bot):
         if kind == "collect":
             card = ACTION_CARDS[action["card"]]
             kind_taken = card.mushroom
+            assert kind_taken is not None  # a collect card names its mushroom
             if card.action == "draw":
                 gain, left = self._after_draw(view, kind_taken, card.count)
             else:
@@ -171,7 +172,7 @@ class PanikPilzeBot(Bot):
         players = len(counts)
         pad = totals(score_baskets(counts), players)
         others = [pad[s] for s in range(players) if s != self.seat]
-        value = pad[self.seat] - (max(others) if others else 0)
+        value: float = pad[self.seat] - (max(others) if others else 0)
         for m in MUSHROOMS:
             mine = counts[self.seat][m]
             rival = max((counts[s][m] for s in range(players) if s != self.seat), default=0)

@@ -44,7 +44,7 @@ class DatabaseUnavailable(Exception):
     """The database refused the connection, or did not answer within its time."""
 
 
-UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (
+UNAVAILABLE_ERRORS: tuple[type[Exception], ...] = (
     exc.OperationalError, exc.InterfaceError, exc.TimeoutError, TimeoutError, DatabaseUnavailable,
 )
 """What "the database is down or too slow" looks like from here: a refused or timed-out
@@ -91,7 +91,7 @@ def make_engine(url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> Engine:
         engine = create_engine(url, **engine_options(url, timeout), **JSON_CODEC)
 
         @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+        def _sqlite_pragmas(dbapi_connection, _record):
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA journal_mode=WAL")
@@ -101,7 +101,7 @@ def make_engine(url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> Engine:
     return create_engine(url, **engine_options(url, timeout), **JSON_CODEC)
 
 
-def alembic_config(  # type: ignore[no-untyped-def]
+def alembic_config(
     url: str, timeout: float = DEFAULT_TIMEOUT_SECONDS
 ):
     """An Alembic configuration pointing at ``migrations/`` and ``url``."""
@@ -161,7 +161,7 @@ class Database:
         window = max(2.0, self.timeout)
 
         @event.listens_for(self.engine, "do_connect")
-        def _connect(dialect, _record, cargs, cparams):  # type: ignore[no-untyped-def]
+        def _connect(dialect, _record, cargs, cparams):
             started = time.monotonic()
             with self._held_lock:
                 if started < self._silent_until:
@@ -180,11 +180,11 @@ class Database:
             return connection
 
         @event.listens_for(self.engine, "connect")
-        def _fresh(_dbapi_connection, record):  # type: ignore[no-untyped-def]
+        def _fresh(_dbapi_connection, record):
             record.info["fresh"] = True
 
         @event.listens_for(self.engine, "checkout")
-        def _checkout(dbapi_connection, record, _proxy):  # type: ignore[no-untyped-def]
+        def _checkout(dbapi_connection, record, _proxy):
             with self._held_lock:
                 self._held.setdefault(threading.get_ident(), set()).add(dbapi_connection)
             if pinging and not record.info.pop("fresh", False):
@@ -197,11 +197,11 @@ class Database:
                     raise exc.DisconnectionError(str(error)) from error
 
         @event.listens_for(self.engine, "checkin")
-        def _checkin(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+        def _checkin(dbapi_connection, _record):
             self._release(dbapi_connection)
 
         @event.listens_for(self.engine, "invalidate")
-        def _invalidated(dbapi_connection, _record, _error):  # type: ignore[no-untyped-def]
+        def _invalidated(dbapi_connection, _record, _error):
             self._release(dbapi_connection)
 
     def _release(self, dbapi_connection: Any) -> None:

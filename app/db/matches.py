@@ -113,7 +113,7 @@ def _insert_match(db: Database, record: MatchRecord) -> int:
         if found is not None:
             return found
         result = connection.execute(
-            insert(Match.__table__).values(
+            insert(Match).values(
                 game=record.game,
                 room_code=record.room_code,
                 options=record.options,
@@ -125,10 +125,12 @@ def _insert_match(db: Database, record: MatchRecord) -> int:
                 log=[m.to_json() for m in record.log],
             )
         )
-        (match_id,) = result.inserted_primary_key
+        inserted = result.inserted_primary_key
+        assert inserted is not None
+        (match_id,) = inserted
         if record.players:
             connection.execute(
-                insert(MatchPlayer.__table__),
+                insert(MatchPlayer),
                 [
                     {"match_id": match_id, "seat": p.seat, "nickname": p.nickname,
                      "score": p.score, "rank": p.rank, "winner": p.winner, "bot": p.bot}

@@ -4,7 +4,8 @@ A finished match is first written to local disk (``var/outbox/``, one JSON file 
 atomically: a temporary file, fsync, rename, fsync of the folder), and only then offered to the
 database. A match whose first write fails waits in the outbox; one background task writes the
 waiting matches with retries and capped exponential backoff until the database has them, then
-deletes their files. At start-up the writer takes up whatever the outbox holds, so a restart
+deletes their files; the backoff ends early when the rooms' journal sees the database answer
+again (``retry_now``). At start-up the writer takes up whatever the outbox holds, so a restart
 (or a crash) keeps what was pending. Writes are idempotent (``save_match`` finds a match by its
 unique seed hash), so a write whose answer was lost, retried, stores the match once.
 (Issue 7, item 1; docs/architecture.md, "Persistence".)
@@ -114,6 +115,8 @@ class MatchWriter:
         self.database_down = False
         self._waiting: dict[str, _Waiting] = {}
         self._wake = asyncio.Event()
+        self._retry = asyncio.Event()
+        """Set by ``retry_now``: the backoff's wait ends at once."""
         self._task: asyncio.Task[None] | None = None
         self._memory_keys = 0
         self._keeping: set[asyncio.Future[str]] = set()
@@ -156,6 +159,13 @@ class MatchWriter:
     def pending_count(self) -> int:
         """Finished matches not yet in the database."""
         return len(self._waiting)
+
+    def retry_now(self) -> None:
+        """The database answers again (the rooms' journal saw it: app/realtime/journal.py): the
+        matches waiting are written now instead of after the rest of the backoff, which may
+        be up to ``max_delay`` (issue 25, item 10)."""
+        if self._waiting or self.schema_pending:
+            self._retry.set()
 
     # --- saving one match ------------------------------------------------------------------
     async def save(self, record: MatchRecord, on_state: SaveState | None = None) -> int:
@@ -208,7 +218,11 @@ class MatchWriter:
                 failures = 0
                 continue
             failures += 1
-            await asyncio.sleep(self._backoff(failures))
+            self._retry.clear()
+            try:
+                await asyncio.wait_for(self._retry.wait(), self._backoff(failures))
+            except TimeoutError:
+                pass
 
     async def _write_waiting(self) -> bool:
         """One pass over the waiting matches, oldest first; True when all of them were written.

@@ -1,13 +1,15 @@
 """The shared engine interface, its errors, seeded randomness and the game registry."""
 
 from .errors import EngineError, IllegalAction, MalformedAction, NotYourTurn
-from .interface import SYSTEM, ActionModel, Event, Game, Move, Outcome, Timer, ranks_from_scores
+from .interface import (
+    SYSTEM, ActionModel, Event, Game, GameOptions, Move, Outcome, Timer, ranks_from_scores,
+)
 from .movelog import MoveLog
 from .registry import all_games, get_game, register
 from .rng import SeededRng, new_seed, seed_commitment
 
 __all__ = [
-    "SYSTEM", "ActionModel", "EngineError", "Event", "Game", "IllegalAction", "MalformedAction", "Move", "MoveLog",
+    "SYSTEM", "ActionModel", "EngineError", "Event", "Game", "GameOptions", "IllegalAction", "MalformedAction", "Move", "MoveLog",
     "NotYourTurn", "Outcome", "SeededRng", "Timer", "all_games", "get_game", "new_seed",
     "ranks_from_scores", "register", "seed_commitment",
 ]

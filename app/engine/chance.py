@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 
 
 def chance_log(
-    game: Game, players: int, options: dict[str, Any] | None, seed: bytes, moves: Iterable[Move]
+    game: Game[Any, Any], players: int, options: dict[str, Any] | None, seed: bytes, moves: Iterable[Move]
 ) -> list[dict[str, Any]]:
     """Replay a match (the one replay, app/engine/replay.py) and return every draw it made."""
     rng = RecordingRng(seed)
@@ -40,7 +40,7 @@ def with_draws(match: dict[str, Any]) -> dict[str, Any]:
         return {**match, "draws": None, "draws_error": f"no game {match['game']!r} on this server"}
     moves = [Move.from_json(a) for a in match["actions"]]
     try:
-        draws = chance_log(game, len(match["players"]), match["options"],
+        draws = chance_log(game, game.recorded_seats(match["players"]), match["options"],
                            bytes.fromhex(match["seed"]), moves)
     except Exception as error:  # noqa: BLE001 - the stored match is still worth showing
         log.exception("match %s does not replay", match.get("id"))

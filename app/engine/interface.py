@@ -6,12 +6,16 @@ OpenSpiel's per-player observations):
 - ``setup(players, options, rng)`` builds the initial state; chance comes only from ``rng``.
 - ``parse_action(raw)`` turns a client's JSON object into the game's action model, or raises
   ``MalformedAction``.
-- ``validate(state, move)`` raises ``IllegalAction``/``NotYourTurn`` when the rules forbid the
-  move now. It never changes the state.
+- ``validate(state, move)`` raises ``IllegalAction``/``NotYourTurn`` when the move may not be
+  played now: first the check every game shares (``check_sender``: a system-only action from a
+  player, a player's action from the system, a seat outside the table), then the game's own
+  rules (``check``). It never changes the state.
 - ``apply(state, move, rng)`` performs a validated move, mutating the state, and returns the
   public events it caused. ``step`` is validate followed by apply.
 - ``view(state, seat)`` is what one seat may see (``seat=None``: the public view for spectators
   and the table screen). Secrets never appear in a view they do not belong to.
+- ``revealed_view(state)`` is the public view with every secret shown, for watching a finished
+  match again (never sent to a room).
 - ``outcome(state)`` is ``None`` while the match runs, then the scores and ranks.
 - ``timers(state)`` lists the timers the rules ask for now (a countdown before a reveal, a turn
   limit, an automatic completion). The room runs them; when one expires it applies the timer's
@@ -19,6 +23,10 @@ OpenSpiel's per-player observations):
   received reaches them as data (``Move.at_ms``) and is recorded in the action log.
 - ``active_seats(state)`` are the seats the game waits on now (whose turn it is).
 - ``legal_actions(state, seat)`` lists every action that seat may send now, as raw JSON.
+
+The app's other hooks are here too, with defaults: ``Options`` (the game's typed options model),
+``system_actions``/``shared_actions`` (who may send which action), ``open_table`` and
+``closing_action`` (the stand-alone counter), ``rules_data`` (what the rules page shows).
 
 Replay: a match is fully determined by its seed, its options and its action log (every ``Move``
 including the system's), so ``replay`` rebuilds any state exactly.
@@ -29,14 +37,22 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .errors import MalformedAction
+from .errors import IllegalAction, MalformedAction
 from .rng import SeededRng
 
-S = TypeVar("S")
+
+class SeatedState(Protocol):
+    """What the shared checks read of every game's state: its number of seats."""
+
+    players: int
+
+
+S = TypeVar("S", bound=SeatedState)
+O = TypeVar("O", bound="GameOptions")
 
 SYSTEM = None
 """The seat of moves made by the room's timers rather than by a player."""
@@ -135,33 +151,59 @@ class ActionModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
-class Game(ABC, Generic[S]):
-    """A game's rules engine. Subclasses are stateless; all state lives in ``S``."""
+class GameOptions(BaseModel):
+    """The base of every game's options model: no field the model does not have; each value
+    reads as its type in pydantic's lax mode (docs/protocol.md, "Room options" and each game's
+    "Options")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Game(ABC, Generic[S, O]):
+    """A game's rules engine. Subclasses are stateless; all state lives in ``S``; ``O`` is the
+    game's options model."""
 
     id: ClassVar[str]
     title: ClassVar[str]
     pitch: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    Options: ClassVar[type[BaseModel]]
+    Options: type[O]
+    """The game's options (a ``GameOptions`` model); ``setup`` receives them parsed."""
     Action: ClassVar[type[BaseModel]]
     """A pydantic model (a root model over a discriminated union is fine) for one action."""
+    system_actions: ClassVar[frozenset[str]] = frozenset()
+    """Action types only the system (the room's timers) sends; every other type is a player's."""
+    shared_actions: ClassVar[frozenset[str]] = frozenset()
+    """Action types a player and the system may both send (Panique's ``roll``: the roller, or
+    the system when the roller's time runs out)."""
     open_table: ClassVar[bool] = False
     """True for a game with no waiting room (the stand-alone counter): the match starts with the
     room, set up for ``max_players`` seats, and each member who joins takes the next free seat."""
+    closing_action: ClassVar[dict[str, Any] | None] = None
+    """The system move that ends a match still running when its room closes (an open table's:
+    the counter's seed is then revealed and its match recorded); None: the match just stops."""
 
     # --- the rules -----------------------------------------------------------------------------
     @abstractmethod
-    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> S: ...
+    def setup(self, players: int, options: O, rng: SeededRng) -> S: ...
 
     @abstractmethod
-    def validate(self, state: S, move: Move) -> None: ...
+    def check(self, state: S, move: Move) -> None:
+        """The game's own refusals of ``move`` now (``validate`` has checked its sender)."""
 
     @abstractmethod
     def apply(self, state: S, move: Move, rng: SeededRng) -> list[Event]: ...
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def revealed_view(self, state: S) -> dict[str, Any]:
+        """The public view (``view(state, None)``) with every secret of ``state`` shown under
+        ``"revealed"`` (every hand, every hidden side, the burst number: each game's form is in
+        docs/games/<game>.md, "The revealed view"). Only a finished match's replay uses it
+        (docs/protocol.md, "Watching a match again"); no room frame ever carries it."""
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None: ...
@@ -178,8 +220,23 @@ class Game(ABC, Generic[S]):
         ``validate``); ``seat=None``: the system's (its timers' actions). Empty when the seat may
         not act. Bots choose from it and pages enable only these choices."""
 
+    hidden_information: ClassVar[bool] = True
+    """Whether some of the state is hidden from some seat (hands, piles, a secret number); False
+    for a game where everything is public (Panique)."""
+
+    @abstractmethod
+    def hidden_variant(self, state: S, seat: int | None, rng: SeededRng) -> S:
+        """A state ``seat`` cannot tell from ``state``: a copy with what the seat may not see
+        drawn again from what it may know (OpenSpiel's ``resample_from_infostate``). The seat's
+        view and legal actions must be the same in both: so no view shows a secret
+        (tests/conformance/test_secrecy.py). A game with no hidden information returns a copy."""
+
+    def rules_data(self) -> dict[str, Any]:
+        """What the game's rules page shows beside its text (Panique: the board and tables)."""
+        return {}
+
     # --- shared helpers ------------------------------------------------------------------------
-    def parse_options(self, raw: dict[str, Any] | None) -> BaseModel:
+    def parse_options(self, raw: dict[str, Any] | None) -> O:
         """Validate room options; raises ``MalformedAction`` with pydantic's message."""
         try:
             return self.Options.model_validate(raw or {})
@@ -199,8 +256,34 @@ class Game(ABC, Generic[S]):
         views share a large public part may override this to build that part once."""
         return {seat: self.view(state, seat) for seat in seats}
 
+    def validate(self, state: S, move: Move) -> None:
+        """Whether ``move`` may be played now: its sender (``check_sender``), then the rules
+        (``check``); raises the engine's error when not. Never changes the state. An action
+        still in its JSON form is parsed first (``MalformedAction`` when it is not the game's)."""
+        if isinstance(move.action, dict):
+            move = Move(move.seat, self.parse_action(move.action), move.at_ms, move.rtt_ms)
+        self.check_sender(state, move)
+        self.check(state, move)
+
+    def check_sender(self, state: S, move: Move) -> None:
+        """The refusal every game shares, before its own rules (docs/protocol.md, "Who may send
+        an action"): a system-only action from a seat, a player's action from the system, or a
+        seat outside the table is ``IllegalAction``."""
+        kind = move.action.type
+        seat = move.seat
+        if seat is None:
+            if kind not in self.system_actions and kind not in self.shared_actions:
+                raise IllegalAction(f"only a player may send {kind}")
+        elif kind in self.system_actions:
+            raise IllegalAction(f"only the system may send {kind}")
+        elif not 0 <= seat < state.players:
+            raise IllegalAction(f"there is no seat {seat}")
+
     def step(self, state: S, move: Move, rng: SeededRng) -> list[Event]:
-        """Validate, then apply: the one path every move takes."""
+        """Validate, then apply: the one path every move takes (an action still in its JSON
+        form is parsed first)."""
+        if isinstance(move.action, dict):
+            move = Move(move.seat, self.parse_action(move.action), move.at_ms, move.rtt_ms)
         self.validate(state, move)
         return self.apply(state, move, rng)
 
@@ -222,6 +305,13 @@ class Game(ABC, Generic[S]):
 
     def player_counts(self) -> range:
         return range(self.min_players, self.max_players + 1)
+
+    def recorded_seats(self, players: list[Any]) -> int:
+        """How many seats a stored match with these recorded ``players`` was set up for (what
+        its replay needs): one per recorded player, but an open table is always set up for
+        ``max_players`` and records only the seats someone sat in (docs/games/panika-counter.md,
+        "Seed reveal")."""
+        return self.max_players if self.open_table else len(players)
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -15,15 +15,15 @@ that no longer accept its log replays up to its last accepted move.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from .errors import EngineError
-from .interface import Event, Game, Move
+from .interface import Event, Game, Move, SeatedState
 from .rng import SeededRng
 
-S = TypeVar("S")
+S = TypeVar("S", bound=SeatedState)
 
 
 class Replay(Generic[S]):
@@ -32,7 +32,7 @@ class Replay(Generic[S]):
 
     __slots__ = ("game", "rng", "state", "applied")
 
-    def __init__(self, game: Game[S], players: int, options: dict[str, Any] | Any,
+    def __init__(self, game: Game[S, Any], players: int, options: dict[str, Any] | Any,
                  seed: bytes, *, rng: SeededRng | None = None) -> None:
         self.game = game
         self.rng = rng if rng is not None else SeededRng(seed)
@@ -71,20 +71,30 @@ class Replayed(Generic[S]):
         return len(self.events)
 
 
-def replay(game: Game[S], players: int, options: dict[str, Any] | Any, seed: bytes,
+Watch = Callable[[Any, Move | None, list[Event]], None]
+"""Told the state after the set-up (move None, no events) and after each applied move."""
+
+
+def replay(game: Game[S, Any], players: int, options: dict[str, Any] | Any, seed: bytes,
            log: Iterable[Move], *, rng: SeededRng | None = None,
-           stop_at_refusal: bool = False) -> Replayed[S]:
+           stop_at_refusal: bool = False, watch: Watch | None = None) -> Replayed[S]:
     """Replay ``log`` from the set-up. A refused move raises its ``EngineError``, or with
-    ``stop_at_refusal`` ends the replay just before it (``Replayed.refused``)."""
-    run = Replay(game, players, options, seed, rng=rng)
+    ``stop_at_refusal`` ends the replay just before it (``Replayed.refused``). ``watch`` sees
+    the state between the moves (a restored room's timers and event history)."""
+    run: Replay[S] = Replay(game, players, options, seed, rng=rng)
     done: Replayed[S] = Replayed(run.state, run.rng)
+    if watch is not None:
+        watch(run.state, None, [])
     for index, move in enumerate(log):
         try:
-            done.events.append(run.step(move))
+            events = run.step(move)
         except EngineError as error:
             if not stop_at_refusal:
                 raise
             done.refused = (index, error)
             break
+        done.events.append(events)
+        if watch is not None:
+            watch(run.state, move, events)
     done.state = run.state
     return done

@@ -58,9 +58,10 @@ def translate(lang: str, key: str, default: str | None = None, **params: Any) ->
         value = catalog(LANGUAGES[0]).get(key, key if default is None else default)
     if isinstance(value, dict):
         value = value.get(plural_form(lang, float(params.get("n", 0))), value.get("other", key))
+    text = str(value)
     if not params:
-        return value
-    return _PARAM.sub(lambda m: str(params.get(m.group(1), m.group(0))), value)
+        return text
+    return _PARAM.sub(lambda m: str(params.get(m.group(1), m.group(0))), text)
 
 
 def negotiate(cookie: str | None, accept_language: str | None, default: str = "en") -> str:

@@ -101,4 +101,4 @@ def event_text(lang: str, game: str, kind: str, seat: int | None, data: dict[str
     if isinstance(wording, dict):
         n = params.get("n", 0)
         wording = wording.get(plural_form(lang, float(n if n is not None else 0)), wording["other"])
-    return fill(lang, game, wording, params)
+    return fill(lang, game, str(wording), params)

@@ -22,12 +22,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bots import BOT_GAMES, Bot, make_bot
+from app.bots import Bot, has_bots, make_bot
 
 from .effects import Cancel, Effect, Later
 from .text import name_key
 
 log = logging.getLogger(__name__)
+
+__all__ = ["TAKEOVER_DIFFICULTY", "BotSeats", "bot_name", "has_bots"]
 
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude",
              "Hedy", "John", "Karen", "Niklaus")
@@ -35,11 +37,6 @@ BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "
 
 TAKEOVER_DIFFICULTY = "normal"
 """A disconnected player's seat is played by the normal bot (issue 13)."""
-
-
-def has_bots(game_id: str) -> bool:
-    """Whether ``make_bot`` gives computer players for this game (not the counter)."""
-    return game_id in BOT_GAMES
 
 
 def bot_name(taken: set[str]) -> str:
@@ -96,12 +93,27 @@ class BotSeats:
     think_scale: float = 1.0
     seats: dict[int, BotSeat] = field(default_factory=dict)
     cost: DecideCost = field(default_factory=DecideCost)
+    held: bool = False
+    """The match is paused (no person connected): no bot observes or decides until
+    ``release``; their pending decisions were dropped by ``hold``."""
 
     def clear(self) -> None:
         """No bot plays any more (the match ended, a new one starts, the room closes)."""
         for entry in self.seats.values():
             self._cancel(entry)
         self.seats.clear()
+        self.held = False
+
+    def hold(self) -> None:
+        """The match pauses: every pending decision is dropped and none is made meanwhile
+        (each bot keeps what it remembers; it decides again on the frame ``release`` brings)."""
+        self.held = True
+        for entry in self.seats.values():
+            self._cancel(entry)
+
+    def release(self) -> None:
+        """The match resumes: the room hands every bot its seat's current frame again."""
+        self.held = False
 
     def wanted(self, want: dict[int, tuple[int, str, bool]]) -> tuple[list[int], bool]:
         """Play exactly the seats of ``want`` (seat: (member, difficulty, takeover)); returns
@@ -127,7 +139,7 @@ class BotSeats:
         """The seat's state frame: the bot observes it and decides; the decision (if any)
         replaces the pending one and is posted to the room after its thinking time."""
         entry = self.seats.get(seat)
-        if entry is None:
+        if entry is None or self.held:
             return
         self._cancel(entry)
         started = time.thread_time()

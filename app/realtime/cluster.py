@@ -21,11 +21,13 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
 import orjson
 import redis.asyncio as aioredis
+import redis.exceptions
 
 from .connection import Connection, Message
 from .lease import Leases
@@ -37,6 +39,42 @@ LEASE_SECONDS = 6.0
 """A room's lease lives this long unless renewed (``LEASE_SECONDS``); renewed every third."""
 CLOSE_SERVER_RESTARTING = 1012
 RESTARTING = ("server_restarting", "the server is restarting; back in a moment")
+CLOSE_TRY_AGAIN_LATER = 1013
+UNAVAILABLE = ("unavailable", "the server cannot reach its room directory; try again in a moment")
+
+REDIS_ERRORS: tuple[type[Exception], ...] = (
+    redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+"""What the Redis client raises when Redis is away (refused, cut, silent)."""
+REDIS_DOWN: tuple[type[Exception], ...] = (*REDIS_ERRORS, TimeoutError)
+"""The same, and a call to Redis that ran past its time limit: an outage to wait out."""
+
+
+class Outage:
+    """How a node says that Redis is away: one warning when a call first fails, one when a call
+    succeeds again, however many calls fail in between (those only at debug level): an outage
+    is one event in the log, not a traceback per publish or per page (issue 25, item 6)."""
+
+    def __init__(self) -> None:
+        self.since: float | None = None
+        """``time.monotonic()`` of the outage's first failure; None while Redis answers."""
+        self.failures = 0
+
+    def failed(self, doing: str, error: BaseException) -> None:
+        self.failures += 1
+        why = str(error).splitlines()[0] if str(error) else type(error).__name__
+        if self.since is None:
+            self.since = time.monotonic()
+            log.warning("cluster: Redis does not answer (%s: %s); rooms that need it wait, "
+                        "pages are told to come back (1013)", doing, why)
+        else:
+            log.debug("cluster: Redis still away (%s: %s)", doing, why)
+
+    def ok(self) -> None:
+        if self.since is not None:
+            log.warning("cluster: Redis answers again after %.1f s (%d calls failed meanwhile)",
+                        time.monotonic() - self.since, self.failures)
+            self.since = None
+            self.failures = 0
 
 
 class RelayConnection(Connection):
@@ -94,6 +132,8 @@ class Cluster:
         """Set by ``stop``: the loops end at their next turn. A cancellation alone may not end
         them: the Redis client swallows one that arrives during a command (seen with
         redis-py 8), and ``stop`` then waited for the task for ever."""
+        self.outage = Outage()
+        """Redis being away, logged once per outage (the registry reports to it too)."""
 
     # --- life ----------------------------------------------------------------------------------
     async def start(self, find_room: Callable[[str], Any]) -> None:
@@ -206,8 +246,12 @@ class Cluster:
                     for channel, payload in batch:
                         pipe.publish(channel, payload)
                     await pipe.execute()
-            except Exception:  # noqa: BLE001 - a Redis hiccup loses these frames, not the node
+            except REDIS_DOWN as error:  # an outage loses these frames, not the node
+                self.outage.failed(f"publishing {len(batch)} messages", error)
+            except Exception:  # noqa: BLE001 - a bug loses these frames, not the node
                 log.exception("cluster: could not publish %d messages", len(batch))
+            else:
+                self.outage.ok()
             finally:
                 self._publishing = False
 
@@ -221,11 +265,17 @@ class Cluster:
                         log.exception("cluster: could not handle a message")
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - Redis went away: listen again once it is back
+            except REDIS_DOWN as error:  # Redis went away: listen again once it is back
+                self.outage.failed("listening to this node's channel", error)
+                await self._subscribe_again()
+            except Exception:  # noqa: BLE001 - not an outage: logged whole, listened to again
                 log.exception("cluster: the subscription broke; subscribing again")
-                await asyncio.sleep(0.5)
-                with contextlib.suppress(Exception):
-                    await self._pubsub.subscribe(self._channel(self.node))
+                await self._subscribe_again()
+
+    async def _subscribe_again(self) -> None:
+        await asyncio.sleep(0.5)
+        with contextlib.suppress(Exception):
+            await self._pubsub.subscribe(self._channel(self.node))
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         op = message["op"]
@@ -295,8 +345,12 @@ class Cluster:
                 await self.leases.heartbeat()
                 await self._check_remote()
                 await self._check_relays()
-            except Exception:  # noqa: BLE001 - Redis may come back; checked again next time
+            except REDIS_DOWN as error:  # Redis may come back; checked again next time
+                self.outage.failed("checking the relays", error)
+            except Exception:  # noqa: BLE001 - a bug: checked again next time
                 log.exception("cluster: could not check the relays")
+            else:
+                self.outage.ok()
 
     async def _check_remote(self) -> None:
         if not self._remote:

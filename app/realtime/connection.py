@@ -9,6 +9,13 @@ task finishes it; a client whose backlog grows too long has fallen behind: the f
 dropped, an ``error`` ``too_slow`` and a close with code 4001 take their place (they reach the
 client once it reads again; it reconnects and the join brings the full state), and the room is
 told at once that the connection is gone (issue 7, item 6; docs/protocol.md, "Close codes").
+
+A client that stopped reading altogether would keep its socket open for ever: the frames (the
+``too_slow`` error and the close among them) wait for buffers that never drain. So a send that
+waits longer than ``STALL_SECONDS`` counts as falling behind too, and a client that fell behind
+has ``CLOSE_GRACE_SECONDS`` to take its error and its close; after that its socket is dropped
+(``abort``: the transport is closed at once, without sending what waits), so the connection is
+no longer counted and its resources go (issue 25, item 8).
 """
 
 from __future__ import annotations
@@ -28,6 +35,11 @@ if TYPE_CHECKING:
     from .members import Member
 
 BACKLOG_LIMIT = 512
+STALL_SECONDS = 10.0
+"""A send that waits this long for the client to read: the client has fallen behind."""
+CLOSE_GRACE_SECONDS = 5.0
+"""How long a client that fell behind has to read its ``too_slow`` error and its close before
+its socket is dropped."""
 CLOSE_FELL_BEHIND = 4001
 RTT_SAMPLES = 5
 PINGS_REMEMBERED = 4
@@ -41,7 +53,8 @@ class Connection:
     """A joined (or joining) WebSocket client of one room."""
 
     __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_direct", "_backlog",
-                 "_finishing", "_pings", "on_gone", "on_bad_join", "gate", "deltas", "held", "__weakref__")
+                 "_finishing", "_pings", "on_gone", "on_bad_join", "gate", "deltas", "held", "abort",
+                 "__weakref__")
 
     def __init__(self, send: AsgiSend | None = None, direct: TextWriter | None = None) -> None:
         self.id = next(_ids)
@@ -61,6 +74,9 @@ class Connection:
         """Called once when the server gives up on this connection (fell behind, broken)."""
         self.on_bad_join: Callable[[], None] | None = None
         """Called when a join on this connection fails (a bad seat token): a probe spent."""
+        self.abort: Callable[[], None] | None = None
+        """Drops the socket at once (its transport closed without sending what waits): for a
+        client that fell behind and did not read its close in time (``wire.py``)."""
         self.gate: FrameGate | None = None
         """The room's frame gate once the room has this connection (durable rooms: frames wait
         until the journal has the moves they show; app/realtime/journal.py)."""
@@ -127,33 +143,62 @@ class Connection:
         self._finishing = asyncio.get_running_loop().create_task(self._finish(coro, yielded))
 
     async def _finish(self, coro: Coroutine[Any, Any, None], yielded: Any) -> None:
-        """Drive a send that suspended to its end, then send the backlog in order."""
+        """Drive a send that suspended to its end, then send the backlog in order.
+
+        The future the send yielded was yielded by the send's own ``await`` (which marked it
+        as awaited): it is waited on with ``asyncio.wait``, not awaited a second time, which
+        asyncio refuses ("await wasn't used with future") and which once made every suspended
+        send look like a lost socket."""
         try:
             while True:
                 if yielded is None:
                     await asyncio.sleep(0)
                 else:
-                    await yielded
+                    await self._bounded(yielded)
                 try:
                     yielded = coro.send(None)
                 except StopIteration:
                     break
             while self._backlog:
                 assert self._send is not None
-                await self._send(self._backlog.popleft())
+                sending = asyncio.ensure_future(self._send(self._backlog.popleft()))
+                await self._bounded(sending)
+                sending.result()
         except Exception:  # noqa: BLE001 - the socket is gone
             self._abandon()
         finally:
             self._backlog = None
 
+    async def _bounded(self, waiting: asyncio.Future[Any]) -> None:
+        """Wait for a suspended send; one still waiting after ``STALL_SECONDS`` means the
+        client stopped reading: it falls behind (then its socket is dropped unless it reads)."""
+        done, _ = await asyncio.wait({waiting}, timeout=STALL_SECONDS)
+        if not done:
+            if not self.closed:
+                self._fall_behind()
+            else:
+                self._drop_unless_read()
+            await asyncio.wait({waiting})
+
     def _fall_behind(self) -> None:
-        """Too many frames wait: drop them; the client learns why and is closed with 4001."""
+        """Too many frames wait: drop them; the client learns why and is closed with 4001, and
+        has ``CLOSE_GRACE_SECONDS`` to read that before its socket is dropped."""
         assert self._backlog is not None
         self._backlog.clear()
         self._backlog.append({"type": "websocket.send", "text": encode(error_frame(
             "too_slow", "you fell behind; reconnect to get the current state"))})
         self._backlog.append({"type": "websocket.close", "code": CLOSE_FELL_BEHIND})
         self._gone()
+        self._drop_unless_read()
+
+    def _drop_unless_read(self) -> None:
+        asyncio.get_running_loop().call_later(CLOSE_GRACE_SECONDS, self._drop_if_stuck)
+
+    def _drop_if_stuck(self) -> None:
+        """The grace is over: a client that has still not taken its frames loses its socket."""
+        if self._backlog is not None and self.abort is not None:
+            abort, self.abort = self.abort, None
+            abort()
 
     def _abandon(self) -> None:
         self._send = None

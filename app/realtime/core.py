@@ -73,6 +73,9 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
         self.created_at = now.mono
         self.last_activity = now.mono
         self.closed = False
+        self.paused = False
+        """The running match is paused: no person is connected (docs/protocol.md, "Computer
+        players"; issue 25, item 4)."""
         self.journal_full = False
         """Durable rooms: the actor sets it before each input while too many of the room's
         changes wait for the database; actions are refused (``saving``) meanwhile."""
@@ -87,6 +90,15 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
         self._banned_names: set[str] = set()
         self._timers = TimerBoard()
         self._save_state: tuple[MatchRun, str] | None = None
+        self.dropped_moves = 0
+        """A restored room: the moves of its match that the rules now refuse, dropped
+        (app/realtime/restore.py; the recorder writes the match again without them)."""
+        self._sat: dict[int, str] = {}
+        """An open table's match: every seat a member sat in while it ran, with the nickname
+        (only those seats are recorded: docs/games/panika-counter.md)."""
+        self._unseen: set[int] = set()
+        """Seats of the current match whose person has not been connected while it was played
+        (recorded as the stand-in's if that lasts to the end: ``MatchLife._finish``)."""
         self._bots = BotSeats(game.id, self.out.append, self.policy.bot_think_scale)
         self._patches = StatePatches()
         """Each seat's last state frame that a delta client holds (app/realtime/delta.py)."""
@@ -165,6 +177,7 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
         self.closed = True
         if not durable or close_code != CLOSE_SERVER_RESTARTING:
             self._end_open_match()
+            self._drop_running_match()
         self._timers.clear()
         self._bots.clear()
         why = ("room_closed", "this room has closed") if close_code == CLOSE_ROOM_CLOSED \

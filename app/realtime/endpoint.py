@@ -18,6 +18,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from app import logs
 from app.collector import note_connection
 
+from .cluster import CLOSE_TRY_AGAIN_LATER, REDIS_DOWN, UNAVAILABLE
 from .connection import Connection
 from .guard import (
     CLOSE_JOIN_TIMEOUT, CLOSE_NO_SUCH_ROOM, CLOSE_POLICY, CLOSE_THROTTLED,
@@ -26,7 +27,7 @@ from .guard import (
 from .protocol import Join, ProtocolError, encode, error_frame, parse_client_frame
 from .registry import RoomRegistry
 from .room import CLOSE_ROOM_CLOSED, Room
-from .wire import direct_text_writer, receive_directly
+from .wire import direct_text_writer, receive_directly, transport_aborter
 
 log = logging.getLogger(__name__)
 
@@ -37,14 +38,18 @@ a room that cannot keep up sheds its own load instead of growing the server's.""
 
 class FrameLimit:
     """A client's frames that pass its rate limit. Beyond the limit one ``rate_limited`` error a
-    second is sent; a client that keeps sending more than twice its allowance within a second is
-    closed (1008): a flood costs the flooder."""
+    second is sent; a client that sends more than twice its allowance within a second is closed
+    (1008): a flood costs the flooder. The frames refused are counted in a bucket of one
+    allowance (a second's worth, refilled at the allowance's rate), so a burst of the
+    allowance's frames passes, the next allowance's are refused, and the frame after them closes
+    (docs/protocol.md, "Limits"; issue 25, item 7: a bucket of twice the allowance closed only
+    after three allowances)."""
 
     __slots__ = ("_window", "_refused", "_warned")
 
     def __init__(self, guard: SocketGuard) -> None:
         self._window = guard.frame_window()
-        self._refused = TokenBucket(2 * guard.policy.frames_per_second)
+        self._refused = TokenBucket(guard.policy.frames_per_second)
         self._warned = 0.0
 
     def admit(self, conn: Connection, now: float) -> bool:
@@ -135,12 +140,19 @@ async def _serve(
     if (room is None or room.closed) and registry.cluster is not None:
         # The lease says where the room lives; a room nobody owns (its node died or stopped)
         # is taken over here (docs/architecture.md, "Several processes").
-        room, owner = await registry.locate(code)
+        try:
+            room, owner = await registry.locate(code)
+        except REDIS_DOWN as error:  # the page comes back later (docs/protocol.md, 1013)
+            registry.cluster.outage.failed(f"locating room {code}", error)
+            await _refuse(ws, *UNAVAILABLE, CLOSE_TRY_AGAIN_LATER)
+            return
+        registry.cluster.outage.ok()
     if (room is None or room.closed) and owner is None:
         guard.probes.miss(address)
         await _refuse(ws, "no_such_room", f"there is no room {code!r}", CLOSE_NO_SUCH_ROOM)
         return
     conn = Connection(ws.send, direct_text_writer(ws))
+    conn.abort = transport_aborter(ws)
     logs.bind_room(room)  # this task's log lines name the room and the member
     logs.handling(conn)
     conn.on_bad_join = lambda: guard.probes.miss(address)

@@ -51,6 +51,7 @@ class Frames:
     history: deque[str]
     out: list[Effect]
     now: Now
+    paused: bool
     _timers: TimerBoard
     _bots: BotSeats
     _patches: StatePatches
@@ -96,6 +97,7 @@ class Frames:
             "match_id": self.match_id,
             "save_state": self._match_save_state(),
             "match_number": self.match_number,
+            "paused": self.paused,
         }
 
     def _member_frame(self, m: Member, takeovers: set[int]) -> dict[str, Any]:
@@ -145,13 +147,17 @@ class Frames:
         frame.update(common)
         return frame
 
-    def _broadcast_state(self, events: list[dict[str, Any]], moved: bool = False) -> None:
+    def _broadcast_state(self, events: list[dict[str, Any]], moved: bool = False,
+                         skip: Connection | None = None) -> None:
         """Each recipient gets its own seat's view; one view and one encoding per seat, and a
         patch against the frame it holds for a client that asked for deltas (delta.py). A seat
-        a bot plays gets the very frame a client of that seat gets (decoded afresh)."""
+        a bot plays gets the very frame a client of that seat gets (decoded afresh). ``skip``:
+        a connection that gets its frame otherwise (a join)."""
         if self.match is None:
             return
         conns = self._all_connections()
+        if skip is not None:
+            conns = [c for c in conns if c is not skip]
         common = self._state_common(events, moved)
         bot_seats = list(self._bots.seats)
         views = self.match.views({conn.seat for conn in conns} | set(bot_seats))

@@ -141,15 +141,18 @@ class HostCommands:
 
     # --- computer players (docs/bots.md, "In a room") ----------------------------------------
     def _add_bot(self, conn: Connection, difficulty: str) -> None:
-        """The host seats a computer player while a seat is free, between matches."""
+        """The host seats a computer player while a seat is free, between matches. A seat held
+        only by a player who left (within their grace) counts as free: the bot takes it, and
+        that player, still a member, watches from then on, so the room never has more players
+        than the game's most (docs/protocol.md, "Computer players"; issue 25, item 2)."""
         if not has_bots(self.game.id) or self.game.open_table:
             self._error(conn, "no_bots", f"{self.game.title} has no computer players")
             return
         if self.status == "playing":
             self._error(conn, "playing", "computer players join between matches")
             return
-        players = [m for m in self.members.values() if m.player and not m.left]
-        if len(players) >= self.game.max_players:
+        present = [m for m in self.members.values() if m.player and not m.left]
+        if len(present) >= self.game.max_players:
             self._error(conn, "seats_full", "every seat is taken")
             return
         # A bot is a member: a full room makes room as for a newcomer (docs/protocol.md,
@@ -157,6 +160,10 @@ class HostCommands:
         if len(self.members) >= MAX_MEMBERS and not self._make_room():
             self._error(conn, "room_full", "this room is full")
             return
+        players = [m for m in self.members.values() if m.player]
+        if len(players) >= self.game.max_players:
+            gone = min((m for m in players if m.left), key=lambda m: m.left_at)
+            gone.player, gone.seat = False, None
         self.add_bot_member(bot_name({m.nickname for m in self.members.values()}), difficulty)
         self._broadcast_room()
 

@@ -103,6 +103,9 @@ class Journal:
         self._recorders: weakref.WeakSet[RoomRecorder] = weakref.WeakSet()
         self.batches = 0
         """Transactions written so far (for tests and measurements)."""
+        self.on_back: Callable[[], None] | None = None
+        """Told when the database answers again after failing (the match writer retries its
+        outbox at once: issue 25, item 10)."""
 
     @property
     def pending(self) -> int:
@@ -241,7 +244,7 @@ class Journal:
                   "operations wait for it", self._hold, len(self._queue))
         self.open = True
         for recorder in list(self._recorders):
-            recorder.gate.release(recorder.gate.ticket)
+            recorder.gate.let_out(recorder.gate.ticket)
             if recorder.gate in self._waiting_gates:
                 self._waiting_gates.discard(recorder.gate)
                 recorder.gate.saving(False)
@@ -275,6 +278,8 @@ class Journal:
             log.warning("journal: the database is back after %.1f s",
                         self._clock() - self.failing_since)
             self.failing_since = None
+            if self.on_back is not None:
+                self.on_back()
         if not self._queue:  # all written (or dropped and superseded): every ticket is clear
             self.durable = self._issued
             if self._dropped:  # gates whose operations were dropped hear it here
@@ -303,12 +308,13 @@ class Journal:
 class FrameGate:
     """Holds a room's frames until the journal has every change they show (in order)."""
 
-    __slots__ = ("ticket", "durable", "_held", "_batch", "on_saving", "journal", "fenced",
-                 "lease_fence", "on_fenced", "__weakref__")
+    __slots__ = ("_ticket", "_own", "durable", "_held", "_batch", "on_saving", "journal",
+                 "fenced", "lease_fence", "on_fenced", "__weakref__")
 
     def __init__(self, journal: Journal | None = None) -> None:
-        self.ticket = 0
-        """The room's last ticket."""
+        self._ticket = 0
+        self._own: deque[int] = deque()
+        """The room's own tickets not yet durable, oldest first (``unsaved``)."""
         self.durable = 0
         """The journal's durable ticket as this gate last heard it."""
         self._held: deque[tuple[int, Connection, Message]] = deque()
@@ -332,9 +338,23 @@ class FrameGate:
         return len(self._held)
 
     @property
+    def ticket(self) -> int:
+        """The room's last ticket."""
+        return self._ticket
+
+    @ticket.setter
+    def ticket(self, ticket: int) -> None:
+        """The room wrote an operation with this ticket (``Journal.write``'s answer)."""
+        if ticket > self._ticket:
+            self._ticket = ticket
+            self._own.append(ticket)
+
+    @property
     def unsaved(self) -> int:
-        """The room's operations not yet durable."""
-        return max(0, self.ticket - self.durable)
+        """The room's own operations not yet durable. Tickets are numbered across every room of
+        the process, so the distance from the last durable ticket would count the other rooms'
+        operations too (issue 25, item 12)."""
+        return len(self._own)
 
     @property
     def full(self) -> bool:
@@ -392,8 +412,16 @@ class FrameGate:
         """The journal has everything up to ``durable``: the frames waiting for it go out."""
         if durable > self.durable:
             self.durable = durable
+        own = self._own
+        while own and own[0] <= durable:
+            own.popleft()
+        self.let_out(durable)
+
+    def let_out(self, upto: int) -> None:
+        """The frames tagged up to ``upto`` go out (also when the journal opens: they no longer
+        wait, though their operations are not written yet and still count as unsaved)."""
         held = self._held
-        while held and held[0][0] <= durable:
+        while held and held[0][0] <= upto:
             _, conn, message = held.popleft()
             conn.write_now(message)
 
@@ -446,9 +474,11 @@ class RoomRecorder:
             self.gate.end()
 
     def adopt(self, room: Room) -> None:
-        """A restored room: what the database holds already is not written again."""
+        """A restored room: what the database holds already is not written again; but a match
+        that lost moves the rules now refuse (``room.dropped_moves``) is written again whole,
+        so its rows lose them too (a new match start replaces the match and its moves)."""
         self._fingerprint = _fingerprint(room)
-        self._match = room.match
+        self._match = room.match if not room.dropped_moves else None
         self._logged = len(room.match.log) if room.match is not None else 0
 
     def record(self, room: Room) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from app.db.matches import MatchRecord, PlayerResult
@@ -48,18 +48,22 @@ class MatchLife:
     result: dict[str, Any] | None
     history: deque[str]
     closed: bool
+    paused: bool
     journal_full: bool
     out: list[Effect]
     now: Now
     _timers: TimerBoard
     _bots: BotSeats
     _save_state: tuple[MatchRun, str] | None
+    _unseen: set[int]
+    _sat: dict[int, str]
 
     if TYPE_CHECKING:
         def _error(self, conn: Connection, code: str, message: str,
                    ref: int | None = None) -> None: ...
         def _broadcast_room(self) -> None: ...
-        def _broadcast_state(self, events: list[dict[str, Any]], moved: bool = False) -> None: ...
+        def _broadcast_state(self, events: list[dict[str, Any]], moved: bool = False,
+                             skip: Connection | None = None) -> None: ...
         def _deliver_to_bots(self, seats: list[int]) -> None: ...
         def _record(self, events: list[Event]) -> list[dict[str, Any]]: ...
         def _names(self, text: str) -> str: ...
@@ -105,8 +109,8 @@ class MatchLife:
     def _on_bot(self, seat: int, generation: int, action: dict[str, Any]) -> None:
         """A bot's decision, its thinking time over: played like a player's action. A refused
         action costs that decision only (logged)."""
-        if self.match is None or self.status != "playing" or self._bots.due(seat, generation) \
-                is None:
+        if self.match is None or self.status != "playing" or self.paused \
+                or self._bots.due(seat, generation) is None:
             return
         try:
             events = self.match.play(seat, action, 0, now=self.now.mono)
@@ -118,6 +122,8 @@ class MatchLife:
 
     def _after_move(self, events: list[Event]) -> None:
         assert self.match is not None
+        if self._unseen:
+            self._mark_seen()
         frames = self._record(events)
         outcome = self.match.outcome()
         if outcome is None:
@@ -145,6 +151,10 @@ class MatchLife:
         self.history.clear()
         self._timers.clear()
         self._bots.clear()
+        self.paused = False
+        self._unseen = set() if self.game.open_table else {
+            m.seat for m in self.members.values() if m.seat is not None and m.bot is None}
+        self._sat = self._seats_taken()
         begins = self._record([Event(f"A new match of {self.game.title} begins.", kind="start")])
         self._sync_timers()
         self._bots.wanted(self._bot_seats_wanted())  # their first frame is the one below
@@ -161,7 +171,7 @@ class MatchLife:
     def _end_open_match(self) -> None:
         """The room closes: a running open-table match that saw moves is ended by the game's
         closing action and recorded, so its seed is revealed (docs/games/panika-counter.md)."""
-        closing = getattr(self.game, "closing_action", None)
+        closing = self.game.closing_action
         match = self.match
         if closing is None or match is None or self.status != "playing" or not match.log:
             return
@@ -178,14 +188,23 @@ class MatchLife:
         """The result with the seed revealed goes out; the actor saves the match (``Save``)."""
         assert self.match is not None
         self.status = "finished"
+        self.paused = False
         self._bots.clear()
         seat_names = {m.seat: m.nickname for m in self.members.values() if m.seat is not None}
         seat_bots = {m.seat: m.bot for m in self.members.values() if m.seat is not None}
+        for seat in self._unseen:  # nobody played it but the stand-in (or the rules' timeouts)
+            if seat in seat_bots and seat_bots[seat] is None:
+                seat_bots[seat] = TAKEOVER_DIFFICULTY
+        self._unseen = set()
         match = self.match
+        seats: Iterable[int] = range(match.players)
+        if self.game.open_table:  # set up for every seat; only those someone sat in count
+            seats = sorted(self._sat)
+            seat_names = {**self._sat, **seat_names}
         players = [
             PlayerResult(seat, seat_names.get(seat, f"Seat {seat + 1}"), outcome.scores[seat],
                          outcome.ranks[seat], seat in outcome.winners, seat_bots.get(seat))
-            for seat in range(match.players)
+            for seat in seats
         ]
         summary = self._names(outcome.summary)
         self.result = {
@@ -202,6 +221,22 @@ class MatchLife:
             summary=summary, players=players, log=list(match.log),
         )
         self.out.append(Save(record, match))
+
+    def _seats_taken(self) -> dict[int, str]:
+        """An open table's seats that members hold now, with their nicknames."""
+        if not self.game.open_table:
+            return {}
+        return {m.seat: m.nickname for m in self.members.values() if m.seat is not None}
+
+    def _drop_running_match(self) -> None:
+        """The room closes (idle, or a stop without durable rooms) with a match still running:
+        it ends unrecorded. An idle close finds it paused (nobody was connected, so nobody
+        played it to the end: docs/protocol.md, "Computer players")."""
+        if self.match is None or self.status != "playing" or self.game.open_table:
+            return
+        why = "paused, nobody connected" if self.paused else "the server stopped"
+        log.info("room %s: match %d ended unrecorded when the room closed (%s; %d moves)",
+                 self.code, self.match_number, why, len(self.match.log))
 
     def _on_saved(self, match: MatchRun, state: str, match_id: int | None = None) -> None:
         """The writer's news about ``match``: "retrying", or "saved" with its id."""
@@ -239,6 +274,7 @@ class MatchLife:
         match = self.match
         if match is None or self.status not in ("playing", "finished"):
             return
+        self._sat = self._seats_taken()  # a restored counter: the seats held now
         outcome = match.outcome()
         if outcome is not None:
             self._timers.clear()
@@ -246,7 +282,57 @@ class MatchLife:
             return
         if self.status == "playing":
             self._sync_timers(elapsed)
-            self._sync_bots(notify=False)  # bot members play on at once
+            # Its members come back as having left a moment ago: the match waits, paused,
+            # until a page reconnects (then its timers run on and its bots play).
+            self._pause_if_nobody()
+            self._sync_bots(notify=False)
+
+    # --- a match nobody plays: paused (docs/protocol.md, "Computer players") -----------------
+    def _people_connected(self) -> bool:
+        """Whether a person (a member who is not a bot) is connected; table views do not count."""
+        return any(m.bot is None and m.connected for m in self.members.values())
+
+    def _pause_if_nobody(self) -> bool:
+        """No person is connected to a running match any more: it pauses. Its timers stop,
+        each keeping the time it had left; the bots and stand-ins hold (their pending decisions
+        are dropped); nothing is decided or recorded until a person is back (issue 25, item 4).
+        An open table (the counter) plays for nobody and is never paused. True if it paused:
+        the caller tells whoever still watches (room frame, state frame)."""
+        if self.paused or self.match is None or self.status != "playing" \
+                or self.game.open_table or self._people_connected():
+            return False
+        self.paused = True
+        self._timers.pause(self.now.mono)
+        self._bots.hold()
+        log.info("room %s: match %d paused: no person is connected", self.code,
+                 self.match_number)
+        return True
+
+    def _resume_for(self, member: Member) -> bool:
+        """``member`` is connecting: a person ends the pause. The timers run on from the time
+        each had left, and those that ran out meanwhile (a restored room's, whose deadline
+        passed while the server was down) play at once, before the joiner's own frames, so the
+        joiner is shown the match as it now stands. True if it resumed: the caller sends the
+        joiner their frames, then calls ``_play_on``."""
+        if not self.paused or member.bot is not None:
+            return False
+        self.paused = False
+        self._timers.resume(self.now.mono)
+        log.info("room %s: match %d resumed", self.code, self.match_number)
+        self._on_timer()
+        return True
+
+    def _play_on(self, skip: Connection | None = None) -> None:
+        """After a resume: everyone else gets the state with its timers running again, and every
+        bot its seat's frame, on which it decides again."""
+        self._bots.release()
+        self._broadcast_state([], skip=skip)
+
+    def _mark_seen(self) -> None:
+        """Seats whose person is connected while a move is played count as played by them."""
+        for m in self.members.values():
+            if m.seat in self._unseen and m.bot is None and m.connected:
+                self._unseen.discard(m.seat)
 
     # --- bots in the match ---------------------------------------------------------------------
     def _bot_seats_wanted(self) -> dict[int, tuple[int, str, bool]]:

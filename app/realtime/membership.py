@@ -53,8 +53,17 @@ class Membership:
     _banned_nonces: set[str]
     _banned_names: set[str]
 
+    paused: bool
+    _unseen: set[int]
+    _sat: dict[int, str]
+
     if TYPE_CHECKING:
         def _send(self, conn: Connection, frame: dict[str, Any]) -> None: ...
+        def _broadcast_state(self, events: list[dict[str, Any]], moved: bool = False,
+                             skip: Connection | None = None) -> None: ...
+        def _pause_if_nobody(self) -> bool: ...
+        def _resume_for(self, member: Member) -> bool: ...
+        def _play_on(self, skip: Connection | None = None) -> None: ...
         def _error(self, conn: Connection, code: str, message: str,
                    ref: int | None = None) -> None: ...
         def _broadcast_room(self) -> None: ...
@@ -68,6 +77,7 @@ class Membership:
             self._error(conn, "already_joined", "this connection has joined already")
             return
         conn.deltas = message.deltas
+        resumed = False
         if message.watch:
             if len(self.watchers) >= self.policy.max_watchers_per_room:
                 self.out.append(Close(conn, CLOSE_POLICY, (
@@ -82,8 +92,11 @@ class Membership:
             if member is None:
                 return
             member.left = False
+            resumed = self._resume_for(member)  # a person is back: a paused match plays on
             member.conns.add(conn)
             conn.member = member
+            if self.status == "playing" and member.seat is not None:
+                self._unseen.discard(member.seat)
             self._sync_bots(notify=False)  # a player back takes their seat over at once
             welcome = {"type": "welcome", "room": self.code, "member": member.id,
                        "seat": member.seat, "token": self.token_for(member), "watching": False,
@@ -100,6 +113,8 @@ class Membership:
                               "chat": list(self.chat)})
         elif self.chat:
             self._send(conn, {"type": "history", "events": [], "chat": list(self.chat)})
+        if resumed:
+            self._play_on(skip=conn)
 
     def _member_for(self, conn: Connection, message: p.Join) -> Member | None:
         if message.token:
@@ -151,6 +166,7 @@ class Membership:
             free = [s for s in range(self.game.max_players) if s not in used]
             if free:
                 member.player, member.seat = True, free[0]
+                self._sat.setdefault(free[0], name)  # recorded with the running counter
         elif self.status == "waiting" and len(players) < self.game.max_players:
             member.player = True
         self.members[member.id] = member
@@ -187,7 +203,10 @@ class Membership:
                 member.left = True
                 if member.seat is not None:
                     self._schedule_takeover_check()
+            paused = self._pause_if_nobody()  # the last person gone: the match pauses
             self._broadcast_room()
+            if paused:
+                self._broadcast_state([])  # what still watches sees the timers stopped
 
     def _remove(self, target: Member) -> None:
         """The host removes a member: a ban for this room (docs/protocol.md, "Removal"). Their

@@ -21,7 +21,7 @@ from app.db.outbox import MatchWriter, SaveState
 from app.db.rooms import StoredRoom
 from app.engine import Game
 
-from .cluster import Cluster
+from .cluster import REDIS_DOWN, Cluster
 from .guard import SocketPolicy
 from .journal import Journal, RoomRecorder
 from .lease import Entry
@@ -346,17 +346,22 @@ class RoomRegistry:
                 lost = await asyncio.wait_for(self.cluster.leases.renew(entries), ttl / 6)
             except Exception as error:  # noqa: BLE001 - Redis away: the rooms stop in time
                 delay = ttl / 12
-                silent = time.monotonic() - self._renewed_at
-                if silent <= ttl * 2 / 3:
+                if isinstance(error, REDIS_DOWN):  # one warning per outage (issue 25, item 6)
+                    self.cluster.outage.failed("renewing the room leases", error)
+                else:
                     log.warning("room leases not renewed (%s); trying again",
                                 error or type(error).__name__)
+                silent = time.monotonic() - self._renewed_at
+                if silent <= ttl * 2 / 3:
                     continue
-                log.error("room leases not renewed for %.1f s (%s); stopping %d rooms",
-                          silent, error or type(error).__name__, len(entries))
+                if entries:
+                    log.error("room leases not renewed for %.1f s (%s); stopping %d rooms",
+                              silent, error or type(error).__name__, len(entries))
                 lost = [e.code for e in entries]
             else:
                 delay = ttl / 3
                 self._renewed_at = sent
+                self.cluster.outage.ok()
             for code in lost:
                 self._lose(code)
 
@@ -386,8 +391,12 @@ class RoomRegistry:
                     for code in codes:
                         if owners[code] is None and not self._closing:
                             await self.take_over(code)
-            except Exception:  # noqa: BLE001 - Redis or the database away: next time
+            except REDIS_DOWN as error:  # Redis away: next time
+                self.cluster.outage.failed("looking for stale rooms", error)
+            except Exception:  # noqa: BLE001 - the database away (or a bug): next time
                 log.exception("could not take over the stale rooms")
+            else:
+                self.cluster.outage.ok()
 
     journal: Journal | None = None
     """Durable rooms (``DURABLE_ROOMS``): the journal every room records its changes in."""

@@ -7,6 +7,10 @@ The board is pure bookkeeping (deadlines on the monotonic clock, the time always
 room's core asks it which timers are ``due`` when the room wakes, and tells the actor
 (``WakeAt``) when the soonest one falls due.
 
+A paused board (``pause``: a running match that no person is connected to, docs/protocol.md,
+"Computer players") stops the clock for every timer: none falls due, each keeps the time it had
+left (read as of the pause), and ``resume`` moves every deadline on by the pause's length.
+
 The actor keeps one event-loop timer per room, armed for the soonest deadline. Most changes push
 deadlines later (a tap restarts Panika's 8 s auto-tap timer, a move restarts a turn timer), and
 those need no re-arming: the loop timer wakes at the old deadline, the core finds nothing due,
@@ -35,12 +39,34 @@ class TimerBoard:
 
     def __init__(self) -> None:
         self._running: dict[str, RunningTimer] = {}
+        self._paused_at: float | None = None
+        """When the board was paused (None while its clock runs)."""
+
+    @property
+    def paused(self) -> bool:
+        return self._paused_at is not None
+
+    def pause(self, now: float) -> None:
+        """Stop every timer's clock at ``now``: none falls due until ``resume``."""
+        if self._paused_at is None:
+            self._paused_at = now
+
+    def resume(self, now: float) -> None:
+        """Each timer runs on from the time it had left when the board was paused."""
+        if self._paused_at is None:
+            return
+        shift = now - self._paused_at
+        self._paused_at = None
+        self._running = {key: RunningTimer(e.timer, e.deadline + shift)
+                         for key, e in self._running.items()}
 
     def sync(self, wanted: Iterable[Timer], now: float,
              elapsed: Mapping[str, float] | None = None) -> None:
         """Run exactly ``wanted``: drop the keys no longer asked for, start the new ones (a
         restored room passes the seconds each has run already: ``elapsed``), and keep the
-        deadline of a kept key with the engine's latest timer (seats, label, action)."""
+        deadline of a kept key with the engine's latest timer (seats, label, action). A paused
+        board starts a new timer as of the pause."""
+        at = self._paused_at if self._paused_at is not None else now
         by_key = {t.key: t for t in wanted}
         for key in [k for k in self._running if k not in by_key]:
             del self._running[key]
@@ -48,12 +74,14 @@ class TimerBoard:
             running = self._running.get(key)
             if running is None:
                 ran = elapsed.get(key, 0.0) if elapsed else 0.0
-                self._running[key] = RunningTimer(timer, now + timer.seconds - ran)
+                self._running[key] = RunningTimer(timer, at + timer.seconds - ran)
             elif running.timer != timer:
                 self._running[key] = RunningTimer(timer, running.deadline)
 
     def clear(self) -> None:
+        """No timer any more (the board's clock runs again)."""
         self._running.clear()
+        self._paused_at = None
 
     def keys(self) -> set[str]:
         """The keys running now."""
@@ -62,6 +90,8 @@ class TimerBoard:
     def pop_due(self, now: float) -> Timer | None:
         """The soonest timer whose deadline has come, taken off the board (None if none is
         due). One at a time: the move a timer makes may drop or keep the others."""
+        if self._paused_at is not None:
+            return None
         entry = min((e for e in self._running.values() if e.deadline <= now),
                     key=lambda e: e.deadline, default=None)
         if entry is None:
@@ -70,13 +100,23 @@ class TimerBoard:
         return entry.timer
 
     def soonest(self) -> float | None:
-        """The next deadline (None with no timer running)."""
+        """The next deadline (None with no timer running, or the board paused)."""
+        if self._paused_at is not None:
+            return None
         return min((e.deadline for e in self._running.values()), default=None)
 
     def visible(self, now: float) -> list[dict[str, Any]]:
-        """The timers players see, with the milliseconds left (for the state frame)."""
-        return [
-            {"key": key, "label": e.timer.label, "seats": list(e.timer.seats),
-             "remaining_ms": max(0, int((e.deadline - now) * 1000))}
-            for key, e in self._running.items() if e.timer.visible
-        ]
+        """The timers players see, with the milliseconds left (for the state frame); while the
+        board is paused, the time each had left at the pause and ``"paused": true``."""
+        paused = self._paused_at is not None
+        at = self._paused_at if paused else now
+        shown = []
+        for key, e in self._running.items():
+            if not e.timer.visible:
+                continue
+            timer = {"key": key, "label": e.timer.label, "seats": list(e.timer.seats),
+                     "remaining_ms": max(0, int((e.deadline - at) * 1000))}
+            if paused:
+                timer["paused"] = True
+            shown.append(timer)
+        return shown

@@ -15,11 +15,17 @@ client that asked for compression gets it, the usual way), and its transport is 
 flow control. Otherwise, and for everything but a text frame (closes, the handshake), the
 usual path is taken, which keeps every rule of the protocol: a paused transport makes the send
 wait, and the connection's backlog (``connection.py``) takes the frames that follow, in order.
+
+The protocol's attributes read here are uvicorn's, not a public API: pyproject.toml pins uvicorn
+to the releases tested with them, tests/realtime/test_wire.py fails when one of
+``PROTOCOL_ATTRIBUTES`` is missing, and a protocol that lacks one gets the usual path (logged
+once), never a broken frame.
 """
 
 from __future__ import annotations
 
 import contextvars
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +35,13 @@ try:  # the protocol uvicorn serves WebSockets with; another server keeps the us
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 except ImportError:  # pragma: no cover - uvicorn is a dependency
     WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
+
+log = logging.getLogger(__name__)
+
+PROTOCOL_ATTRIBUTES = ("conn", "writable", "close_sent", "disconnected", "transport", "queue",
+                       "read_paused")
+"""What this module reads or sets on uvicorn's protocol object (besides the type itself)."""
+_warned = False
 
 TextWriter = Callable[[str], bool]
 """Writes one text frame and returns True, or returns False (nothing written) when the usual
@@ -51,8 +64,16 @@ def text_frame(payload: bytes) -> bytes:
 def _sansio_protocol(ws: Any) -> Any:
     """The uvicorn ``websockets-sansio`` protocol object behind Starlette's ``WebSocket`` ``ws``
     (its ``_send`` is the protocol's bound ``send``), or None on another server."""
+    global _warned
     protocol = getattr(getattr(ws, "_send", None), "__self__", None)
     if WebSocketsSansIOProtocol is None or not isinstance(protocol, WebSocketsSansIOProtocol):
+        return None
+    missing = [name for name in PROTOCOL_ATTRIBUTES if not hasattr(protocol, name)]
+    if missing:
+        if not _warned:
+            _warned = True
+            log.warning("uvicorn's WebSocket protocol has no %s: frames take the usual path",
+                        ", ".join(missing))
         return None
     return protocol
 
@@ -78,6 +99,24 @@ def direct_text_writer(ws: Any) -> TextWriter | None:
         return True
 
     return write
+
+
+def transport_aborter(ws: Any) -> Callable[[], None] | None:
+    """For an accepted Starlette ``WebSocket`` ``ws`` on uvicorn's ``websockets-sansio``
+    protocol: a function that drops the socket at once (``transport.abort()``: nothing waiting
+    is sent, and the protocol hears the connection lost, so the endpoint's wait ends). A plain
+    close would wait for a buffer that a client who stopped reading never drains. None on
+    another server."""
+    protocol = _sansio_protocol(ws)
+    if protocol is None:
+        return None
+
+    def abort() -> None:
+        transport = protocol.transport
+        if transport is not None:
+            transport.abort()
+
+    return abort
 
 
 # --- frames in ---------------------------------------------------------------------------

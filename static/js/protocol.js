@@ -36,6 +36,7 @@ export function saveNickname(name) {
 // and how soon (ms; null: back-off), and whether the seat token is void.
 export const CLOSE_CODES = {
   1012: { state: "restarting", retry: null },
+  1013: { state: "lost", retry: null }, // try again later: the server cannot find rooms now
   4000: { state: "removed", retry: false, forget: true },
   4001: { state: "lost", retry: 0 },
   4002: { state: "lost", retry: 0 },
@@ -48,7 +49,7 @@ export const CLOSE_CODES = {
 // The error frames sent just before such a close: the same reaction, known a moment earlier.
 export const ERROR_CLOSES = {
   removed: 4000, too_slow: 4001, join_timeout: 4002, room_closed: 4003,
-  too_many_connections: 4004, throttled: 4429, no_such_room: 4404,
+  too_many_connections: 4004, throttled: 4429, no_such_room: 4404, unavailable: 1013,
 };
 
 export class RoomSocket {

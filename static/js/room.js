@@ -4,7 +4,9 @@
 // where ctx = { seat, table, send(action), name(seat), text(eventText), members(), sound(name),
 // vibrate(pattern) }, and optionally onEvent(event) (live events only, transient ones included)
 // and onRoom(roomFrame). A new match (the state frame's `match` number, or a new seed hash in the
-// room frame from a server that does not send it) mounts the game afresh.
+// room frame from a server that does not send it) mounts the game afresh. A finished match's page
+// mounts the same modules with ctx.readOnly = true (static/js/replay.js): draw the frames handed
+// over, offer no action.
 import {
   RoomSocket, forgetToken, saveNickname, saveToken, savedNickname, savedToken,
 } from "./protocol.js";
@@ -112,6 +114,10 @@ function onFrame(frame) {
 function onWelcome(frame) {
   state.me = frame.member;
   state.seat = frame.seat;
+  // A join brings the whole state, and its version is the truth, even one below what this page
+  // saw before (a restart may drop moves the rules no longer accept: docs/protocol.md, "Saving").
+  state.version = -1;
+  state.stale = null;
   saveToken(code, frame.token);
   setConnection("connected");
   state.watchingReason = frame.member !== null && frame.seat === null && !tableMode
@@ -133,6 +139,18 @@ function renderWatching() {
   $("status-line").dataset.kind = "watching";
 }
 
+// A running match that no person is connected to is paused (docs/protocol.md, "Computer
+// players"): what still watches (a table view) says so, and its timers stand still.
+function renderPaused(room) {
+  const line = $("status-line");
+  if (room.paused) {
+    setStatus(T.paused);
+    line.dataset.kind = "paused";
+  } else if (line.dataset.kind === "paused") {
+    setStatus("");
+  }
+}
+
 function onError(frame) {
   if (frame.code === "bad_token") {
     forgetToken(code);
@@ -142,7 +160,7 @@ function onError(frame) {
     return;
   }
   // removed, room_closed, no_such_room, ...: the close that follows sets the connection state.
-  if (["removed", "room_closed", "no_such_room", "too_slow", "join_timeout", "too_many_connections", "throttled"].includes(frame.code)) return;
+  if (["removed", "room_closed", "no_such_room", "too_slow", "join_timeout", "too_many_connections", "throttled", "unavailable"].includes(frame.code)) return;
   // English pages show the server's own words; other languages the catalog's, where it has the
   // code (errors with details, an illegal move say, keep the server's words).
   toast(lang === "en" ? frame.message : t(`room.error.${frame.code}`, {}, frame.message));
@@ -166,6 +184,7 @@ function onRoom(room) {
   renderWaiting();
   renderResult();
   renderWatching();
+  renderPaused(room);
   if (room.status !== "waiting") ensureGame();
   setPlaying();
   if (state.game && state.game.onRoom) state.game.onRoom(room);
@@ -542,7 +561,8 @@ $("rematch-btn").addEventListener("click", () => socket.send({ type: "rematch" }
 let timerDeadlines = [];
 function renderTimers(timers) {
   const now = performance.now();
-  timerDeadlines = timers.map((t) => ({ ...t, deadline: now + t.remaining_ms, total: t.remaining_ms }));
+  // A paused timer (the match waits for a person) keeps the time it has left.
+  timerDeadlines = timers.map((t) => ({ ...t, deadline: t.paused ? null : now + t.remaining_ms, total: t.remaining_ms }));
   drawTimers();
 }
 
@@ -557,10 +577,11 @@ function drawTimers() {
   const shown = timerDeadlines.filter((t) => t.label);
   box.hidden = shown.length === 0;
   box.replaceChildren(...shown.map((t) => {
-    const left = Math.max(0, t.deadline - now);
+    const left = t.deadline === null ? t.remaining_ms : Math.max(0, t.deadline - now);
     const el = document.createElement("div");
     el.className = "timer";
     el.dataset.key = t.key;
+    if (t.deadline === null) el.dataset.paused = "true"; // stands still while the match is paused
     const who = t.seats.length ? ` · ${t.seats.map(seatName).join(", ")}` : "";
     el.textContent = `${timerLabel(t)}${who}: ${Math.ceil(left / 1000)} s`;
     const bar = document.createElement("span");
@@ -615,7 +636,11 @@ function renderResult() {
     const a = document.createElement("a");
     a.href = `/matches/${room.match_id}`;
     a.textContent = T.savedAs(room.match_id);
-    link.replaceChildren(a);
+    const again = document.createElement("a"); // the match's own board, from its first move
+    again.href = `/matches/${room.match_id}?move=0`;
+    again.id = "watch-again";
+    again.textContent = t("replay.watch");
+    link.replaceChildren(a, " · ", again);
   } else {
     link.textContent = room.save_state === "retrying" ? T.retryingSave : T.savingMatch;
   }

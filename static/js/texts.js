@@ -74,6 +74,7 @@ export const T = {
   // results
   savingMatch: t("room.saving_match"),
   savingMoves: t("room.saving_moves"),
+  paused: t("room.paused"),
   retryingSave: t("room.retrying_save"),
   savedAs: (id) => t("room.saved_as", { id }),
   winner: t("room.winner"),

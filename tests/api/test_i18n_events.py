@@ -1,16 +1,21 @@
 """The game events in the reader's language (app/i18n/events.py): the catalog's wording with the
 event's data, the reader's own ``.you`` form, the engine's English text as the fallback, and the
-match page's move list in German."""
+match page in German: its move list for a whole match of every game, and its summary naming the
+winners."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
+
 import app.games
-from app.api.match_story import match_story
+from app.api.match_story import match_story, summary_text
 from app.engine import Event, Move, SeededRng, registry
+from app.engine.replay import replay
 from app.i18n import catalog
-from app.i18n.events import event_text, message_id, placeholders
+from app.i18n.events import event_key, event_text, message_id, placeholders
+from tests.finished_matches import finished_match
 
 app.games.load_all()
 
@@ -92,3 +97,42 @@ def test_the_rules_pages_sum_up_in_german_before_the_english_rules(server):
             assert 'lang="en">' in german, game_id  # the full rules, marked as English
             english = http.get(f"/games/{game_id}/rules", headers={"Accept-Language": "en"}).text
             assert "Kurz gefasst" not in english and "In short" not in english, game_id
+
+
+GAMES = sorted(g.id for g in registry.all_games())
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_move_of_a_whole_match_of_every_game_is_told_from_the_german_catalog(game_id):
+    """A finished match of each game (bots, or the counter's taps): every move's line on the
+    match page comes from the German catalog (its events' wordings, or ``move.<type>`` for a
+    move whose events say nothing), never from the engine's English text."""
+    seed = bytes([len(game_id)]) * 32
+    players, log, _ = finished_match(game_id, seed)
+    game = registry.get_game(game_id)
+    done = replay(game, players, {}, seed, log)
+    for move, events in zip(log, done.events, strict=True):
+        said = [e for e in events if e.text]
+        keys = [event_key(game_id, e.kind, e.data) for e in said] or [f"move.{move.action['type']}"]
+        for key in keys:
+            assert key in catalog("de"), (game_id, key)
+    match = {"id": 1, "game": game_id, "seed": seed.hex(), "options": {},
+             "actions": [m.to_json() for m in log],
+             "players": [{"seat": s, "nickname": f"P{s}"} for s in range(players)]}
+    lines = match_story(match, "de")
+    assert len(lines) == len(log) and all(line.text for line in lines)
+    assert not [line.text for line in lines if "{" in line.text], game_id
+
+
+def test_a_german_match_page_names_the_winners_from_the_result():
+    players = [{"seat": 0, "nickname": "Ann", "winner": False},
+               {"seat": 1, "nickname": "Bob", "winner": True},
+               {"seat": 2, "nickname": "Cem", "winner": True}]
+    match = {"summary": "Bob wins with 11 points", "players": players}
+    assert summary_text(match, "en") == "Bob wins with 11 points"
+    assert summary_text(match, "de") == "Bob und Cem gewinnen!"
+    players[2]["winner"] = False
+    assert summary_text(match, "de") == "Bob gewinnt!"
+    players[1]["winner"] = False  # the counter: no winners
+    assert summary_text({**match, "summary": "Counter of 2 rounds"}, "de") == (
+        catalog("de")["match.no_winners"])

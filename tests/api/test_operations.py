@@ -120,6 +120,15 @@ def test_metrics_are_refused_to_public_clients_and_wrong_tokens():
     assert metrics.metrics_allowed("s3cret", "Bearer s3cret", "8.8.8.8")
     assert not metrics.metrics_allowed("s3cret", "Bearer wrong", "127.0.0.1")
     assert not metrics.metrics_allowed("s3cret", None, "127.0.0.1")
+    assert not metrics.metrics_allowed("s3cret", "Basic s3cret", "127.0.0.1")
+    assert not metrics.metrics_allowed("s3cret", "s3cret", "127.0.0.1")
+    assert not metrics.metrics_allowed("s3cret", "Bearer s3cret2", "127.0.0.1")
+
+
+def test_the_bearer_scheme_is_read_in_any_case():
+    """Issue 25, item 13: RFC 7235 (section 2.1) makes the scheme's name case-insensitive."""
+    for header in ("bearer s3cret", "BEARER s3cret", "BeArEr  s3cret"):
+        assert metrics.metrics_allowed("s3cret", header, "8.8.8.8"), header
 
 
 def test_metrics_with_a_token_ask_for_it(tmp_path):

@@ -183,3 +183,38 @@ def test_the_room_page_gets_its_links_at_the_public_address(tmp_path):
     base = f"http://192.168.1.50:{live.port}"
     assert seen["join_url"] == f"{base}/r/{created['code']}" == created["join_url"]
     assert seen["table_url"] == f"{base}/r/{created['code']}/table"
+
+
+def test_with_public_url_no_page_link_follows_the_host_header(tmp_path):
+    """Issue 25, item 9: with PUBLIC_URL set, a request with a forged ``Host`` gets pages whose
+    stylesheets, scripts and links are all at PUBLIC_URL, and the QR code (whose link is at
+    PUBLIC_URL too) may be cached by anyone."""
+    with LiveServer(tmp_path / "h", public_url="https://party.example.org") as live:
+        code = live.create_room("panika", "Ann")["code"]
+        with live.http() as http:
+            for path in ("/", f"/r/{code}", f"/r/{code}/table", "/matches", "/leaderboard?game=panika"):
+                page = http.get(path, headers={"Host": "evil.example"})
+                assert page.status_code == 200, path
+                assert "evil.example" not in page.text, path
+                hrefs = re.findall(r'(?:href|src)="([^"]+/static/[^"]+)"', page.text)
+                assert hrefs and all(h.startswith("https://party.example.org/static/")
+                                     for h in hrefs), (path, hrefs)
+                assert "Host" not in page.headers["vary"]
+            qr = http.get(f"/api/rooms/{code}/qr.svg", headers={"Host": "evil.example"})
+            assert qr.headers["cache-control"] == "public, max-age=3600"
+            assert _qr_encodes(qr.content, f"https://party.example.org/r/{code}")
+
+
+def test_without_public_url_pages_link_root_relative_and_the_qr_code_varies_by_host(server):
+    """Issue 25, item 9: without PUBLIC_URL the pages' assets are root-relative paths (no
+    address a ``Host`` header could choose); what does follow the request's address (the invite
+    links, the QR code) says ``Vary: Host``, and the QR code is for the browser's cache only."""
+    code = server.create_room("panika", "Ann")["code"]
+    with server.http() as http:
+        page = http.get(f"/r/{code}", headers={"Host": "evil.example"})
+        assert re.findall(r'href="([^"]*css/site\.css)"', page.text) == ["/static/css/site.css"]
+        assert not re.search(r'(?:href|src)="https?://evil\.example/static/', page.text)
+        assert "Host" in page.headers["vary"]
+        qr = http.get(f"/api/rooms/{code}/qr.svg")
+        assert qr.headers["cache-control"] == "private, max-age=3600"
+        assert qr.headers["vary"] == "Host"

@@ -215,3 +215,108 @@ def test_a_missing_or_malformed_chance_log_is_reported(a_panika_match, tmp_path)
     (tmp_path / "junk.json").write_text("{oops")
     assert verify(str(tmp_path / "junk.json"), tmp_path).returncode == 2
     assert verify(str(tmp_path / "absent.json"), tmp_path).returncode == 2
+
+
+# --- hostile input and rules the draws must follow (issue 25, item 5) ---------------------------
+def _redrawn(seed: bytes, ops: list[tuple[str, list[int]]]) -> list[dict]:
+    """A chance log of these operations, made by the seed's own generator (so every draw
+    "follows from the seed", as a faulty engine's would)."""
+    from app.engine.rng import RecordingRng
+
+    rng = RecordingRng(seed)
+    for op, args in ops:
+        if op == "shuffle":
+            rng.shuffle(list(range(args[0])))
+        elif op == "choice":
+            rng.choice(list(range(args[0])))
+        else:
+            getattr(rng, op)(*args)
+    return rng.draws
+
+
+@pytest.fixture(scope="module")
+def a_pilze_match(live):  # type: ignore[no-untyped-def]
+    """A Panik Pilze match long enough that its action pile was reshuffled."""
+    game = next(g for g in all_games() if g.id == "panik_pilze")
+    for attempt in range(20):
+        seed = new_seed()
+        players, log, outcome = drive_to_the_end(game, seed, random.Random(f"pilze-{attempt}"))
+        match_id = store(live.app.state.db, game, seed, players, log, outcome)
+        with live.http() as http:
+            match = http.get(f"/api/matches/{match_id}").json()
+        if any(d["op"] == "shuffle" for d in match["draws"][63:]):
+            return match
+    raise AssertionError("no Pilze match reshuffled its action pile")
+
+
+def test_every_game_s_documented_draws_are_followed(a_pilze_match, a_panika_match, tmp_path):
+    for match in (a_pilze_match, a_panika_match):
+        result = verify_json(match, tmp_path)
+        assert result.returncode == 0, result.stdout
+        assert f"the draws are those of {match['game']}'s documented setup" in result.stdout
+
+
+def test_a_pilze_setup_drawing_the_sides_before_the_shuffle_is_caught(a_pilze_match, tmp_path):
+    """Issue 25, item 5: the up sides (60 coins) drawn before the pile's shuffle, every draw
+    still following from the seed: the documented setup shuffles first."""
+    ops = [(d["op"], d["args"]) for d in a_pilze_match["draws"]]
+    faulty = ops[1:61] + ops[:1] + ops[61:]
+    match = {**a_pilze_match, "draws": _redrawn(bytes.fromhex(a_pilze_match["seed"]), faulty)}
+    result = verify_json(match, tmp_path)
+    assert result.returncode == 1, result.stdout
+    assert "draw 0: the documented setup of panik_pilze draws [\"shuffle\", [60]] here" \
+        in result.stdout
+    assert "the seed gives" not in result.stdout  # every draw follows from the seed
+
+
+def test_a_pilze_reshuffle_without_a_shuffle_is_caught(a_pilze_match, tmp_path):
+    """Issue 25, item 5: the action pile "reshuffled" without drawing a shuffle: the moves of
+    the log use the pile up, so the rules draw one there."""
+    draws = a_pilze_match["draws"]
+    first_play = next(i for i, d in enumerate(draws) if i >= 63 and d["op"] == "shuffle")
+    match = {**a_pilze_match, "draws": draws[:first_play]}
+    result = verify_json(match, tmp_path)
+    assert result.returncode == 1, result.stdout
+    assert "the action pile's reshuffles" in result.stdout
+
+
+def test_the_checker_prints_the_match_s_text_escaped(a_panika_match, tmp_path):
+    """Issue 25, item 5: an id that clears the screen and a game that fakes a "fair" line and
+    hides the rest are printed as JSON text: no control character reaches the terminal, and the
+    real verdict is there."""
+    forged = {**a_panika_match, "id": "1\u001b[2J\u001b[H",
+              "game": "panika\nmatch 1 (panika): fair, every draw follows\u001b[8m\u202e",
+              "draws_error": "x"}
+    forged["draws"][0] = {**forged["draws"][0], "result": list(reversed(
+        forged["draws"][0]["result"]))}
+    result = verify_json(forged, tmp_path)
+    assert result.returncode == 1
+    assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
+    assert result.stdout.count("\n") == len(result.stdout.splitlines())
+    assert result.stdout.splitlines()[-1].endswith("problem(s) found")
+    assert r'match "1\u001b[2J\u001b[H"' in result.stdout
+
+
+@pytest.mark.parametrize("draw, says", [
+    ({"op": ["randbelow"], "args": [6], "result": 1}, "unknown operation"),
+    ({"op": "shuffle", "args": [10**9], "result": []}, "beyond any game"),
+    ({"op": "shuffle", "args": [10**7], "result": []}, "beyond any game"),
+    ({"op": "getrandbits", "args": [10**12], "result": 0}, "beyond any game"),
+    ({"op": "randint", "args": [0, 2**5000], "result": 0}, "beyond any game"),
+])
+def test_a_hostile_draw_is_reported_at_once_without_a_traceback(a_panika_match, tmp_path,
+                                                                 draw, says):
+    """Issue 25, item 5: a list for an operation, a shuffle of a billion or ten million items,
+    a trillion bits: reported as a problem (exit 1) within a moment, no traceback."""
+    match = {**a_panika_match, "draws": [draw] + a_panika_match["draws"]}
+    result = verify_json(match, tmp_path)
+    assert result.returncode == 1 and says in result.stdout, result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_a_match_nested_too_deeply_cannot_be_checked(tmp_path):
+    """Issue 25, item 5: 100,000 nested lists: exit 2 (cannot be read), as documented."""
+    path = tmp_path / "deep.json"
+    path.write_text('{"draws": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    result = verify(str(path), tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr

@@ -344,3 +344,53 @@ def test_a_match_ending_as_the_server_stops_reaches_the_outbox(tmp_path):
 
     asyncio.run(scenario())
     assert len(Outbox(tmp_path / "outbox").keys()) == 1
+
+
+def test_the_outbox_writes_as_soon_as_the_journal_sees_the_database_back(tmp_path):
+    """Issue 25, item 10: the matches waiting in the outbox are written when the rooms' journal
+    sees the database answer again, not at the end of the writer's backoff (here a minute; up
+    to ``OUTBOX_RETRY_MAX_SECONDS`` on a site), as the app wires them (``journal.on_back``)."""
+    from app.db.rooms import SaveRoom
+    from app.realtime.journal import Journal
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    migrate(url)
+    lock = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+    lock.execute("BEGIN EXCLUSIVE")
+    states: list[str] = []
+
+    async def scenario() -> int:
+        db = Database(url, timeout=0.3)
+        writer = MatchWriter(db, Outbox(tmp_path / "outbox"), first_delay=60, max_delay=60)
+        journal = Journal(db, retry_max=0.2)
+        journal.on_back = writer.retry_now
+        await writer.start()
+        journal.start()
+        try:
+            saving = asyncio.create_task(writer.save(record(), states.append))
+            await until(lambda: states == ["retrying"])
+            journal.write(SaveRoom(code="ABCD", game="panika", options={}, host=1, public=True,
+                                   status="finished", match_number=1, next_member=2,
+                                   banned={"nonces": [], "names": []}, members=()))
+            await until(lambda: journal.failing_since is not None)
+            lock.execute("COMMIT")
+            return await asyncio.wait_for(saving, 10)
+        finally:
+            await journal.stop()
+            await writer.stop()
+            db.dispose()
+
+    try:
+        match_id = asyncio.run(scenario())
+    finally:
+        lock.close()
+    assert isinstance(match_id, int) and stored(url) == (1, 2)
+
+
+def test_the_app_wires_the_journal_to_the_outbox(tmp_path):
+    """Issue 25, item 10: with durable rooms the journal tells the match writer when the
+    database is back."""
+    from tests.live import LiveServer
+
+    with LiveServer(tmp_path / "var") as live:
+        assert live.registry.journal.on_back == live.app.state.writer.retry_now

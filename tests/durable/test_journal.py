@@ -227,6 +227,28 @@ def test_the_gate_holds_frames_until_their_moves_are_durable_in_order():
     assert gate.held == 0 and gate.unsaved == 0 and saving == []
 
 
+def test_the_saving_threshold_counts_only_the_rooms_own_unsaved_operations():
+    """Issue 25, item 12 (docs/protocol.md, "Saving"): tickets are numbered across every room of
+    the process, so a room's backlog is its own operations not yet written, not the distance
+    from the last ticket it heard was durable. A quiet room beside a busy one is not refused
+    with ``saving``; the busy one, past 200 of its own, is; what is written no longer counts."""
+    from app.realtime.journal import MAX_UNSAVED
+
+    journal = Journal(None)  # type: ignore[arg-type]  # never started: nothing is written
+    quiet, busy = FrameGate(journal), FrameGate(journal)
+    quiet.ticket = journal.write(_room("QUIE"), quiet)
+    for seq in range(1, MAX_UNSAVED + 2):
+        busy.ticket = journal.write(_move(seq, "BUSY"), busy)
+    quiet.ticket = journal.write(_move(1, "QUIE"), quiet)
+    assert quiet.unsaved == 2 and not quiet.full
+    assert busy.unsaved == MAX_UNSAVED + 1 and busy.full
+    # The journal has the first 150 operations: the busy room's first 149 are written.
+    busy.release(150)
+    quiet.release(150)
+    assert busy.unsaved == MAX_UNSAVED + 1 - 149 and not busy.full
+    assert quiet.unsaved == 1
+
+
 def test_the_journal_releases_gates_and_never_blocks_the_caller(database_url):
     db = _db(database_url)
 

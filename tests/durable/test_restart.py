@@ -235,10 +235,9 @@ def test_panic_lab_round_survives_sigkill_mid_round(process, opened):
     told_before = max(_told(clients, 1))
     process.kill()
 
+    restarting_after_ms = (time.monotonic() - searched_from) * 1000
     process.start()
-    # The frames before and after are made before searched_from and after this: the time
-    # between them is at least this much.
-    back_after_ms = (time.monotonic() - searched_from) * 1000
+    restored_by_ms = (time.monotonic() - searched_from) * 1000
     again = _reconnect(process, code, clients, opened)
     state = again[0].latest_state()
     assert state is not None
@@ -247,10 +246,13 @@ def test_panic_lab_round_survives_sigkill_mid_round(process, opened):
     assert state["version"] == told_before
     if state["view"]["phase"] == "search":  # its clock ran on through the restart
         (left,) = [t for t in state["timers"] if t["key"] == "search:2"]
-        # At most what was left minus the time between the frames: the time the server was
-        # down counted (a few ms of slack: the restore reads the wall clock, the match the
-        # monotonic one).
-        assert left["remaining_ms"] <= left_then["remaining_ms"] - back_after_ms + 50
+        # The time the server was down counted (at most what was left minus the time until the
+        # new process started, with a frame's latency of slack); the restored match then
+        # waited, paused, for the first page to come back (issue 25, item 4), so the time
+        # from its restore to that page's return did not (at least what was left at the
+        # restore, which came before the new process answered).
+        assert left["remaining_ms"] <= left_then["remaining_ms"] - restarting_after_ms + 300
+        assert left["remaining_ms"] >= left_then["remaining_ms"] - restored_by_ms - 300
     again[0].action({"type": "claim", "tile": answer})
     finished = wait_frame(again[0], lambda f: f["type"] == "room" and f["status"] == "finished",
                           timeout=15.0)

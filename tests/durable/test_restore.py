@@ -88,15 +88,26 @@ def test_a_restored_room_never_makes_a_bot_its_host():
     asyncio.run(scenario())
 
 
-def test_a_timer_that_ran_out_during_the_downtime_fires_at_once_with_the_clock_run_on():
+def test_a_timer_that_ran_out_during_the_downtime_fires_once_a_person_is_back():
+    """The restored match starts paused (its members come back as having left: issue 25, item
+    4, docs/protocol.md "Computer players"); the first page that reconnects resumes it, and a
+    timer that ran out during the downtime fires at once, with the clock run on."""
+    from app.realtime import protocol as p
+    from app.realtime.connection import Connection
+
     load_all()
 
     async def scenario() -> None:
         room, elapsed = restore_room(_stored(10.0), _make_room)
         room.start(on_close=lambda _room: None)
         resume(room, elapsed)
-        assert room.match is not None
+        # Restored paused (nobody is back yet): no timer is armed, nothing has fired.
+        assert room.match is not None and room.paused and room._wake is None
+        assert room.match.log == [] and room.room_frame()["paused"] is True
+        ann = Connection()
+        room.post("frame", ann, p.Join(type="join", token=room.token_for(room.members[1])))
         await until(lambda: bool(room.match.log), what="the reveal")  # type: ignore[union-attr]
+        assert not room.paused
         (reveal,) = room.match.log
         assert reveal.seat is None and reveal.action == {"type": "reveal"}
         assert reveal.at_ms >= 10_000  # the match clock counted the downtime
@@ -138,3 +149,60 @@ def test_a_replayed_match_equals_the_match_that_was_played():
         room._timers.clear()
 
     asyncio.run(scenario())
+
+
+def test_the_first_page_back_sees_the_match_after_the_timers_that_ran_out():
+    """Issue 25, item 4: the restored match waits paused; the first person back resumes it, and
+    the timer that ran out while the server was down plays before that person's ``welcome``, so
+    their first state is the match as it now stands (the dice revealed)."""
+    import orjson as json_codec
+
+    from app.realtime import protocol as p
+    from app.realtime.connection import Connection
+    from app.realtime.effects import Now, Send, SendEach
+
+    load_all()
+    room, elapsed = restore_room(_stored(10.0), _make_room)  # the actor is not started
+    room.resume(elapsed, Now.read())
+    assert room.paused and room.match is not None and room.match.log == []
+    ann = Connection()
+    effects = room.frame(ann, p.Join(type="join", token=room.token_for(room.members[1])),
+                         Now.read())
+    frames = []  # what Ann is sent, in order
+    for effect in effects:
+        if isinstance(effect, Send) and ann in effect.conns:
+            frames.append(json_codec.loads(effect.text))
+        elif isinstance(effect, SendEach):
+            frames += [json_codec.loads(text) for conn, text in effect.frames if conn is ann]
+    kinds = [f["type"] for f in frames]
+    assert kinds[0] == "welcome" and "state" in kinds
+    state = next(f for f in frames if f["type"] == "state")
+    assert state["view"]["phase"] == "search" and state["version"] == 1
+    assert not room.paused and room.room_frame()["paused"] is False
+
+
+def test_a_match_the_rules_now_refuse_is_restored_to_its_last_accepted_move():
+    """Issue 25, item 11: the second "reveal" of this log is refused by the rules (a release
+    changed them, say): the room comes back with the first move only, says so in its history,
+    and its recorder will write the match again without the dropped moves."""
+    load_all()
+    moves = (Move(None, {"type": "reveal"}, 3000), Move(None, {"type": "reveal"}, 3100),
+             Move(0, {"type": "claim", "tile": 0}, 3200))
+    room, _ = restore_room(_stored(5.0, moves), _make_room)
+    assert room.status == "playing" and room.match is not None
+    assert [m.action for m in room.match.log] == [{"type": "reveal"}]
+    assert room.match.version == 1 and room.dropped_moves == 2
+    told = [orjson.loads(e) for e in room.history][-1]
+    assert told["kind"] == "rules_changed" and told["data"] == {"n": 2, "kept": 1}
+    assert told["text"] == ("The rules changed with a server update: the last 2 moves no longer "
+                            "count; the match goes on from move 1")
+
+
+def test_a_finished_match_the_rules_now_refuse_leaves_its_room_waiting():
+    """Issue 25, item 11: a finished match was saved as it was played; if it no longer replays,
+    its room comes back waiting for a new match rather than being deleted."""
+    load_all()
+    moves = (Move(None, {"type": "next_round"}, 3000),)
+    stored = dataclasses.replace(_stored(5.0, moves), status="finished")
+    room, _ = restore_room(stored, _make_room)
+    assert room.status == "waiting" and room.match is None and list(room.history) == []

@@ -147,7 +147,8 @@ def test_a_finished_room_comes_back_finished_and_its_match_is_stored_once(tmp_pa
 
 def test_bots_and_room_options_come_back_after_a_restart(tmp_path):
     """A restored room keeps its computer players (still bots, never "left") and its own
-    options, and its bots play on at once (migration 0005)."""
+    options, and its bots take their seats again at once (migration 0005); they decide once a
+    person's page is back (the restored match waits paused till then: issue 25, item 4)."""
     var = tmp_path / "var"
     with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000,
                     bot_think_scale=50.0) as server, ClientPool() as pool:
@@ -169,3 +170,43 @@ def test_bots_and_room_options_come_back_after_a_restart(tmp_path):
         assert [(m.bot, m.left) for m in bots] == [("hard", False)]
         assert room.room_options["bot_takeover_seconds"] == 45
         wait_until(lambda: bots[0].seat in room._bots.seats, what="the bot playing on")
+
+
+def test_a_match_the_new_rules_refuse_goes_on_from_its_last_accepted_move(tmp_path):
+    """Issue 25, item 11: a release whose rules refuse a recorded move (here the second move's
+    action, changed in the database as an older rule would have let it be) no longer deletes
+    the room: the match replays to its last accepted move, the refused move and every move after
+    it leave the database, the pages are told (a ``rules_changed`` event in the history), and
+    the match goes on from there."""
+    import json
+
+    var = tmp_path / "var"
+    with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000) as server, \
+            ClientPool() as pool:
+        code, clients = room_of(server, lambda c: pool(server, c), "panika", 2)
+        tokens = [c.token for c in clients]
+        start_panika(clients)
+        table = PanikaTable(clients)
+        for _ in range(3):
+            assert table.step()
+    with sqlite3.connect(var / "panic-party.sqlite3") as db:
+        db.execute("UPDATE room_moves SET action = ? WHERE room_code = ? AND seq = 2",
+                   (json.dumps({"type": "play", "cards": [999]}), code))
+    with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000) as server, \
+            ClientPool() as pool:
+        room = server.registry.get(code)
+        assert room is not None and room.status == "playing" and room.match.version == 1
+        wait_until(lambda: len(_stored(var)[0].match.moves) == 1,
+                   what="the dropped moves gone from the database")
+        again = [pool(server, code) for _ in tokens]
+        for client, token in zip(again, tokens, strict=True):
+            client.join(token=token)
+            wait_frame(client, lambda f: f["type"] == "state")
+        history = wait_frame(again[0], lambda f: f["type"] == "history")
+        (told,) = [e for e in history["events"] if e["kind"] == "rules_changed"]
+        assert told["data"] == {"n": 2, "kept": 1} and told["seat"] is None
+        state = again[0].latest_state()
+        assert state is not None and state["version"] == 1
+        table = PanikaTable(sorted(again, key=lambda c: c.seat))
+        assert table.step()
+        wait_until(lambda: len(_stored(var)[0].match.moves) == 2, what="the next move stored")

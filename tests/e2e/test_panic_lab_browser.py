@@ -13,6 +13,7 @@ import pytest
 from app.games.panic_lab.solver import solve
 from app.games.panic_lab.tiles import Kind, Roll, Tile
 from tests.clock import wait_until
+from tests.e2e.lobby import join_with_nickname
 from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
     saved_match_id, shoot, wait_all,
@@ -126,3 +127,44 @@ def test_a_group_plays_panic_lab_to_its_target_and_again(live, new_page, screens
     wait_all(group.everyone, '.pl-root[data-round="1"]', timeout=20_000)
     match_listed(host, live.base_url, match_id)
     no_errors(group.everyone)
+
+
+def _finish_a_one_token_match(live) -> str:  # type: ignore[no-untyped-def]
+    """A two-player match to one token, played over the protocol: the room's code once it is
+    over (the round's path in its last state)."""
+    from tests.live import ClientPool
+
+    created = live.create_room("panic_lab", "Nicole", options={"target_tokens": 1,
+                                                               "countdown_seconds": 2})
+    code = created["code"]
+    with ClientPool() as open_client:
+        host, other = open_client(live, code), open_client(live, code)
+        host.join(token=created["token"])
+        other.join(nickname="Ryan")
+        host.send({"type": "start"})
+        search = host.wait_for("state", lambda f: f["view"]["phase"] == "search", timeout=15)
+        dice = search["view"]["dice"]
+        roll = Roll(dice["lab"], dice["arrow"], _kind(dice))
+        answer = solve([_tile(t) for t in search["view"]["ring"]], roll).answer
+        host.action({"type": "claim", "tile": answer})
+        host.wait_for("state", lambda f: f["view"]["phase"] == "over", timeout=10)
+    return code
+
+
+def test_a_page_opened_on_a_finished_round_shows_the_path_and_stays_responsive(  # type: ignore[no-untyped-def]
+        live, new_page) -> None:
+    """Issue 25, item 1: the table view and a phone opened after the last round (no result pause
+    left to animate in) draw the whole path at once and carry on; the page's script once looped
+    for ever there."""
+    code = _finish_a_one_token_match(live)
+    table = new_page(size=(1366, 768))
+    table.goto(live.base_url + f"/r/{code}/table")
+    phone = new_page(phone=True)
+    join_with_nickname(phone, live.base_url + f"/r/{code}", "Cleo")
+    for page in (table, phone):
+        page.wait_for_selector('.pl-root[data-path="done"]', timeout=10_000)
+        # The page still answers: its script returned to the event loop.
+        assert page.evaluate("() => new Promise((done) => setTimeout(() => done(1), 0))") == 1
+        assert page.locator(".pl-tile.answer").count() == 1  # the path reached its answer
+    check_screen(phone, "Panic Lab phone opened on a finished match", fits=False)
+    no_errors([table, phone])

@@ -173,3 +173,36 @@ def test_the_page_reads_the_agreed_frame_fields(live, new_page) -> None:  # type
     assert phone.evaluate("() => [panicParty.state.match, panicParty.state.version]") == [first + 1, 0]
     phone.wait_for_selector("#panika-hand button.card")
     no_errors([host, phone])
+
+
+def test_the_table_view_shows_a_paused_match_and_its_timers_standing_still(live, new_page) -> None:  # type: ignore[no-untyped-def]
+    """Issue 25, item 4: the players' pages all close during a match; the table view says the
+    match is paused and its turn timer stands still; a player back with their token: the note
+    goes and the timer runs again."""
+    from tests.live import ClientPool
+
+    created = live.create_room("panika", "Ann")
+    code = created["code"]
+    table = new_page(size=(1366, 768))
+    with ClientPool() as pool:
+        ann, bob = pool(live, code), pool(live, code)
+        ann.join(token=created["token"])
+        bob.join(nickname="Bob")
+        table.goto(live.base_url + f"/r/{code}/table")
+        table.wait_for_selector(STATE.format("connected"))
+        ann.send({"type": "start"})
+        table.wait_for_selector("#timers .timer")
+        token = ann.token
+    # Both sockets closed: the match pauses.
+    table.wait_for_function(
+        "() => document.querySelector('#status-line').dataset.kind === 'paused'")
+    assert "Paused" in table.inner_text("#status-line")
+    table.wait_for_selector("#timers .timer[data-paused='true']")  # it does not count down
+    assert_accessible(table, "table view of a paused match")
+    with ClientPool() as pool:
+        back = pool(live, code)
+        back.join(token=token)
+        table.wait_for_function(
+            "() => document.querySelector('#status-line').dataset.kind !== 'paused'")
+        table.wait_for_selector("#timers .timer:not([data-paused])")
+    no_errors([table])

@@ -83,6 +83,35 @@ def test_a_seat_is_free_when_fewer_players_who_have_not_left_than_the_most():
     assert errors(add_bot(core, ann, t=2), ann) == []
 
 
+@pytest.mark.parametrize("game_id", ["panik_pilze", "panika"])
+def test_a_bot_in_the_seat_of_a_player_who_left_makes_them_a_spectator(game_id):
+    """Issue 25, item 2: the host, Bob and bots fill every seat; Bob's socket closes; the host
+    adds a bot in his place; Bob comes back with his token within his grace: he watches (the
+    seat is the bot's), the room has the game's most players and no more, and a start works."""
+    core = room(game_id)
+    ann, _ = join(core, "Ann")
+    bob, _ = join(core, "Bob")
+    token = core.token_for(bob.member)
+    for _ in range(core.game.max_players - 2):
+        add_bot(core, ann)
+    core.closed_connection(bob, at(1))
+    effects = add_bot(core, ann, t=2)
+    assert errors(effects, ann) == []
+    (frame,) = of_type(effects, ann, "room")
+    bob_now = next(m for m in frame["members"] if m["nickname"] == "Bob")
+    assert bob_now["player"] is False and bob_now["left"] is True
+    assert sum(m["player"] for m in frame["members"]) == core.game.max_players
+    back = Connection()
+    effects = core.frame(back, p.Join(type="join", token=token), at(3))
+    (welcome,) = of_type(effects, back, "welcome")
+    assert welcome["member"] == bob.member.id and welcome["seat"] is None
+    assert welcome["watching_reason"] == "full"
+    assert sum(m.player for m in core.members.values()) == core.game.max_players
+    effects = core.frame(ann, p.Start(type="start"), at(4))
+    assert errors(effects, ann) == [] and core.status == "playing"
+    assert bob.member.seat is None
+
+
 def test_add_bot_in_a_room_of_40_members_drops_one_who_left_or_is_room_full():
     """Reached between matches: newcomers are spectators then, and a removed bot frees a seat."""
     core = room()

@@ -19,6 +19,7 @@ from app.db.rooms import claim_room, load_rooms
 from app.realtime.cluster import Cluster
 from app.realtime.connection import Connection
 from app.realtime.lease import Entry
+from tests.clock import wait_until
 from tests.live import Client, ClientPool, LiveServer, run_async
 from tests.realtime.helpers import PanikaTable, start_panika
 
@@ -346,3 +347,51 @@ def test_the_relay_check_closes_relays_whose_room_moved_and_no_others(prefix) ->
         return steady.closed, moved.closed, late.closed
 
     assert run_async(scenario()) == (False, True, False)
+
+
+def test_a_redis_outage_is_one_warning_and_pages_are_told_to_come_back(tmp_path, prefix,
+                                                                        caplog) -> None:
+    """Issue 25, item 6: while Redis does not answer, a WebSocket for a room this node does not
+    hold gets ``error`` ``unavailable`` and the close 1013 (try again later), the room's HTTP
+    summary answers 503, and the log says so once: one warning when the outage begins and one
+    when Redis answers again, no traceback (there was one per page and per failed publish)."""
+    import logging
+
+    from websockets.sync.client import connect as ws_connect
+
+    from tests.db.proxy import DatabaseProxy
+
+    caplog.set_level(logging.WARNING)
+    caplog.set_level(logging.DEBUG, logger="app.realtime.cluster")  # the failures in between
+    with DatabaseProxy(REDIS_URL) as proxy, LiveServer(
+            tmp_path / "a", redis_url=proxy.url, redis_prefix=prefix,
+            ping_interval_seconds=0.5) as node:
+        code = node.create_room("panika", "Ann")["code"]
+        caplog.clear()
+        proxy.set_mode("refuse")
+        for _ in range(3):
+            with ws_connect(node.ws_url("ZZZZ"), open_timeout=10) as ws:
+                error = json.loads(ws.recv(timeout=10))  # told before any join
+                with pytest.raises(ConnectionClosed) as closed:
+                    ws.recv(timeout=10)
+            assert error["type"] == "error" and error["code"] == "unavailable"
+            assert closed.value.rcvd.code == 1013
+        with node.http() as http:
+            answer = http.get("/api/rooms/ZZZZ")
+            assert answer.status_code == 503 and answer.headers["retry-after"] == "5"
+        # Messages to other nodes meanwhile are lost without a traceback each.
+        cluster = node.registry.cluster
+        loop = node.registry.get(code).task.get_loop()
+        for n in range(3):
+            loop.call_soon_threadsafe(cluster.publish, "elsewhere", {"op": "out", "items": [n]})
+        wait_until(lambda: any("publishing" in r.getMessage() for r in caplog.records),
+                   what="the publish failing")
+        proxy.set_mode("forward")
+        wait_until(lambda: any("answers again" in r.getMessage() for r in caplog.records), 15,
+                   "Redis's return noticed")
+        with node.http() as http:
+            assert http.get(f"/api/rooms/{code}").status_code == 200
+    began = [r for r in caplog.records if "Redis does not answer" in r.getMessage()]
+    assert len(began) == 1 and began[0].levelno == logging.WARNING
+    assert [r for r in caplog.records if r.exc_info] == []
+    assert not any("Exception in ASGI application" in r.getMessage() for r in caplog.records)

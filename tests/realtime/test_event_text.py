@@ -60,3 +60,25 @@ def test_state_and_room_frames_carry_the_match_number(server, open_client):
     states = start_panika(clients)
     assert {s["match"] for s in states} == {1}
     assert wait_type(clients[0], "room", status="playing")["match_number"] == 1
+
+
+def test_the_rooms_own_start_event_opens_every_match_as_the_protocol_says():
+    """Issue 25, item 13: each match's first state frame (version 0) carries the room's own
+    event ``{"text": "A new match of <title> begins.", "seat": null, "kind": "start"}`` (no
+    ``data``), kept in the history; docs/protocol.md ("Events") describes it."""
+    from pathlib import Path
+
+    from app.realtime import protocol as p
+    from tests.realtime.core_helpers import at, join, of_type, room
+
+    core = room("panika")
+    host, _ = join(core, "Ann")
+    join(core, "Bob")
+    effects = core.frame(host, p.Start(type="start"), at(1))
+    (state,) = of_type(effects, host, "state")
+    assert state["version"] == 0
+    assert state["events"] == [{"text": "A new match of Panika begins.", "seat": None,
+                                "kind": "start"}]
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    events = doc[doc.index("### Events"):doc.index("### Nicknames and chat")]
+    assert '"kind": "start"' in events and "A new match of" in events

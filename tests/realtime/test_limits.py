@@ -224,6 +224,83 @@ def test_a_client_that_falls_behind_is_told_closed_with_4001_and_the_room_is_tol
     assert len(sent) == 3
 
 
+def test_a_send_that_waits_for_a_reading_client_delivers_everything_in_order():
+    """Issue 25, item 8: a send that suspends (flow control) while its task is already waiting
+    is finished, and the frames behind it follow in order; the connection is not given up.
+    (The suspended send's future was awaited a second time, which asyncio refuses, so every
+    such connection was dropped as if its socket were gone, without ``too_slow``.)"""
+    async def scenario():
+        sock = StuckSocket()
+        conn = Connection(sock.send)
+        gone = []
+        conn.on_gone = gone.append
+        conn.send_text("f0")
+        await asyncio.sleep(0.01)  # the send's task is waiting for the socket now
+        for i in range(1, 5):
+            conn.send_text(f"f{i}")
+        sock.writable.set()
+        for _ in range(100):
+            if len(sock.sent) == 5:
+                break
+            await asyncio.sleep(0.01)
+        return [m["text"] for m in sock.sent], gone, conn.closed
+
+    sent, gone, closed = run_async(scenario())
+    assert sent == ["f0", "f1", "f2", "f3", "f4"]
+    assert gone == [] and not closed
+
+
+def test_a_client_that_fell_behind_and_never_reads_loses_its_socket(monkeypatch):
+    """Issue 25, item 8: a client that fell behind has a grace to read its ``too_slow`` error
+    and close; after it, its socket is dropped (``abort``), so it is no longer kept open."""
+    import app.realtime.connection as connection
+
+    monkeypatch.setattr(connection, "CLOSE_GRACE_SECONDS", 0.05)
+
+    async def scenario():
+        sock = StuckSocket()
+        conn = Connection(sock.send)
+        aborted = []
+        conn.abort = lambda: aborted.append(True)
+        for i in range(BACKLOG_LIMIT + 10):
+            conn.send_text(f"f{i}")
+        for _ in range(100):
+            if aborted:
+                break
+            await asyncio.sleep(0.01)
+        return aborted, conn.closed
+
+    aborted, closed = run_async(scenario())
+    assert aborted == [True] and closed
+
+
+def test_a_send_stalled_past_its_limit_is_falling_behind(monkeypatch):
+    """Issue 25, item 8: a send that waits ``STALL_SECONDS`` for a client that stopped reading
+    counts as falling behind even with few frames waiting: the room is told, ``too_slow`` and
+    the close wait for the grace, then the socket is dropped."""
+    import app.realtime.connection as connection
+
+    monkeypatch.setattr(connection, "STALL_SECONDS", 0.05)
+    monkeypatch.setattr(connection, "CLOSE_GRACE_SECONDS", 0.05)
+
+    async def scenario():
+        sock = StuckSocket()
+        conn = Connection(sock.send)
+        gone, aborted = [], []
+        conn.on_gone = gone.append
+        conn.abort = lambda: aborted.append(True)
+        conn.send_text("f0")
+        conn.send_text("f1")
+        for _ in range(100):
+            if aborted:
+                break
+            await asyncio.sleep(0.01)
+        return gone, aborted
+
+    gone, aborted = run_async(scenario())
+    assert len(gone) == 1 and aborted == [True]
+
+
 def test_the_room_shows_a_fallen_behind_member_disconnected(server, open_client):
     code, clients = room_of(server, open_client, "panika", 2)
     room = server.registry.get(code)
@@ -283,6 +360,53 @@ def test_a_real_client_that_stops_reading_is_shown_disconnected(tmp_path):
             slow.close()
 
 
+def _metric(server, name):  # type: ignore[no-untyped-def]
+    with server.http() as http:
+        text = http.get("/metrics").text
+    return next((float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                 if line.startswith(name + " ")), 0.0)
+
+
+def test_a_real_client_that_stopped_reading_is_counted_too_slow_and_its_socket_closed(
+        tmp_path, monkeypatch):
+    """Issue 25, item 8, over a real socket: a client that joins and never reads again is shown
+    disconnected, counted in ``/metrics`` as ``too_slow``, and once the grace is over its socket
+    is closed by the server and no longer counted in ``panic_party_connections``."""
+    import app.realtime.connection as connection
+
+    monkeypatch.setattr(connection, "STALL_SECONDS", 1.0)
+    monkeypatch.setattr(connection, "CLOSE_GRACE_SECONDS", 0.5)
+    slow_code = 'panic_party_error_frames_total{code="too_slow"}'
+    with live(tmp_path, ws_messages_per_second=100_000, room_frames_per_second=100_000) as (
+            server, open_client):
+        code, (ann,) = room_of(server, open_client, "panika", 1)
+        before = _metric(server, slow_code)
+        slow = _silent_socket(server, code)
+        try:
+            joined = wait_frame(ann, lambda f: f["type"] == "room" and len(f["members"]) == 2)
+            slow_id = next(m["id"] for m in joined["members"] if m["nickname"] == "Slow")
+            member = server.registry.get(code).members[slow_id]
+            deadline = time.monotonic() + 30
+            while member.connected and time.monotonic() < deadline:
+                for _ in range(50):
+                    ann.send({"type": "chat", "text": "x" * 300})
+                ann.drain(0.05)
+            assert not member.connected, "the silent client was never dropped"
+            assert _metric(server, slow_code) == before + 1
+            # The server drops the socket: reading it ends (after what the buffers held), by
+            # an end of stream or a reset; a socket left open would time out here.
+            slow.settimeout(10)
+            with contextlib.suppress(ConnectionResetError):
+                while slow.recv(65536):
+                    pass
+            deadline = time.monotonic() + 10
+            while _metric(server, "panic_party_connections") != 1.0:
+                assert time.monotonic() < deadline, "the dropped socket is still counted"
+                ann.drain(0.05)
+        finally:
+            slow.close()
+
+
 def test_token_bucket_allows_its_rate_with_a_second_of_burst():
     from app.realtime.guard import TokenBucket
 
@@ -292,3 +416,62 @@ def test_token_bucket_allows_its_rate_with_a_second_of_burst():
     assert not bucket.allow(now + 0.05)
     assert bucket.allow(now + 0.11)
     assert sum(bucket.allow(now + 5) for _ in range(25)) == 10  # never more than a second's worth
+
+
+class _Recorder:
+    """A stand-in connection for ``FrameLimit``: what it was told."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.closes: list[int] = []
+
+    def error(self, code, message, ref=None):  # type: ignore[no-untyped-def]
+        self.errors.append(code)
+
+    def close(self, code, error=None):  # type: ignore[no-untyped-def]
+        self.closes.append(code)
+
+
+def test_more_than_twice_the_allowance_within_a_second_closes_at_once():
+    """Issue 25, item 7 (docs/protocol.md, "Limits"): at 40 frames a second, 80 back-to-back
+    frames are 40 passed and 40 refused (one ``rate_limited``); the 81st closes (1008). It took
+    121 before."""
+    from app.realtime.endpoint import FrameLimit
+    from app.realtime.guard import SocketGuard, SocketPolicy
+
+    limit = FrameLimit(SocketGuard(SocketPolicy(frames_per_second=40)))
+    conn = _Recorder()
+    now = time.monotonic()  # the buckets start on the monotonic clock
+    passed = [limit.admit(conn, now) for _ in range(80)]
+    assert sum(passed) == 40 and conn.closes == [] and conn.errors == ["rate_limited"]
+    assert not limit.admit(conn, now)
+    assert conn.closes == [1008]
+
+
+def test_a_client_at_twice_its_allowance_for_seconds_is_not_closed():
+    """Sending at just under twice the allowance, second after second, is refused in part but
+    not closed; a pause gives the whole allowance back."""
+    from app.realtime.endpoint import FrameLimit
+    from app.realtime.guard import SocketGuard, SocketPolicy
+
+    limit = FrameLimit(SocketGuard(SocketPolicy(frames_per_second=40)))
+    conn = _Recorder()
+    now = time.monotonic()  # the buckets start on the monotonic clock
+    passed = 0
+    for second in range(5):
+        for i in range(79):
+            passed += limit.admit(conn, now + second + i / 79)
+    assert conn.closes == []
+    assert 40 * 5 - 1 <= passed <= 40 * 5
+    assert sum(limit.admit(conn, now + 10 + i / 1000) for i in range(40)) == 40
+
+
+def test_a_burst_of_ninety_frames_is_closed_over_a_real_socket(tmp_path):
+    """Issue 25, item 7, as the outside check saw it: 90 back-to-back frames (40 allowed) close
+    the connection with 1008 ``flooding``."""
+    with live(tmp_path) as (server, open_client):
+        code, (ann,) = room_of(server, open_client, "panika", 1)
+        for i in range(90):
+            ann.send({"type": "ping", "t": i})
+        assert closed_with(ann) == 1008
+        assert "flooding" in errors(ann)

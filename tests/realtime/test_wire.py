@@ -17,7 +17,9 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from app.realtime.connection import Connection
-from app.realtime.wire import DirectInbox, direct_text_writer, receive_directly, text_frame
+from app.realtime.wire import (
+    PROTOCOL_ATTRIBUTES, DirectInbox, direct_text_writer, receive_directly, text_frame,
+)
 from tests.clock import until
 from tests.live import ClientPool, LiveServer, run_async
 
@@ -257,3 +259,30 @@ def test_a_real_server_hands_the_frames_straight_to_the_room(tmp_path) -> None:
         assert protocols and all(isinstance(p.queue, DirectInbox) for p in protocols)
         ann.send({"type": "chat", "text": "hello"})
         assert ann.wait_for("chat")["text"] == "hello"
+
+
+def test_the_uvicorn_protocol_has_every_attribute_the_direct_path_reads(tmp_path) -> None:
+    """The direct path reads uvicorn's internals (pinned in pyproject.toml): a uvicorn release
+    that renames one must fail here, loudly, not in production (where the path steps aside)."""
+    with LiveServer(tmp_path) as server, ClientPool() as clients:
+        room = server.create_room("panika", nickname="Ann")
+        ann = clients(server, room["code"])
+        ann.join(token=room["token"])
+        protocols = [p for p in server.server.server_state.connections
+                     if isinstance(p, WebSocketsSansIOProtocol)]
+        assert protocols
+        for protocol in protocols:
+            missing = [a for a in PROTOCOL_ATTRIBUTES if not hasattr(protocol, a)]
+            assert not missing, f"uvicorn's protocol lost {missing}: check app/realtime/wire.py"
+
+
+def test_a_protocol_without_those_attributes_gets_the_usual_path(caplog) -> None:
+    class Stripped(WebSocketsSansIOProtocol):
+        def __init__(self) -> None:  # no attribute at all
+            pass
+
+    protocol = Stripped()
+    ws = SimpleNamespace(_send=protocol.send)
+    with caplog.at_level("WARNING"):
+        assert direct_text_writer(ws) is None
+        assert receive_directly(ws, lambda t: True, lambda: None) is None

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import Field, RootModel
 
-from app.engine import ActionModel
+from app.engine import ActionModel, GameOptions
 
 
-class PanicLabOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PanicLabOptions(GameOptions):
     variant: Literal["standard", "no_mutations", "no_mutations_no_vents"] = Field(
         "standard",
         description="Tiles on the ring: all 25; without mutation rooms (22); "

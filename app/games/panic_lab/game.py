@@ -13,6 +13,8 @@ Time reaches the engine only as data: ``Move.at_ms`` (when the room received the
 
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -23,7 +25,6 @@ from app.engine import (
     IllegalAction,
     MalformedAction,
     Move,
-    NotYourTurn,
     Outcome,
     SeededRng,
     Timer,
@@ -57,6 +58,10 @@ _SYSTEM_PHASE: dict[type, str] = {
 """The phase in which each system action is expected."""
 
 
+def _tokens(n: int) -> str:
+    return "1 token" if n == 1 else f"{n} tokens"
+
+
 def capped_rtt(rtt_ms: int) -> int:
     return min(max(rtt_ms, 0), RTT_CAP_MS)
 
@@ -70,7 +75,7 @@ def settle_window_ms(rtt_ms: int) -> int:
     return RTT_CAP_MS - capped_rtt(rtt_ms)
 
 
-class PanicLabGame(Game[PanicLabState]):
+class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
     id: ClassVar[str] = "panic_lab"
     title: ClassVar[str] = "Panic Lab"
     pitch: ClassVar[str] = (
@@ -79,15 +84,15 @@ class PanicLabGame(Game[PanicLabState]):
     )
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
-    Options: ClassVar[type[BaseModel]] = PanicLabOptions
+    Options = PanicLabOptions
     Action: ClassVar[type[BaseModel]] = PanicLabAction
+    system_actions: ClassVar[frozenset[str]] = frozenset(
+        {"reveal", "timeout", "settle", "next_round"})
 
     # --- setup ---------------------------------------------------------------------------------
-    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> PanicLabState:
+    def setup(self, players: int, options: PanicLabOptions, rng: SeededRng) -> PanicLabState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Panic Lab needs 2 to 10 players, not {players}")
-        if not isinstance(options, PanicLabOptions):
-            options = PanicLabOptions.model_validate(options.model_dump() if options else {})
         ring = shuffled_ring(options.variant, rng)
         return PanicLabState(
             players=players,
@@ -98,13 +103,11 @@ class PanicLabGame(Game[PanicLabState]):
         )
 
     # --- validate ------------------------------------------------------------------------------
-    def validate(self, state: PanicLabState, move: Move) -> None:
+    def check(self, state: PanicLabState, move: Move) -> None:
         action = self._action(move)
         if isinstance(action, ClaimAction):
             self._validate_claim(state, move, action)
             return
-        if move.seat is not None:
-            raise NotYourTurn(f"only the room's timers send {action.type}")
         if state.phase == "over":
             raise IllegalAction("the match is over")
         expected = _SYSTEM_PHASE[type(action)]
@@ -112,16 +115,14 @@ class PanicLabGame(Game[PanicLabState]):
             raise IllegalAction(f"{action.type} comes in the {expected} phase, not {state.phase}")
 
     def _validate_claim(self, state: PanicLabState, move: Move, action: ClaimAction) -> None:
-        """The refusals in the order docs/games/panic-lab.md gives ("Refusals"): a tile outside
-        the ring first (decision D4: it names no tile, in any phase), then who sends it, the
-        phase, the tile's kind, an earlier claim, the latency-fair window."""
+        """The refusals in the order docs/games/panic-lab.md gives ("Refusals"), after the
+        sender's (``Game.check_sender``): a tile outside the ring first (decision D4: it names no
+        tile, in any phase), then the phase, the tile's kind, an earlier claim, the latency-fair
+        window."""
         if action.tile >= len(state.ring):
             raise MalformedAction(f"tile: must be below {len(state.ring)}")
         seat = move.seat
-        if seat is None:
-            raise IllegalAction("the system does not claim tiles")
-        if not 0 <= seat < state.players:
-            raise NotYourTurn(f"there is no seat {seat}")
+        assert seat is not None  # Game.check_sender: a claim is a player's
         if state.phase == "over":
             raise IllegalAction("the match is over")
         if state.phase == "countdown":
@@ -248,7 +249,7 @@ class PanicLabGame(Game[PanicLabState]):
             state.phase = "over"
             state.winner = winner.seat
             events.append(Event(
-                f"{{seat:{winner.seat}}} wins the match with {state.tokens[winner.seat]} tokens!",
+                f"{{seat:{winner.seat}}} wins the match with {_tokens(state.tokens[winner.seat])}!",
                 seat=winner.seat, kind="match_over", data={"n": state.tokens[winner.seat]},
             ))
         else:
@@ -292,6 +293,34 @@ class PanicLabGame(Game[PanicLabState]):
             out["my_claim"] = None if mine is None else {"tile": mine}
         return out
 
+    def hidden_variant(self, state: PanicLabState, seat: int | None,
+                       rng: SeededRng) -> PanicLabState:
+        """The other seats' wrong claims of the round moved to other wrong tiles: where a claim
+        lies stays hidden until the round is decided (everyone sees who claimed, and who is
+        locked out for a wrong claim; the dice and the ring are public)."""
+        variant = copy.deepcopy(state)
+        if state.solution is None or state.phase not in ("search", "settling"):
+            return variant
+        wrong = [i for i, tile in enumerate(state.ring)
+                 if tile.type not in ("lab", "vent") and i != state.solution.answer]
+        variant.claims = [
+            replace(claim, tile=rng.choice(wrong))
+            if claim.seat != seat and not claim.correct else claim
+            for claim in variant.claims
+        ]
+        return variant
+
+    def revealed_view(self, state: PanicLabState) -> dict[str, Any]:
+        """The public view with the round's secrets shown (docs/games/panic-lab.md, "The
+        revealed view"), for a finished match's replay only: the answer once the dice are
+        rolled, and every claim of the round with its tile (the players see only that a seat
+        has claimed until the round is decided)."""
+        latency = state.options.latency_fair
+        return {**self.view(state, None), "revealed": {
+            "answer": None if state.solution is None else state.solution.answer,
+            "claims": [claim.to_json(with_reaction=latency) for claim in state.claims],
+        }}
+
     def outcome(self, state: PanicLabState) -> Outcome | None:
         if state.winner is None:
             return None
@@ -300,7 +329,7 @@ class PanicLabGame(Game[PanicLabState]):
             scores=scores,
             ranks=ranks_from_scores(scores),
             winners=[state.winner],
-            summary=f"{{seat:{state.winner}}} wins with {scores[state.winner]} tokens.",
+            summary=f"{{seat:{state.winner}}} wins with {_tokens(scores[state.winner])}.",
         )
 
     def timers(self, state: PanicLabState) -> list[Timer]:

@@ -46,7 +46,8 @@ class Kind:
 
     def flip(self, attribute: Attribute) -> Kind:
         """The kind after passing through the mutation room for ``attribute``."""
-        return replace(self, **{attribute: _OTHER[getattr(self, attribute)]})
+        flipped: dict[str, Any] = {attribute: _OTHER[getattr(self, attribute)]}
+        return replace(self, **flipped)
 
     def to_json(self) -> dict[str, str]:
         return {"colour": self.colour, "shape": self.shape, "pattern": self.pattern}

@@ -66,8 +66,7 @@ class ActionCard:
     def name(self) -> str:
         """The card's name for the event log: "Chef, draw 2", "Mushroom Party", "Steal"."""
         if self.kind == "collect":
-            what = "card" if self.count == 1 else "cards"
-            return f"{MUSHROOM_NAMES[str(self.mushroom)]}, {self.action} {self.count} {what}"
+            return f"{MUSHROOM_NAMES[str(self.mushroom)]}, {self.action} {self.count}"
         return "Mushroom Party" if self.kind == "party" else "Steal"
 
     def to_json(self) -> dict[str, Any]:

@@ -4,19 +4,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import combinations
+from itertools import permutations
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import Field, RootModel
 
 from app.engine import (
-    ActionModel, Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer, ranks_from_scores,
+    ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer,
+    ranks_from_scores,
 )
 
-from . import rules
+from . import hidden, rules
 from .cards import ACTION_CARDS, MUSHROOMS
 from .scoring import score_baskets, totals
 from .state import PilzeState
+from .view import revealed_view
 from .view import view as build_view
 from .view import views as build_views
 from .view import winners
@@ -76,9 +78,7 @@ class PilzeAction(RootModel[AnyAction]):
     pass
 
 
-class PilzeOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PilzeOptions(GameOptions):
     memory_aid: bool = Field(
         False, title="Memory aid",
         description="Show everyone the hidden down sides of the display cards.",
@@ -93,7 +93,7 @@ class PilzeOptions(BaseModel):
     )
 
 
-class PanikPilzeGame(Game[PilzeState]):
+class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
     id = "panik_pilze"
     title = "Panik Pilze"
     pitch = "Double-sided mushroom cards, a display with hidden down-sides, and majority scoring."
@@ -101,27 +101,23 @@ class PanikPilzeGame(Game[PilzeState]):
     max_players = 5
     Options = PilzeOptions
     Action = PilzeAction
+    system_actions = frozenset({"timeout"})
 
-    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> PilzeState:
+    def setup(self, players: int, options: PilzeOptions, rng: SeededRng) -> PilzeState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Panik Pilze needs 2 to 5 players, not {players}")
-        memory_aid = bool(getattr(options, "memory_aid", False))
-        seconds = getattr(options, "turn_seconds", 60) if getattr(options, "turn_timer", False) else 0
-        return rules.new_state(players, memory_aid, seconds, rng)
+        seconds = options.turn_seconds if options.turn_timer else 0
+        return rules.new_state(players, options.memory_aid, seconds, rng)
 
     # --- validate and apply ------------------------------------------------------------------
-    def validate(self, state: PilzeState, move: Move) -> None:
+    def check(self, state: PilzeState, move: Move) -> None:
         action, seat = move.action, move.seat
         if state.phase == "over":
             raise IllegalAction("the match is over")
         if action.type == "timeout":
-            if seat is not None:
-                raise IllegalAction("only the system may send timeout")
             if not state.turn_seconds:  # no turn timer: nothing runs out (legal_actions: [])
                 raise IllegalAction("there is no turn timer")
             return
-        if seat is None or not 0 <= seat < state.players:
-            raise IllegalAction(f"only a player may send {action.type}")
         if seat != state.turn:
             raise NotYourTurn("wait for your turn")
         if action.type == "collect":
@@ -134,10 +130,10 @@ class PanikPilzeGame(Game[PilzeState]):
             rules.check_swap(state, seat, list(action.cards))
 
     def apply(self, state: PilzeState, move: Move, rng: SeededRng) -> list[Event]:
-        action, seat = move.action, move.seat
+        action = move.action
+        seat = state.turn  # the player whose turn it is plays, or the timeout plays for them
         events: list[Event] = []
         if action.type == "timeout":
-            seat = state.turn
             events.append(Event("{seat:%d} ran out of time; a turn is played for them" % seat,
                                 seat, "timeout"))
             action = self.parse_action(self.simplest_turn(state, seat))
@@ -162,8 +158,11 @@ class PanikPilzeGame(Game[PilzeState]):
     # --- what a seat may do --------------------------------------------------------------------
     def legal_actions(self, state: PilzeState, seat: int | None) -> list[dict[str, Any]]:
         """Every legal action of ``seat`` now, as raw JSON. For each hand card in hand order:
-        a draw card; a turn card with every choice of display cards; a party card with each type;
-        a steal card with each (opponent, type) there is. Then every swap (1 to 3 cards). The
+        a draw card; a turn card with every choice of display cards, in every order (the order
+        named is the order they turn); a party card with each type; a steal card with each
+        (opponent, type) there is. Then every swap (1 to 3 cards, in every order: they go on the
+        discard pile in the order named). Exactly what ``validate`` accepts (issue 25, item 3).
+        The
         system (``seat=None``): its timer's action, ``{"type": "timeout"}``, while the turn timer
         runs."""
         if state.phase == "over":
@@ -181,14 +180,14 @@ class PanikPilzeGame(Game[PilzeState]):
                 out.append({"type": "collect", "card": card, "flip": []})
             elif spec.kind == "collect":
                 out += [{"type": "collect", "card": card, "flip": list(pick)}
-                        for pick in combinations(serials, spec.count)]
+                        for pick in permutations(serials, spec.count)]
             elif spec.kind == "party":
                 out += [{"type": "party", "card": card, "mushroom": m} for m in MUSHROOMS]
             else:
                 out += [{"type": "steal", "card": card, "victim": v, "mushroom": m}
                         for v, m in rules.steal_targets(state, seat)]
         for size in range(1, len(hand) + 1):
-            out += [{"type": "swap", "cards": list(pick)} for pick in combinations(hand, size)]
+            out += [{"type": "swap", "cards": list(pick)} for pick in permutations(hand, size)]
         return out
 
     def simplest_turn(self, state: PilzeState, seat: int) -> dict[str, Any]:
@@ -203,10 +202,16 @@ class PanikPilzeGame(Game[PilzeState]):
     def view(self, state: PilzeState, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
 
+    def hidden_variant(self, state: PilzeState, seat: int | None, rng: SeededRng) -> PilzeState:
+        return hidden.hidden_variant(state, seat, rng)
+
     def views(
         self, state: PilzeState, seats: Iterable[int | None]
     ) -> dict[int | None, dict[str, Any]]:
         return build_views(state, seats)
+
+    def revealed_view(self, state: PilzeState) -> dict[str, Any]:
+        return revealed_view(state)
 
     def outcome(self, state: PilzeState) -> Outcome | None:
         """Scores are the scoring pad's totals; equal top totals share the victory."""

@@ -171,7 +171,7 @@ def play_collect(
         events += [flip(state, f) for f in flips]
     taken = take_from_display(state, seat, mushroom)
     events.append(Event(
-        "{seat:%d} plays %s and takes %d %s" % (seat, spec.name, taken, MUSHROOM_NAMES[mushroom]),
+        "{seat:%d} plays %s, and takes %d %s" % (seat, spec.name, taken, MUSHROOM_NAMES[mushroom]),
         seat, "collect", {"card": card, "mushroom": mushroom, "taken": taken, "n": taken,
                           "action": spec.action, "count": spec.count},
     ))

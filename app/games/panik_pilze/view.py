@@ -28,11 +28,13 @@ def views(state: PilzeState, seats: Iterable[int | None]) -> dict[int | None, di
     return {seat: seat_view(state, public, seat) for seat in seats}
 
 
-def display_json(state: PilzeState) -> list[dict[str, Any]]:
+def display_json(state: PilzeState, downs: bool = False) -> list[dict[str, Any]]:
+    """The display's cards by public number; their down sides with the memory aid (or
+    ``downs``: the revealed view)."""
     out = []
     for card in state.display:
         entry: dict[str, Any] = {"id": state.serial[card], "up": state.up[card]}
-        if state.memory_aid:
+        if state.memory_aid or downs:
             entry["down"] = other_side(card, state.up[card])
         out.append(entry)
     return out
@@ -65,6 +67,21 @@ def public_view(state: PilzeState) -> dict[str, Any]:
         "end_cause": state.end_cause,
         "winners": winners(state) if over else [],
     }
+
+
+def revealed_view(state: PilzeState) -> dict[str, Any]:
+    """The public view with every secret shown, for a finished match's replay only
+    (docs/games/panik-pilze.md, "The revealed view"): every display card's down side (as the
+    memory aid shows it), every hand, the mushroom pile with both sides of each card and the
+    action pile in order (top card last)."""
+    out = seat_view(state, public_view(state), None)
+    out["display"] = display_json(state, downs=True)
+    out["revealed"] = {
+        "hands": [[ACTION_JSON[c] for c in hand] for hand in state.hands],
+        "pile": [{"up": state.up[c], "down": other_side(c, state.up[c])} for c in state.pile],
+        "action_pile": [ACTION_JSON[c] for c in state.action_pile],
+    }
+    return out
 
 
 def seat_view(state: PilzeState, public: dict[str, Any], seat: int | None) -> dict[str, Any]:

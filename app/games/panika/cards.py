@@ -48,6 +48,12 @@ class Card:
         return SPECIAL_NAMES[str(self.special)]
 
     @property
+    def plural(self) -> str:
+        """Two of the card, for the event log: "3s", "Carrots", "Tomatoes", "Play Twos"."""
+        name = self.name
+        return name + ("es" if name.endswith("o") else "s")
+
+    @property
     def term(self) -> str:
         """The card's id in the catalogs (``event.panika.card.<term>``; a number card's term is
         its value, which needs no translation)."""

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import Field, RootModel
 
 from app.engine import (
-    ActionModel, Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer, ranks_from_scores,
+    ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer,
+    ranks_from_scores,
 )
 
-from . import rules
+from . import hidden, rules
 from .state import PanikaState
+from .view import revealed_view
 from .view import view as build_view
 from .view import views as build_views
 
@@ -69,19 +71,14 @@ class PanikaAction(RootModel[AnyAction]):
     pass
 
 
-class PanikaOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PanikaOptions(GameOptions):
     turn_seconds: int = Field(
         30, ge=10, le=120,
         description="Seconds a player has to play before a card is played for them.",
     )
 
 
-SYSTEM_ACTIONS = frozenset({"auto_tap", "close_last_card", "timeout"})
-
-
-class PanikaGame(Game[PanikaState]):
+class PanikaGame(Game[PanikaState, PanikaOptions]):
     id = "panika"
     title = "Panika"
     pitch = "Play cards, tap the shared counter, and don't be the one who makes it burst."
@@ -89,24 +86,20 @@ class PanikaGame(Game[PanikaState]):
     max_players = 6
     Options = PanikaOptions
     Action = PanikaAction
+    system_actions = frozenset({"auto_tap", "close_last_card", "timeout"})
 
-    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> PanikaState:
+    def setup(self, players: int, options: PanikaOptions, rng: SeededRng) -> PanikaState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Panika needs 2 to 6 players, not {players}")
-        turn_seconds = getattr(options, "turn_seconds", 30)
-        return rules.new_state(players, turn_seconds, rng)
+        return rules.new_state(players, options.turn_seconds, rng)
 
-    def validate(self, state: PanikaState, move: Move) -> None:
+    def check(self, state: PanikaState, move: Move) -> None:
         action, seat = move.action, move.seat
         kind = action.type
         if state.phase == "over":
             raise IllegalAction("the match is over")
-        if kind in SYSTEM_ACTIONS:
-            if seat is not None:
-                raise IllegalAction(f"only the system may send {kind}")
-        elif seat is None or not 0 <= seat < state.players:
-            raise IllegalAction(f"only a player may send {kind}")
         if kind == "play":
+            assert seat is not None  # Game.check_sender: a player's action
             rules.check_play(state, seat, list(action.cards))
         elif kind == "tap":
             if state.phase != "tapping":
@@ -124,7 +117,8 @@ class PanikaGame(Game[PanikaState]):
         elif kind == "timeout":
             if state.phase != "play":
                 raise IllegalAction("no one is choosing a card")
-        elif kind == "last_card" and not rules.last_card_counts(state, seat):
+        elif kind == "last_card" and seat is not None \
+                and not rules.last_card_counts(state, seat):
             # A false call changes nothing and is refused, so it is never logged as a move.
             raise IllegalAction("no 'Last card!' call counts now")
 
@@ -132,6 +126,7 @@ class PanikaGame(Game[PanikaState]):
         action, seat = move.action, move.seat
         kind = action.type
         if kind == "last_card":
+            assert seat is not None  # Game.check_sender: a player's action
             return rules.call_last_card(state, seat)
         if kind == "close_last_card":
             events = rules.close_window(state, rng)
@@ -165,6 +160,7 @@ class PanikaGame(Game[PanikaState]):
                 # turn with one card in all, even if the pile still holds it (the draw takes it).
                 state.last_card_called[seat] = True
             return events + rules.play(state, seat, cards, rng)
+        assert seat is not None  # a play: Game.check_sender made sure it is a player's
         cards = list(action.cards)
         if events and any(c not in state.hands[seat] for c in cards):
             # The penalty just took a card this play needed: the play is void, choose again.
@@ -176,10 +172,17 @@ class PanikaGame(Game[PanikaState]):
     def view(self, state: PanikaState, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
 
+    def hidden_variant(self, state: PanikaState, seat: int | None,
+                       rng: SeededRng) -> PanikaState:
+        return hidden.hidden_variant(state, seat, rng)
+
     def views(
         self, state: PanikaState, seats: Iterable[int | None]
     ) -> dict[int | None, dict[str, Any]]:
         return build_views(state, seats)
+
+    def revealed_view(self, state: PanikaState) -> dict[str, Any]:
+        return revealed_view(state)
 
     def outcome(self, state: PanikaState) -> Outcome | None:
         """Winners rank 1; the others by fewest cards left. Score: minus the cards left."""

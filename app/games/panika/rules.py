@@ -159,7 +159,7 @@ def _play_text(seat: int, cards: list[int], taps: int) -> str:
     if len(names) == 1:
         what = names[0]
     elif names[0] == names[1]:
-        what = f"two {names[0]}s"
+        what = f"two {CARDS[cards[0]].plural}"
     else:
         what = f"{names[0]} and {names[1]}"
     article = "a " if len(cards) == 1 and CARDS[cards[0]].kind != "special" else ""
@@ -398,14 +398,18 @@ def bot_play(state: PanikaState, seat: int) -> list[int]:
 
 
 def legal_plays(state: PanikaState, seat: int) -> list[list[int]]:
-    """Every play ``seat`` may make now (ordered pairs matter only under Play Two)."""
+    """Every play ``seat`` may make now, exactly as ``check_play`` accepts them: each card
+    alone, then every ordered pair that may go together (two identical vegetables in both
+    orders, since either order is accepted and puts the second on top of the discard; under
+    Play Two every ordered pair, where the order decides which special acts). docs/games/
+    panika.md, "Legal actions"."""
     if state.phase != "play" or seat != state.turn:
         return []
     hand = state.hands[seat]
     if state.play_two == seat:
         return [list(p) for p in permutations(hand, 2)]
     plays = [[c] for c in hand]
-    for a, b in combinations(hand, 2):
+    for a, b in permutations(hand, 2):
         ca, cb = CARDS[a], CARDS[b]
         if ca.kind == cb.kind == "vegetable" and ca.vegetable == cb.vegetable:
             plays.append([a, b])

@@ -66,6 +66,19 @@ def public_view(state: PanikaState) -> dict[str, Any]:
     return out
 
 
+def revealed_view(state: PanikaState) -> dict[str, Any]:
+    """The public view with every secret shown, for a finished match's replay only
+    (docs/games/panika.md, "The revealed view"): this round's burst number, every hand, and
+    every draw pile in order (its top card last)."""
+    out = seat_view(state, public_view(state), None)
+    out["revealed"] = {
+        "burst_at": state.burst_at,
+        "hands": [[CARD_JSON[c] for c in hand] for hand in state.hands],
+        "piles": [[CARD_JSON[c] for c in pile] for pile in state.piles],
+    }
+    return out
+
+
 def seat_view(state: PanikaState, public: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The public part plus, for a player, their own hand and what they may do now."""
     out = {**public, "you": seat}

@@ -12,12 +12,13 @@ a new counter match with a new seed. See docs/games/panika-counter.md.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import Field, RootModel
 
-from app.engine import ActionModel, Event, Game, IllegalAction, Move, Outcome, SeededRng, Timer
+from app.engine import ActionModel, Event, Game, GameOptions, IllegalAction, Move, Outcome, SeededRng, Timer
 
 BURST_MIN, BURST_MAX = 21, 30
 NEW_ROUND_SECONDS = 3
@@ -74,8 +75,8 @@ class CounterAction(RootModel[Annotated[
     pass
 
 
-class CounterOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CounterOptions(GameOptions):
+    """The counter has no options."""
 
 
 def start_round(state: CounterState, rng: SeededRng) -> None:
@@ -87,7 +88,7 @@ def start_round(state: CounterState, rng: SeededRng) -> None:
     state.taps = [0] * state.players
 
 
-class PanikaCounterGame(Game[CounterState]):
+class PanikaCounterGame(Game[CounterState, CounterOptions]):
     id = "panika_counter"
     title = "Panika counter"
     pitch = "The Panika counter for your own cards: tap together, and it bursts somewhere 21 to 30."
@@ -96,23 +97,20 @@ class PanikaCounterGame(Game[CounterState]):
     open_table = True
     Options = CounterOptions
     Action = CounterAction
+    shared_actions = frozenset({"new_round", "new_counter"})
     closing_action = {"type": "new_counter"}
     """The system move that ends a match still running when its room closes (read by the room:
     the seed of a counter that never reached a "new counter" is revealed and recorded too)."""
 
-    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> CounterState:
+    def setup(self, players: int, options: CounterOptions, rng: SeededRng) -> CounterState:
         state = CounterState(players=players, taps_total=[0] * players)
         start_round(state, rng)
         return state
 
-    def validate(self, state: CounterState, move: Move) -> None:
+    def check(self, state: CounterState, move: Move) -> None:
         kind = move.action.type
         if state.ended:
             raise IllegalAction("this counter has ended")
-        if move.seat is not None and not 0 <= move.seat < state.players:
-            raise IllegalAction(f"there is no seat {move.seat}")
-        if kind not in ("new_round", "new_counter") and move.seat is None:
-            raise IllegalAction(f"only a player may send {kind}")
         if kind == "new_counter":
             return
         if kind == "new_round":
@@ -121,12 +119,22 @@ class PanikaCounterGame(Game[CounterState]):
         elif state.phase == "burst":
             raise IllegalAction("the counter burst; wait for the next round")
 
+    def hidden_variant(self, state: CounterState, seat: int | None,
+                       rng: SeededRng) -> CounterState:
+        """The burst number drawn again above the counter while the round counts (it is shown
+        only when it bursts)."""
+        variant = copy.deepcopy(state)
+        if state.phase == "counting" and not state.ended:
+            variant.burst_at = rng.randint(max(state.counter + 1, BURST_MIN), BURST_MAX)
+        return variant
+
     def apply(self, state: CounterState, move: Move, rng: SeededRng) -> list[Event]:
         kind, seat = move.action.type, move.seat
         if kind == "new_counter":
             state.ended = True
             return [Event("A new counter: this one's seed is revealed", seat, "new_counter")]
         if kind == "tap":
+            assert seat is not None  # Game.check_sender: a player's action
             state.counter += 1
             state.taps[seat] += 1
             state.taps_total[seat] += 1
@@ -141,6 +149,7 @@ class PanikaCounterGame(Game[CounterState]):
             state.counter = max(0, state.counter - 1)
             return []
         if kind == "reset":
+            assert seat is not None  # Game.check_sender: a player's action
             state.counter = 0
             return [Event("{seat:%d} resets the counter" % seat, seat, "reset")]
         start_round(state, rng)
@@ -155,6 +164,11 @@ class PanikaCounterGame(Game[CounterState]):
             "taps": list(state.taps),
             "you": seat,
         }
+
+    def revealed_view(self, state: CounterState) -> dict[str, Any]:
+        """The public view with this round's secret burst number (docs/games/panika-counter.md,
+        "The revealed view"), for a finished match's replay only."""
+        return {**self.view(state, None), "revealed": {"burst_at": state.burst_at}}
 
     def outcome(self, state: CounterState) -> Outcome | None:
         """Only once ``new_counter`` ended the match: no winners (a counter has none); a seat's

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictInt
+from pydantic import Field, RootModel, StrictInt
 
-from app.engine import ActionModel, Event, Game, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer
+from app.engine import (
+    ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, SeededRng,
+    Timer,
+)
 
 from . import rules
 from .board import SPACES
@@ -49,9 +53,7 @@ class PaniqueAction(RootModel[AnyAction]):
     pass
 
 
-class PaniqueOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PaniqueOptions(GameOptions):
     choice_seconds: int = Field(
         20, ge=5, le=60, title="Seconds to choose",
         description="Seconds to make a choice (the Butler's offer, the Ally's option, a rest) "
@@ -59,7 +61,7 @@ class PaniqueOptions(BaseModel):
     )
 
 
-class PaniqueGame(Game[PaniqueState]):
+class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
     id = "panique"
     title = "Panique"
     pitch = "Dice and a track through a haunted house: survive the Lethal Encounter Tables."
@@ -67,23 +69,21 @@ class PaniqueGame(Game[PaniqueState]):
     max_players = 5
     Options = PaniqueOptions
     Action = PaniqueAction
+    system_actions = frozenset({"timeout"})
+    shared_actions = frozenset({"roll"})
 
-    def setup(self, players: int, options: BaseModel, rng: SeededRng) -> PaniqueState:
+    def setup(self, players: int, options: PaniqueOptions, rng: SeededRng) -> PaniqueState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Panique needs 1 to 5 heirs, not {players}")
-        return rules.new_state(players, getattr(options, "choice_seconds", 20))
+        return rules.new_state(players, options.choice_seconds)
 
-    def validate(self, state: PaniqueState, move: Move) -> None:
+    def check(self, state: PaniqueState, move: Move) -> None:
         action, seat = move.action, move.seat
         pending = state.pending
         if state.phase == "over" or pending is None:
             raise IllegalAction("the match is over")
-        if seat is not None and not 0 <= seat < state.players:
-            raise IllegalAction("only a player may act")
         choice = rules.is_choice(pending)
         if action.type == "timeout":
-            if seat is not None:
-                raise IllegalAction("only the system may send timeout")
             if not choice:
                 raise IllegalAction("no choice is waiting")
             return
@@ -119,6 +119,14 @@ class PaniqueGame(Game[PaniqueState]):
         option = rules.DEFAULTS[pending.purpose]
         return rules.choose(state, option, None, timed_out=True)
 
+    hidden_information = False
+    """Everything in Panique is public (docs/games/panique.md); its dice are rolled when the
+    roll is made, so no future roll waits in the state."""
+
+    def hidden_variant(self, state: PaniqueState, seat: int | None,
+                       rng: SeededRng) -> PaniqueState:
+        return copy.deepcopy(state)
+
     def rules_data(self) -> dict[str, Any]:
         """The board and every table, for the rules page (templates/rules/panique.html)."""
         return {"spaces": SPACES, "tables": list(TABLES.values()),
@@ -152,6 +160,11 @@ class PaniqueGame(Game[PaniqueState]):
     def views(self, state: PaniqueState, seats: Iterable[int | None]
               ) -> dict[int | None, dict[str, Any]]:
         return build_views(state, seats, self.legal_actions)
+
+    def revealed_view(self, state: PaniqueState) -> dict[str, Any]:
+        """Nothing in Panique is hidden (a die not yet rolled is not in the state): the public
+        view with an empty ``revealed`` (docs/games/panique.md, "The revealed view")."""
+        return {**self.view(state, None), "revealed": {}}
 
     def outcome(self, state: PaniqueState) -> Outcome | None:
         """Winners rank 1; then heirs still alive before those out, further along first, the

@@ -1,7 +1,9 @@
 // Panic Lab in the browser: the ring of tiles round the dice, one tap to claim, and after each
 // round every claim and the amoeba's path, step by step. The state comes from the server's view
 // (docs/games/panic-lab.md); the ring's SVG is built once per match, each frame only changes
-// classes and a few texts.
+// classes and a few texts. With ctx.readOnly (a finished match watched again) nothing can be
+// claimed and the countdown stands still at the frame's time; a revealed view (docs/games/
+// panic-lab.md) shows the answer and every claim while the round is still being searched.
 //
 // Hooks for tests: `.pl-tile[data-index="7"]` (click to claim), `.pl-root[data-phase]`,
 // `.pl-player[data-seat="0"] .pl-tokens[data-tokens]`, `.pl-tile.mine`, `.pl-tile.answer`,
@@ -33,6 +35,7 @@ function svgText(str, attrs) {
 export const layout = "fill";
 
 export function mount(container, ctx) {
+  const still = !!ctx.table || !!ctx.readOnly; // nobody claims from this board
   const root = html("div", `pl-root${ctx.table ? " table" : ""}`);
   const banner = html("p", "pl-banner");
   banner.setAttribute("role", "status");
@@ -52,7 +55,7 @@ export function mount(container, ctx) {
   };
   const st = {
     frame: null, phase: null, round: 0, shownRound: 0, pending: null, pendingTimer: 0,
-    countdownEnd: 0, lastCount: null, animTimer: 0, wasLocked: false, diceKey: null,
+    countdownEnd: 0, frozenMs: null, lastCount: null, animTimer: 0, wasLocked: false, diceKey: null,
   };
 
   // --- building (once per match, and when the board changes shape) -----------------------------
@@ -102,7 +105,7 @@ export function mount(container, ctx) {
       const g = el("g", {
         class: `pl-tile ${tile.type}`, "data-index": i, "data-type": tile.type,
         transform: `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)}) scale(${s.toFixed(3)})`,
-        tabindex: ctx.table ? null : 0, role: ctx.table ? "img" : "button",
+        tabindex: still ? null : 0, role: still ? "img" : "button",
         "aria-label": T("tile", { n: i + 1, tile: describeTile(tile) }),
       });
       // The tap target reaches halfway to the neighbours (44 px and more on a 360 px phone).
@@ -159,7 +162,7 @@ export function mount(container, ctx) {
 
   // --- claiming ------------------------------------------------------------------------------
   function canClaim(view) {
-    if (ctx.table || view.seat === null || view.seat === undefined) return false;
+    if (still || view.seat === null || view.seat === undefined) return false;
     if (!LIVE.has(view.phase)) return false;
     const legal = claimable();
     if (legal) return legal.size > 0 && st.pending === null;
@@ -221,7 +224,10 @@ export function mount(container, ctx) {
     }
     // Countdown deadline from the frame's timer.
     const cd = frame.timers.find((t) => t.key.startsWith("countdown:"));
-    if (view.phase === "countdown" && cd) st.countdownEnd = performance.now() + cd.remaining_ms;
+    // A paused match (nobody is connected) and a replay keep the countdown where it stands.
+    const frozen = ctx.readOnly || Boolean(cd && cd.paused);
+    if (view.phase === "countdown" && cd && !frozen) st.countdownEnd = performance.now() + cd.remaining_ms;
+    st.frozenMs = frozen ? (cd ? cd.remaining_ms : 0) : null;
 
     // Sounds at the moments that matter (not when joining mid-round).
     if (prevPhase === "countdown" && LIVE.has(view.phase)) {
@@ -266,8 +272,21 @@ export function mount(container, ctx) {
     });
     renderDice(view);
     renderPlayers(view);
+    renderSecrets(view);
     banner.textContent = bannerText(view, me);
     banner.className = `pl-banner ${bannerTone(view, me)}`;
+  }
+
+  // A revealed view during a search: the answer, and every claim so far (the players saw only
+  // that someone had claimed). Once the round is decided the result shows them anyway.
+  function renderSecrets(view) {
+    const r = view.revealed;
+    const searching = !!r && LIVE.has(view.phase);
+    ui.tiles.forEach((g, i) => g.classList.toggle("secret-answer", searching && r.answer === i));
+    if (searching) {
+      ui.claimsG.replaceChildren();
+      drawClaims(view, { claims: r.claims, winner: null });
+    }
   }
 
   function renderDice(view) {
@@ -313,7 +332,7 @@ export function mount(container, ctx) {
       st.lastCount = null;
       return;
     }
-    const left = Math.max(0, st.countdownEnd - performance.now());
+    const left = st.frozenMs !== null ? st.frozenMs : Math.max(0, st.countdownEnd - performance.now());
     const n = Math.ceil(left / 1000);
     const label = n > 0 ? String(n) : "!";
     if (ui.countText.textContent !== label) {
@@ -537,7 +556,14 @@ export function mount(container, ctx) {
       }
     };
     clearInterval(st.animTimer);
-    if (!stepMs) { while (k <= path.length) step(); return; }
+    // No time to animate (a page opened on a finished round, or under 1.1 s of pause left):
+    // every step at once, then the call that marks the path done (issue 25, item 1: the loop
+    // once waited for a `k` that the last call no longer moves).
+    if (!stepMs) {
+      while (k < path.length) step();
+      step();
+      return;
+    }
     step();
     st.animTimer = setInterval(step, stepMs);
   }

@@ -2,7 +2,9 @@
 // action hand, and the final scoring pad. The view and the actions are described in
 // docs/games/panik-pilze.md ("The view", "Actions", "Client"). Phone first: the whole game
 // fits one screen (the sizes shrink to the height available); with ctx.table it draws the
-// public view big for a shared screen, with no hand and no buttons.
+// public view big for a shared screen, with no hand and no buttons. With ctx.readOnly (a finished
+// match watched again) it offers no action and keeps its size, and a revealed view's secrets
+// (docs/games/panik-pilze.md) are drawn too: every down side, every hand.
 import {
   ICONS, MUSHROOMS, NAMES, actionFace, actionName, el, esc, face, mushroomSvg,
 } from "./panik_pilze_art.js";
@@ -17,6 +19,7 @@ const SCALES = [2, 1.8, 1.6, 1.45, 1.3, 1.2, 1.15, 1.1, 1.05, 1, 0.96, 0.92, 0.8
 
 export function mount(container, shell) {
   const table = !!shell.table;
+  const readOnly = !!shell.readOnly;
   // Sound and vibration only once the page has had a user gesture (browsers refuse them before).
   const active = () => !navigator.userActivation || navigator.userActivation.hasBeenActive;
   const ctx = {
@@ -44,7 +47,8 @@ export function mount(container, shell) {
   // The scoring pad scrolls sideways on a narrow phone with five players: focusable for keyboards.
   const padEl = el("div", { class: "pp-pad", id: "pilze-pad", hidden: true, tabindex: "0",
     role: "region", "aria-label": T("pad") });
-  root.append(board, middle, statusEl);
+  const openHandsEl = el("div", { class: "pp-open-hands", id: "pilze-open-hands", hidden: true });
+  root.append(board, middle, statusEl, openHandsEl);
 
   let handEl = null;
   let swapBtn = null;
@@ -53,7 +57,7 @@ export function mount(container, shell) {
     handEl = el("div", { class: "pp-hand", id: "pilze-hand", "aria-label": T("your_cards") });
     swapBtn = el("button", { type: "button", class: "btn ghost pp-swap", id: "pilze-swap", onclick: onSwapMode });
     playBtn = el("button", { type: "button", class: "btn pp-play", id: "pilze-play", onclick: onPlay, text: T("play") });
-    root.append(handEl, el("div", { class: "pp-controls" }, swapBtn, playBtn));
+    root.append(handEl, el("div", { class: "pp-controls", hidden: readOnly }, swapBtn, playBtn));
   }
   root.append(padEl);
   container.replaceChildren(root);
@@ -220,8 +224,9 @@ export function mount(container, shell) {
 
   function drawPile() {
     const pile = view.pile;
+    const under = view.revealed && view.revealed.pile.length ? view.revealed.pile[view.revealed.pile.length - 1].down : null;
     const top = pile.top
-      ? `<div class="pp-card pp-card-${pile.top} pp-pile-top">${face(pile.top)}</div>`
+      ? `<div class="pp-card pp-card-${pile.top} pp-pile-top">${face(pile.top, under ? downSide(under) : "")}</div>`
       : `<div class="pp-card pp-card-empty">${esc(T("empty"))}</div>`;
     pileEl.innerHTML = `${top}<span class="pp-pile-count" id="pilze-pile-count" title="${esc(T("pile_left"))}">${pile.count}</span>`;
     pileEl.setAttribute("aria-label", T("pile", { n: pile.count, top: pile.top ? NAMES[pile.top] : T("empty") }));
@@ -239,7 +244,7 @@ export function mount(container, shell) {
       const classes = ["pp-card", `pp-card-${d.up}`];
       if (chosen) classes.push("chosen");
       if (takeType && d.up === takeType && !chosen) classes.push("take");
-      const down = d.down ? `<span class="pp-down">${mushroomSvg(d.down, "pp-down-icon")}<span>${esc(T("under", { mushroom: NAMES[d.down] }))}</span></span>` : "";
+      const down = d.down ? downSide(d.down) : "";
       const inner = face(d.up, down);
       const attrs = { class: classes.join(" "), "data-id": d.id, "data-up": d.up, html: inner };
       let node;
@@ -265,6 +270,23 @@ export function mount(container, shell) {
     flips.clear();
   }
 
+  function downSide(mushroom) {
+    return `<span class="pp-down">${mushroomSvg(mushroom, "pp-down-icon")}<span>${esc(T("under", { mushroom: NAMES[mushroom] }))}</span></span>`;
+  }
+
+  // A revealed view: every seat's hand, drawn as a hand is (not buttons).
+  function drawOpenHands() {
+    openHandsEl.hidden = !view.revealed;
+    if (!view.revealed) return;
+    openHandsEl.replaceChildren(...view.revealed.hands.map((cards, seat) => el("div", {
+      class: "pp-open-hand", "data-hand": seat,
+    }, el("span", { class: "pp-open-who", text: ctx.name(seat) }),
+    el("div", { class: "pp-hand" }, ...cards.map((c) => el("div", {
+      class: `pp-action pp-action-${c.kind}${c.mushroom ? ` pp-card-${c.mushroom}` : ""}`,
+      "data-card-id": c.id, title: actionName(c), html: actionFace(c),
+    }))))));
+  }
+
   function animateFlip(node, was, index, turned = false) {
     // Both sides, briefly: the side seen on the pile (or before the turn), then the new up side.
     const back = el("div", { class: `pp-back pp-card-${was}`, "aria-hidden": "true", html: face(was, `<span class="pp-was">${esc(T(turned ? "was" : "on_pile"))}</span>`) });
@@ -284,6 +306,7 @@ export function mount(container, shell) {
 
   function drawHand() {
     if (table) return;
+    handEl.hidden = readOnly && me() === null; // a replay through every secret: the hands show below
     const cards = hand();
     const active = myTurn();
     handEl.replaceChildren(...cards.map((c) => {
@@ -363,6 +386,7 @@ export function mount(container, shell) {
     drawDisplay();
     drawHand();
     drawStatus(status);
+    drawOpenHands();
     drawPad();
     queueFit();
   }
@@ -385,7 +409,7 @@ export function mount(container, shell) {
     // too (class "pp-tight": no site header, a smaller room code, no "Connected." line, no
     // member chips, no seed-hash line) and the scales tried again.
     root.classList.remove("pp-tight");
-    if (!view || view.phase === "over") { root.style.setProperty("--pp-s", 1); return; }
+    if (!view || view.phase === "over" || readOnly) { root.style.setProperty("--pp-s", 1); return; }
     const scales = table ? [2.6, 2.3, ...SCALES] : SCALES;
     for (const tight of [false, true]) {
       root.classList.toggle("pp-tight", tight);
@@ -401,6 +425,8 @@ export function mount(container, shell) {
     update(frame) {
       const prev = view;
       view = frame.view;
+      // Watching a match again: the seat's view as it was, with nothing to do.
+      if (readOnly && view.legal) view = { ...view, legal: { play: false, steal: false } };
       const turnChanged = !prev || prev.turn !== view.turn || prev.turn_number !== view.turn_number;
       if (turnChanged) {
         sel = freshSelection();

@@ -1,7 +1,9 @@
 // Panika in the browser: your hand, the shared counter, "Last card!", and everyone's piles.
 // The view and the actions are described in docs/games/panika.md ("Client" for this file).
 // Phone first (360 px, one thumb); with ctx.table it draws the public view big for a shared
-// screen, with no hand and no buttons.
+// screen, with no hand and no buttons. With ctx.readOnly (a finished match watched again) it
+// offers no action, and a revealed view's secrets (docs/games/panika.md) are drawn too: the
+// burst number and every hand.
 import {
   ICONS, SAFE_MAX, cardFace, cardName, el, esc, feedback, miniCard, playEffect, replay,
   sameVegetable, scrollGameIntoView,
@@ -26,6 +28,7 @@ export const layout = "fill";
 
 export function mount(container, ctx) {
   const table = !!ctx.table;
+  const readOnly = !!ctx.readOnly;
   const fx = feedback(ctx);
   let view = null; // the latest view
   let version = -1;
@@ -46,7 +49,8 @@ export function mount(container, ctx) {
   const roundEl = el("span", { class: "pk-round", id: "panika-round" });
   const dirEl = el("span", { class: "pk-dir", id: "panika-direction" });
   const lastBurstEl = el("span", { class: "pk-last-burst" });
-  info.append(roundEl, dirEl, lastBurstEl);
+  const secretEl = el("span", { class: "pk-secret", id: "panika-secret", hidden: true });
+  info.append(roundEl, dirEl, lastBurstEl, secretEl);
   const playersEl = el("ol", { class: "pk-players", id: "panika-players", "aria-label": T("players") });
   const statusEl = el("p", { class: "pk-status", id: "panika-status", role: "status" });
   const flashEl = el("p", { class: "pk-flash", id: "panika-flash", "aria-live": "polite" });
@@ -111,7 +115,7 @@ export function mount(container, ctx) {
   const owedNow = () => Math.max(0, myTaps() - pending);
 
   function lastCardApplies() {
-    if (!view || me() === null || !view.legal || view.phase === "over" || calledLocally) return false;
+    if (readOnly || !view || me() === null || !view.legal || view.phase === "over" || calledLocally) return false;
     if (view.legal.last_card_due) return true;
     const p = view.players[me()];
     if (!p || p.last_card || p.pile > 0) return false;
@@ -195,6 +199,8 @@ export function mount(container, ctx) {
     dirEl.dataset.direction = view.direction;
     const b = view.last_burst;
     lastBurstEl.textContent = b ? T("last_burst", { name: you(b.seat), number: b.number }) : "";
+    secretEl.hidden = !view.revealed;
+    secretEl.textContent = view.revealed ? t("replay.bursts_at", { number: view.revealed.burst_at }) : "";
   }
 
   function drawPlayers() {
@@ -215,13 +221,14 @@ export function mount(container, ctx) {
       if (p.last_card) marks.push(`<span class="pk-mark last" data-last-card="true">${T("last_card")}</span>`);
       if (view.tapping && view.tapping.seat === p.seat) marks.push(`<span class="pk-mark tapping">${T("mark_taps", { n: view.tapping.owed })}</span>`);
       else if (queued.has(p.seat)) marks.push(`<span class="pk-mark queued">${T("mark_taps_next")}</span>`);
+      const open = view.revealed ? view.revealed.hands[p.seat] : null;
       items.push(el("li", {
         class: classes.join(" "), "data-seat": p.seat,
         html: `<span class="pk-name">${esc(name(p.seat))}${p.seat === me() ? esc(T("you_suffix")) : ""}</span>`
           + `<span class="pk-counts"><span class="pk-hand-count" title="${esc(T("cards_in_hand"))}">${ICONS.hand}<span class="n">${p.hand}</span></span>`
           + ` <span class="pk-pile-count" title="${esc(T("cards_in_pile"))}">${ICONS.pile}<span class="n">${p.pile}</span></span></span>`
           + (marks.length ? `<span class="pk-marks">${marks.join("")}</span>` : ""),
-      }));
+      }, open ? el("span", { class: "pk-open-hand", "data-hand": p.seat }, ...open.map(miniCard)) : null));
     });
     playersEl.replaceChildren(...items);
   }
@@ -346,7 +353,7 @@ export function mount(container, ctx) {
     if (!handEl) return;
     const legal = view.legal || { play: false, cards: 0 };
     const canPlay = legal.play && !playSent;
-    const over = view.phase === "over" || me() === null; // over, or a spectator: no play
+    const over = view.phase === "over" || me() === null || readOnly; // over, a spectator, a replay: no play
     playBtn.hidden = over;
     hintEl.hidden = over;
     const key = JSON.stringify([hand().map((c) => c.id), selected, canPlay, legal.cards, over]);
@@ -485,6 +492,8 @@ export function mount(container, ctx) {
     const fresh = frame.version !== version;
     version = frame.version;
     view = frame.view;
+    // Watching a match again: the seat's view as it was, with nothing to do.
+    if (readOnly && view.legal) view = { ...view, legal: { play: false, cards: 0, taps: 0, last_card_due: false } };
     legalPlays = Array.isArray(frame.legal)
       ? frame.legal.filter((a) => a.type === "play").map((a) => a.cards) : null;
     root.dataset.phase = view.phase;

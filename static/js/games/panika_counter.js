@@ -1,6 +1,8 @@
 // The stand-alone Panika counter: a huge tap area shared by every phone at the table, red "back 1",
 // green "reset", and a burst screen. One frame per tap; the server counts every tap once.
-// View: {counter, phase: "counting"|"burst", round, last_burst, taps: [per seat], you}.
+// View: {counter, phase: "counting"|"burst", round, last_burst, taps: [per seat], you}; a revealed
+// view (a finished match watched again, ctx.readOnly: drawn as the table view draws, with no
+// buttons) adds {revealed: {burst_at}}, this round's secret number.
 import { SAFE_MAX, el, esc, feedback, replay, scrollGameIntoView } from "./panika_common.js";
 import { t } from "../i18n.js";
 
@@ -12,7 +14,7 @@ const PENDING_RESET_MS = 2500;
 export const layout = "fill";
 
 export function mount(container, ctx) {
-  const table = !!ctx.table;
+  const table = !!ctx.table || !!ctx.readOnly;
   const fx = feedback(ctx);
   let view = null;
   let version = -1;
@@ -22,7 +24,8 @@ export function mount(container, ctx) {
   const root = el("div", { class: `pcounter${table ? " pcounter--table" : ""}` });
   const roundEl = el("span", { class: "pc-round", id: "counter-round" });
   const lastEl = el("span", { class: "pc-last" });
-  const info = el("div", { class: "pc-info" }, roundEl, lastEl);
+  const secretEl = el("span", { class: "pc-secret", id: "counter-secret", hidden: true });
+  const info = el("div", { class: "pc-info" }, roundEl, lastEl, secretEl);
   // "New counter": ends this counter for everyone, which reveals its seed (the burst numbers can
   // then be checked on the match page), and starts a fresh one (docs/games/panika-counter.md).
   if (!table) {
@@ -110,6 +113,8 @@ export function mount(container, ctx) {
     roundEl.textContent = T("round", { round: view.round });
     const b = view.last_burst;
     lastEl.textContent = b && b.round !== view.round ? T("last_burst", { name: you(b.seat), number: b.number }) : "";
+    secretEl.hidden = !view.revealed;
+    secretEl.textContent = view.revealed ? t("replay.bursts_at", { number: view.revealed.burst_at }) : "";
     valueEl.textContent = String(view.counter);
     const counting = view.phase === "counting";
     tapBtn.classList.toggle("tense", view.counter > SAFE_MAX);

@@ -6,7 +6,8 @@
 // The board is drawn in screen pixels (its viewBox is the box's own size) and rebuilt when the
 // box changes size, so its text is never scaled below 12 px. The whole game fits one screen:
 // while a match runs the room gives it the full screen (layout "fill"); otherwise fit() gives
-// it the height left under the room's header.
+// it the height left under the room's header. With ctx.readOnly (a finished match watched again)
+// it has no buttons; Panique hides nothing, so its revealed view is its public view.
 //
 // Hooks for tests: #pq-roll, .pq-choice[data-option], .pq-target[data-target], .pq-root
 // [data-phase], .pq-heir[data-seat] [data-life], .pq-space[data-index], .pq-token[data-seat],
@@ -65,6 +66,7 @@ export const layout = "fill";
 
 export function mount(container, ctx) {
   const table = !!ctx.table;
+  const readOnly = !!ctx.readOnly;
   let view = null;
   let sent = false;
   let sentTimer = 0;
@@ -88,7 +90,7 @@ export function mount(container, ctx) {
   const newsEl = html("p", { class: "pq-news", id: "pq-news" });
   const cardEl = html("section", { class: "pq-card", id: "pq-card", "aria-label": T("encounter_card"), hidden: true });
   const actionsEl = html("div", { class: "pq-actions", id: "pq-actions" });
-  const side = html("div", { class: "pq-side" }, diceEl, newsEl, cardEl, table ? null : actionsEl);
+  const side = html("div", { class: "pq-side" }, diceEl, newsEl, cardEl, table || readOnly ? null : actionsEl);
   root.append(heirsEl, html("div", { class: "pq-main" }, boardEl, side));
   container.replaceChildren(root);
 
@@ -400,7 +402,7 @@ export function mount(container, ctx) {
   }
 
   function drawActions() {
-    if (table) return;
+    if (table || readOnly) return;
     const legal = (view && view.legal) || [];
     const p = view && view.pending;
     const nodes = [];
@@ -456,7 +458,7 @@ export function mount(container, ctx) {
     promptEl.classList.toggle("mine", !!(view.pending && view.pending.seats.includes(me())));
     newsEl.textContent = news;
     drawActions();
-    if (first) { fit(); scrollIntoPlace(); }
+    if (first) { fit(); if (!readOnly) scrollIntoPlace(); }
     buildBoard();
     drawTokens(false);
     if (view.phase === "over" && view.winners.includes(me()) && settled && !wasOver) ctx.sound("win");

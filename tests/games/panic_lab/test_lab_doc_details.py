@@ -27,13 +27,13 @@ def _lab_or_vent(state) -> int:  # type: ignore[no-untyped-def]
 def test_the_refusals_come_in_the_documented_order():
     state, rng = start(3)
     outside = len(state.ring)
-    # 1. A tile outside the ring, in every phase and from anyone (D4).
+    # 1. Who, the check every game shares: the system, a seat outside the table.
+    assert _refusal(state, None, 0, 100) == (IllegalAction, "only a player may send claim")
+    assert _refusal(state, None, outside, 100) == (IllegalAction, "only a player may send claim")
+    assert _refusal(state, 7, 0, 100) == (IllegalAction, "there is no seat 7")
+    assert _refusal(state, 7, outside, 100) == (IllegalAction, "there is no seat 7")
+    # 2. A tile outside the ring, in every phase (D4).
     assert _refusal(state, 0, outside, 100) == (MalformedAction, "tile: must be below 25")
-    assert _refusal(state, None, outside, 100)[0] is MalformedAction
-    assert _refusal(state, 7, outside, 100)[0] is MalformedAction
-    # 2. Who: the system, a seat outside the table.
-    assert _refusal(state, None, 0, 100) == (IllegalAction, "the system does not claim tiles")
-    assert _refusal(state, 7, 0, 100) == (NotYourTurn, "there is no seat 7")
     # 3. The phase.
     assert _refusal(state, 0, _lab_or_vent(state), 100) == (IllegalAction, "wait for the dice")
     system(state, rng, "reveal", 3000)

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from app.engine import IllegalAction, MalformedAction, Move, NotYourTurn
+from app.engine import IllegalAction, MalformedAction, Move
 from app.games.panic_lab import GAME
 
 from .rings import answer, claim, start, system, wrong_tiles
@@ -168,7 +168,7 @@ def test_timeout_shows_the_answer_without_a_token():
 def test_only_the_system_sends_system_actions():
     state, rng = start()
     for kind in ("reveal", "timeout", "settle", "next_round"):
-        with pytest.raises(NotYourTurn):
+        with pytest.raises(IllegalAction, match=f"only the system may send {kind}"):
             GAME.validate(state, Move(0, GAME.parse_action({"type": kind}), 3000))
 
 
@@ -207,7 +207,7 @@ def test_malformed_claims():
                 {"type": "claim", "tile": "three"}):
         with pytest.raises(MalformedAction):
             GAME.parse_action(raw)
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(IllegalAction, match="there is no seat 7"):
         GAME.validate(state, Move(7, GAME.parse_action({"type": "claim", "tile": 1}), 3500))
 
 
@@ -293,9 +293,9 @@ def test_legal_actions_are_every_claimable_tile_once_the_dice_show():
     assert GAME.legal_actions(state, 0) == actions
 
 
-def test_a_claim_from_a_seat_outside_the_table_is_not_your_turn():
+def test_a_claim_from_a_seat_outside_the_table_is_refused():
     state, rng = start(3)
     system(state, rng, "reveal", 3000)
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(IllegalAction, match="there is no seat 7"):
         GAME.validate(state, Move(7, GAME.parse_action({"type": "claim", "tile": 0}), 4000))
     assert GAME.legal_actions(state, 7) == []

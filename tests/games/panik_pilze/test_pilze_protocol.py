@@ -272,21 +272,24 @@ def test_a_turn_card_without_flip_reads_as_no_numbers_and_is_illegal_not_malform
     assert state.turn == 1
 
 
-def test_legal_actions_list_each_turn_choice_once_in_display_order() -> None:
-    """``legal_actions``: a Turn 2 card with each pair of display numbers once, in the order of
-    ``itertools.combinations`` over the display; the reversed pair is accepted but not listed."""
+def test_legal_actions_list_each_turn_choice_in_every_order() -> None:
+    """``legal_actions``: a Turn 2 card with each pair of display numbers in both orders (the
+    order named is the order they turn), in the order of ``itertools.permutations`` over the
+    display; every swap in every order (they go on the discard pile in the order named): exactly
+    what is accepted (issue 25, item 3)."""
     state = build([["chef-turn2", "party", "steal"], ["party"]], display=DISPLAY)
     turn2 = card("chef-turn2", state, 0)
     legal = GAME.legal_actions(state, 0)
     flips = [a["flip"] for a in legal if a["type"] == "collect"]
-    assert flips == [[1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4]]
+    assert flips == [[1, 2], [1, 3], [1, 4], [2, 1], [2, 3], [2, 4], [3, 1], [3, 2], [3, 4],
+                     [4, 1], [4, 2], [4, 3]]
     parties = [a["mushroom"] for a in legal if a["type"] == "party"]
     assert parties == ["schlaubi", "chef", "knuddel", "panik", "gifti"]
-    assert [a["type"] for a in legal][-7:] == ["swap"] * 7
-    hand = state.hands[0]
-    assert [a["cards"] for a in legal if a["type"] == "swap"] == [
-        [hand[0]], [hand[1]], [hand[2]], [hand[0], hand[1]], [hand[0], hand[2]],
-        [hand[1], hand[2]], hand]
+    a, b, c = state.hands[0]
+    swaps = [x["cards"] for x in legal if x["type"] == "swap"]
+    assert swaps == [[a], [b], [c], [a, b], [a, c], [b, a], [b, c], [c, a], [c, b],
+                     [a, b, c], [a, c, b], [b, a, c], [b, c, a], [c, a, b], [c, b, a]]
+    assert [x["type"] for x in legal][-15:] == ["swap"] * 15
     act(state, 0, {"type": "collect", "card": turn2, "flip": [4, 1]})
     assert state.turn == 1
 

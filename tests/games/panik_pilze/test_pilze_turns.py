@@ -20,7 +20,7 @@ def test_collect_draw_one_lays_a_card_flipped_then_takes_every_card_of_the_type(
     lay = [e for e in events if e.kind == "lay"]
     assert lay[0].data == {"id": 5, "up": "chef", "was": "gifti"}
     collect = next(e for e in events if e.kind == "collect")
-    assert collect.text == "{seat:0} plays Chef, draw 1 card and takes 3 Chef"
+    assert collect.text == "{seat:0} plays Chef, draw 1, and takes 3 Chef"
 
 
 def test_collect_draw_two_lays_two_cards() -> None:

@@ -38,12 +38,14 @@ def test_reverse_with_two_players_gives_no_reverse_event():
 
 
 def test_hand_keeps_the_order_cards_came_in_and_legal_plays_follow_it():
+    """The singles in hand order, then two identical vegetables in both orders (either is
+    accepted: issue 25, item 3), by the hand position of the first card, then the second."""
     state, _ = build([["carrot", "1", "carrot", "tomato"], ["1"] * 4], [["2", "3"], 5])
     hand = list(state.hands[0])
     carrot_a, one, carrot_b, tomato = hand
     assert [c["id"] for c in GAME.view(state, 0)["hand"]] == hand
     assert [a["cards"] for a in GAME.legal_actions(state, 0)] == [
-        [carrot_a], [one], [carrot_b], [tomato], [carrot_a, carrot_b]]
+        [carrot_a], [one], [carrot_b], [tomato], [carrot_a, carrot_b], [carrot_b, carrot_a]]
     three = state.piles[0][-1]
     play(state, 0, one)  # then draws the pile's top (the 3) at the end of the hand
     tap(state, 0)
@@ -129,3 +131,16 @@ def test_error_precedence_the_same_card_twice_from_the_wrong_seat_is_not_your_tu
     play(state, 0, theirs)  # now taps are owed: a play is IllegalAction whoever sends it
     with pytest.raises(IllegalAction):
         play(state, 1, mine, mine)
+
+
+def test_two_tomatoes_are_tomatoes_in_the_event_and_in_the_english_catalog():
+    """Issue 25, item 13: the plural was written "Tomatos" (engine text and app/i18n/en.json)."""
+    import json
+    from pathlib import Path
+
+    state, _ = build([["tomato", "tomato", "1", "1"], ["1"] * 4], [5, 5])
+    events = play(state, 0, state.hands[0][0], state.hands[0][1])
+    assert events[0].text == "{seat:0} plays two Tomatoes"
+    catalog = json.loads((Path(__file__).resolve().parents[3] / "app/i18n/en.json").read_text())
+    assert catalog["event.panika.plural.tomato"] == "Tomatoes"
+    assert "Tomatos" not in json.dumps(catalog)

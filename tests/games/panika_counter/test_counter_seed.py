@@ -124,3 +124,26 @@ def test_an_unused_counter_closes_without_a_record(server, open_client):
     # The room is gone and no save of it runs: a record would be in the database by now.
     wait_until(lambda: room.task.done() and not room._saving, what="the room's end")
     assert _saved_matches(server, timeout=0) == []
+
+
+def test_a_stored_counter_lists_only_the_seats_someone_sat_in_and_still_replays(server,
+                                                                               open_client):
+    """Issue 25 (the counter's record): the room sets a counter up for 10 seats, but its stored
+    match lists only the seats that had a member while it ran (here Ann's, Phone1's, and Cleo's,
+    who joined mid-counter), no "Seat 5" ... "Seat 10"; the record still replays (the replay sets
+    it up for 10 seats, docs/games/panika-counter.md) and every draw checks."""
+    code, (ann, bob) = _counter(server, open_client)
+    for _ in range(3):
+        bob.action({"type": "tap"})
+    cleo = open_client(code)
+    cleo.join(nickname="Cleo")
+    cleo.action({"type": "tap"})
+    wait_frame(ann, lambda f: f["type"] == "state" and f["view"]["counter"] == 4)
+    mark = len(ann.frames)
+    ann.action({"type": "new_counter"})
+    done = wait_frame(ann, lambda f: f["type"] == "room" and f["status"] == "finished", mark)
+    shown = [(p["seat"], p["nickname"], p["score"]) for p in done["result"]["players"]]
+    assert shown == [(0, "Ann", 0), (1, "Phone1", 3), (2, "Cleo", 1)]
+    (stored,) = _saved_matches(server)
+    assert [(p["seat"], p["nickname"], p["score"]) for p in stored["players"]] == shown
+    assert stored["draws"] is not None and stored["draws"][0]["op"] == "randint"

@@ -1,0 +1,179 @@
+"""A finished match again, move by move, as its board showed it (docs/protocol.md, "Watching a
+match again").
+
+The stored record (seed, options, action log) goes through the one replay
+(``app.engine.replay.Replay``); after the set-up and after every move the board's data is taken:
+the view through the chosen eyes (``revealed_view``, every secret shown, or one seat's own
+``view`` as that seat saw it), the move's events, the seats the game waited on and the timers
+as they stood just after the move (the room's own ``TimerBoard``, on the match's clock). A move
+the rules refuse today ends the replay there, and the answer says so; a match whose game is
+gone, or whose set-up the rules refuse, does not replay at all (``Unreplayable``).
+
+Finished matches never change, so each answer is built once and kept, compressed, in a small
+in-process cache (``ReplayCache``): bounded by entries and by bytes, least recently used first
+out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+
+from app.engine import EngineError, Game, Move, get_game
+from app.engine.replay import Replay
+from app.realtime.frames import event_frame
+from app.realtime.timers import TimerBoard
+
+EVERYTHING = "all"
+"""The eyes that see every secret (the revealed view)."""
+
+Eyes = int | None
+"""A seat, or ``None`` for everything."""
+
+
+class Unreplayable(Exception):
+    """The match cannot be replayed at all here: its game is gone, or the rules refuse its
+    set-up (its player count or options)."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def _game_of(match: dict[str, Any]) -> Game:
+    game = get_game(match["game"])
+    if game is None:
+        raise Unreplayable("unknown_game", f"this server has no game {match['game']!r} any more")
+    return game
+
+
+def _start(game: Game, match: dict[str, Any]) -> Replay:
+    try:
+        return Replay(game, len(match["players"]), match["options"], bytes.fromhex(match["seed"]))
+    except (EngineError, ValueError) as error:
+        raise Unreplayable("setup_refused", f"the rules refuse this match's set-up: {error}") \
+            from error
+
+
+def _step(game: Game, state: Any, eyes: Eyes, number: int, move: Move | None,
+          events: list[Any], timers: TimerBoard) -> bytes:
+    """One step of the answer, encoded at once (a view is read before the next move)."""
+    at_ms = move.at_ms if move is not None else 0
+    over = game.outcome(state) is not None
+    if over:
+        timers.clear()  # the room stops every timer when a match ends
+    else:
+        timers.sync(game.timers(state), at_ms / 1000)
+    view = game.revealed_view(state) if eyes is None else game.view(state, eyes)
+    return orjson.dumps({
+        "move": number,
+        "seat": move.seat if move is not None else None,
+        "at_ms": at_ms,
+        "events": [event_frame(e) for e in events],
+        "active": list(game.active_seats(state)),
+        "timers": timers.visible(at_ms / 1000),
+        "view": view,
+    })
+
+
+def build_replay(match: dict[str, Any], eyes: Eyes) -> bytes:
+    """The JSON answer of ``GET /api/matches/{id}/replay`` for ``match`` (as
+    ``app.db.matches.get_match`` reads it) seen through ``eyes``. Raises ``Unreplayable``."""
+    game = _game_of(match)
+    run = _start(game, match)
+    timers = TimerBoard()
+    steps = [_step(game, run.state, eyes, 0, None, [], timers)]
+    refused: dict[str, Any] | None = None
+    for entry in match["actions"]:
+        move = Move.from_json(entry)
+        try:
+            events = run.step(move)
+        except EngineError as error:
+            refused = {"move": run.applied + 1, "code": error.code, "reason": str(error)}
+            break
+        steps.append(_step(game, run.state, eyes, run.applied, move, events, timers))
+    head = orjson.dumps({
+        "match": match["id"],
+        "game": game.id,
+        "eyes": EVERYTHING if eyes is None else eyes,
+        "players": [{"seat": p["seat"], "nickname": p["nickname"], "bot": p.get("bot")}
+                    for p in match["players"]],
+        "moves": len(match["actions"]),
+        "complete": refused is None,
+        "refused": refused,
+    })
+    return head[:-1] + b',"steps":[' + b",".join(steps) + b"]}"
+
+
+class ReplayCache:
+    """Finished replays, gzip-compressed, keyed by (match id, eyes): at most ``max_entries`` of
+    them and ``max_bytes`` compressed bytes in all, the least recently used dropped first (one
+    answer larger than the whole budget is served but not kept). A key being built is built
+    once: a second request for it waits for the first. Used from the event loop only (the
+    building runs in a worker thread)."""
+
+    def __init__(self, max_entries: int = 256, max_bytes: int = 32 * 1024 * 1024) -> None:
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._entries: OrderedDict[tuple[int, Eyes], bytes] = OrderedDict()
+        self._building: dict[tuple[int, Eyes], asyncio.Future[bytes]] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: tuple[int, Eyes]) -> bool:
+        return key in self._entries
+
+    def get(self, key: tuple[int, Eyes]) -> bytes | None:
+        """The compressed answer, marked as just used; ``None`` when not kept."""
+        found = self._entries.get(key)
+        if found is not None:
+            self._entries.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[int, Eyes], packed: bytes) -> None:
+        if key in self._entries:
+            self.bytes -= len(self._entries.pop(key))
+        if len(packed) > self.max_bytes:
+            return
+        self._entries[key] = packed
+        self.bytes += len(packed)
+        while len(self._entries) > self.max_entries or self.bytes > self.max_bytes:
+            _, dropped = self._entries.popitem(last=False)
+            self.bytes -= len(dropped)
+
+    async def get_or_build(self, key: tuple[int, Eyes],
+                           build: Callable[[], Awaitable[bytes]]) -> bytes:
+        """The kept answer, or ``build()``'s compressed and kept (once for concurrent
+        requests); an exception of ``build`` reaches every waiting request."""
+        found = self.get(key)
+        if found is not None:
+            return found
+        pending = self._building.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._building[key] = future
+        try:
+            packed = await build()
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: no "never retrieved" warning without waiters
+            raise
+        finally:
+            del self._building[key]
+        self.put(key, packed)
+        future.set_result(packed)
+        return packed
+
+
+def compress(body: bytes) -> bytes:
+    """gzip, at a level that costs little CPU (JSON of views shrinks about tenfold)."""
+    return gzip.compress(body, compresslevel=6, mtime=0)

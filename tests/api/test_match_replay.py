@@ -1,0 +1,286 @@
+"""Watching a match again, the API (docs/protocol.md, "Watching a match again"):
+``GET /api/matches/{id}/replay`` serves the stored match move by move from its seed, options
+and log, through every secret or one seat's eyes; a match the rules refuse part-way replays up
+to that move, one they cannot replay at all answers 409; answers are built once and kept in a
+bounded cache. And the match page's title and Open Graph tags name the game and the move."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from html import unescape
+
+import orjson
+import pytest
+from app.api.match_replay import ReplayCache
+from app.db.models import Match
+from app.engine import EngineError, Move, get_game
+from app.engine.replay import Replay
+from app.realtime.frames import event_frame
+from tests.finished_matches import NAMES, bot_match, finished_match, store
+from tests.live import LiveServer
+
+SEED = bytes(range(7, 39))
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):  # type: ignore[no-untyped-def]
+    with LiveServer(tmp_path_factory.mktemp("replay") / "var") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def panika(live):  # type: ignore[no-untyped-def]
+    """A whole Panika match of three bots, stored: (match id, its log, its outcome)."""
+    log, outcome = bot_match("panika", SEED, 3)
+    return store(live.app.state.db, "panika", SEED, 3, log, outcome), log, outcome
+
+
+def get_replay(live, match_id: int, **params) -> dict:  # type: ignore[no-untyped-def]
+    with live.http() as http:
+        response = http.get(f"/api/matches/{match_id}/replay", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def jsonish(value):  # type: ignore[no-untyped-def]
+    return orjson.loads(orjson.dumps(value))
+
+
+def test_the_replay_is_every_step_of_the_match_with_every_secret_shown(live, panika):
+    match_id, log, _ = panika
+    body = get_replay(live, match_id)
+    assert (body["match"], body["game"], body["eyes"]) == (match_id, "panika", "all")
+    assert body["moves"] == len(log) and body["complete"] and body["refused"] is None
+    assert [p["nickname"] for p in body["players"]] == NAMES[:3]
+    steps = body["steps"]
+    assert [s["move"] for s in steps] == list(range(len(log) + 1))
+    # Each step is the engine's own, re-derived here move by move from the same record.
+    game = get_game("panika")
+    run = Replay(game, 3, {}, SEED)
+    assert steps[0]["view"] == jsonish(game.revealed_view(run.state))
+    assert (steps[0]["seat"], steps[0]["at_ms"], steps[0]["events"]) == (None, 0, [])
+    for move, step in zip(log, steps[1:], strict=True):
+        events = run.step(move)
+        assert (step["seat"], step["at_ms"]) == (move.seat, move.at_ms)
+        assert step["events"] == jsonish([event_frame(e) for e in events])
+        assert step["active"] == game.active_seats(run.state)
+        assert step["view"] == jsonish(game.revealed_view(run.state)), step["move"]
+    # Every hand and the burst number, which no seat's frames showed.
+    assert steps[1]["view"]["revealed"]["burst_at"] in range(21, 31)
+    assert [len(h) for h in steps[1]["view"]["revealed"]["hands"]] == [
+        p["hand"] for p in steps[1]["view"]["players"]]
+    assert steps[-1]["view"]["phase"] == "over" and steps[-1]["timers"] == []
+
+
+def test_a_seats_eyes_see_exactly_that_seats_view_of_each_moment(live, panika):
+    match_id, log, _ = panika
+    steps = get_replay(live, match_id, eyes="1")["steps"]
+    game = get_game("panika")
+    run = Replay(game, 3, {}, SEED)
+    assert steps[0]["view"] == jsonish(game.view(run.state, 1))
+    for move, step in zip(log, steps[1:], strict=True):
+        run.step(move)
+        assert step["view"] == jsonish(game.view(run.state, 1))
+        assert "revealed" not in step["view"] and step["view"]["you"] == 1
+
+
+def test_the_timers_are_those_that_stood_just_after_each_move(live):
+    """Panic Lab: the countdown from the set-up, the search from the reveal, each with the time
+    it had left on the match's clock, as the room ran it."""
+    options = {"target_tokens": 2, "countdown_seconds": 3, "search_seconds": 20}
+    seed = bytes(range(50, 82))  # every stored match has a seed of its own (its hash is its key)
+    log, outcome = bot_match("panic_lab", seed, 3, options)
+    match_id = store(live.app.state.db, "panic_lab", seed, 3, log, outcome, options)
+    steps = get_replay(live, match_id)["steps"]
+    assert [(t["key"], t["remaining_ms"]) for t in steps[0]["timers"]] == [("countdown:1", 3000)]
+    reveal = next(s for s in steps if any(e["kind"] == "reveal" for e in s["events"]))
+    assert [(t["key"], t["remaining_ms"]) for t in reveal["timers"]] == [("search:1", 20_000)]
+    after = steps[reveal["move"] + 1]
+    if after["timers"] and after["timers"][0]["key"] == "search:1":  # a wrong claim: still on
+        assert after["timers"][0]["remaining_ms"] == 20_000 - (after["at_ms"] - reveal["at_ms"])
+    # The round's answer shows from the reveal on (the end of the round names the same tile);
+    # nobody's frame had it before.
+    assert steps[0]["view"]["revealed"]["answer"] is None
+    decided = next(s for s in steps if any("answer" in e.get("data", {}) for e in s["events"]))
+    answer = next(e["data"]["answer"] for e in decided["events"] if "answer" in e.get("data", {}))
+    assert reveal["view"]["revealed"]["answer"] == answer
+
+
+def test_answers_come_compressed_to_a_client_that_takes_gzip(live, panika):
+    match_id, _, _ = panika
+    with live.http() as http:
+        plain = http.get(f"/api/matches/{match_id}/replay",
+                         headers={"Accept-Encoding": "identity"})
+        packed = http.get(f"/api/matches/{match_id}/replay", headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in plain.headers
+    assert packed.headers["content-encoding"] == "gzip"
+    assert int(packed.headers["content-length"]) * 10 < len(plain.content)
+    assert packed.json() == plain.json()
+
+
+def test_a_match_the_rules_refuse_part_way_replays_up_to_that_move(live, panika):
+    _, log, outcome = panika
+    game = get_game("panika")
+    run = Replay(game, 3, {}, SEED)
+    for move in log[:10]:
+        run.step(move)
+    waiting = (run.state.turn + 1) % 3  # a play from a seat whose turn it is not
+    card = run.state.hands[waiting][0]
+    bad = Move(waiting, {"type": "play", "cards": [card]}, log[9].at_ms + 500, 20)
+    with pytest.raises(EngineError) as refusal:  # what the rules say to that move
+        run.step(bad)
+    stored = store(live.app.state.db, "panika", SEED, 3, [*log[:10], bad, *log[10:12]],
+                   outcome, seed_hash="0" * 64)
+    body = get_replay(live, stored)
+    assert not body["complete"] and body["moves"] == 13
+    assert body["refused"] == {"move": 11, "code": refusal.value.code,
+                               "reason": str(refusal.value)}
+    assert [s["move"] for s in body["steps"]] == list(range(11))
+
+
+def test_a_match_todays_rules_cannot_replay_at_all_answers_409(live, panika):
+    _, log, outcome = panika
+    db = live.app.state.db
+    gone = store(db, "panika", bytes(range(2, 34)), 3, log, outcome)
+    with db.engine.begin() as connection:
+        connection.execute(Match.__table__.update().where(Match.id == gone).values(game="pinball"))
+    refused = store(db, "panic_lab", bytes(range(3, 35)), 3, [], outcome,
+                    options={"target_tokens": "lots"})
+    with live.http() as http:
+        for match_id, code in ((gone, "unknown_game"), (refused, "setup_refused")):
+            response = http.get(f"/api/matches/{match_id}/replay")
+            assert response.status_code == 409, response.text
+            assert response.json()["code"] == code and response.json()["detail"]
+
+
+def test_unknown_matches_and_eyes_that_are_no_seat_are_refused(live, panika):
+    match_id, _, _ = panika
+    with live.http() as http:
+        for path in ("/api/matches/abc/replay", "/api/matches/0/replay",
+                     "/api/matches/2147483648/replay", "/api/matches/424242/replay"):
+            assert http.get(path).status_code == 404, path
+        for eyes in ("x", "-1", "1.0", "3", "999", "all "):
+            response = http.get(f"/api/matches/{match_id}/replay", params={"eyes": eyes})
+            assert response.status_code == 422, eyes
+        assert http.get(f"/api/matches/{match_id}/replay", params={"eyes": "2"}).status_code == 200
+
+
+def test_a_replay_is_built_once_then_served_from_memory(live):
+    db = live.app.state.db
+    seed = bytes(range(90, 122))
+    log, outcome = bot_match("panik_pilze", seed, 2)
+    match_id = store(db, "panik_pilze", seed, 2, log, outcome)
+    first = get_replay(live, match_id)
+    assert (match_id, None) in live.app.state.replays
+    with db.engine.begin() as connection:  # the record changes (it never does in a real site)
+        connection.execute(Match.__table__.update().where(Match.id == match_id)
+                           .values(game="pinball"))
+    assert get_replay(live, match_id) == first  # the kept answer: the record was not read
+    with live.http() as http:  # another pair of eyes was never built: it reads the record
+        assert http.get(f"/api/matches/{match_id}/replay?eyes=0").status_code == 409
+
+
+def test_the_cache_is_bounded_by_entries_and_bytes_least_recently_used_first():
+    cache = ReplayCache(max_entries=3, max_bytes=100)
+    for n in range(3):
+        cache.put((n, None), b"x" * 20)
+    assert cache.get((0, None)) == b"x" * 20  # 0 is now the most recently used
+    cache.put((3, None), b"y" * 20)  # a fourth entry: 1, the least recently used, goes
+    assert (1, None) not in cache and len(cache) == 3 and cache.bytes == 60
+    cache.put((4, 0), b"z" * 70)  # 130 bytes: 2 and 0 go (least recently used first)
+    assert [k for k in ((0, None), (2, None), (3, None), (4, 0)) if k in cache] == [
+        (3, None), (4, 0)]
+    assert cache.bytes == 90
+    cache.put((5, None), b"w" * 101)  # over the whole budget: served, never kept
+    assert (5, None) not in cache and cache.bytes == 90
+
+
+def test_concurrent_requests_build_an_answer_once_and_share_its_failure():
+    cache = ReplayCache()
+    builds = []
+
+    async def main() -> None:
+        gate = asyncio.Event()
+
+        async def build() -> bytes:
+            builds.append(1)
+            await gate.wait()
+            return b"answer"
+
+        waiting = [asyncio.create_task(cache.get_or_build((1, None), build)) for _ in range(5)]
+        await asyncio.sleep(0)  # let every request reach the cache (no time passes)
+        gate.set()
+        assert await asyncio.gather(*waiting) == [b"answer"] * 5
+
+        async def broken() -> bytes:
+            raise LookupError("no such match")
+
+        for _ in range(2):  # a failure is not kept: the next request tries again
+            with pytest.raises(LookupError):
+                await cache.get_or_build((2, None), broken)
+
+    asyncio.run(main())
+    assert builds == [1] and (2, None) not in cache
+
+
+# --- the page ------------------------------------------------------------------------------------
+def _meta(page: str, prop: str) -> str:
+    found = re.search(rf'<meta (?:property|name)="{prop}" content="([^"]*)"', page)
+    assert found, prop
+    return unescape(found.group(1))
+
+
+def test_the_match_page_names_the_game_and_the_move_for_a_shared_link(live, panika):
+    match_id, log, _ = panika
+    with live.http() as http:
+        at_five = http.get(f"/matches/{match_id}?move=5").text
+        at_end = http.get(f"/matches/{match_id}").text
+        odd = [http.get(f"/matches/{match_id}?move={m}").text for m in ("abc", "99999", "-2")]
+    total = len(log)
+    title = f"Panika · match {match_id} · Move 5 of {total}"
+    assert f"<title>{title} · Panic Party</title>" in at_five
+    assert _meta(at_five, "og:title") == title
+    assert _meta(at_five, "og:url").endswith(f"/matches/{match_id}?move=5")
+    fifth = log[4]
+    who = NAMES[fifth.seat] + ": " if fifth.seat is not None else ""
+    assert _meta(at_five, "og:description").split(" · ", 1)[1].startswith(who)
+    assert 'data-move="5"' in at_five and f'data-moves="{total}"' in at_five
+    # Without a move (or with one that is none), the page opens at the end, on the result.
+    for page in (at_end, *odd):
+        assert f"Move {total} of {total}" in page and f'data-move="{total}"' in page
+    winners = [NAMES[s] for s in range(3) if f"{NAMES[s]} wins" in at_end]
+    assert winners and _meta(at_end, "og:description") == f"{winners[0]} wins"
+
+
+def test_the_german_match_page_is_german_from_its_title_to_its_moves(live, panika):
+    match_id, log, outcome = panika
+    with live.http() as http:
+        page = http.get(f"/matches/{match_id}?move=3", headers={"Accept-Language": "de"}).text
+    assert f"<title>Panika · Partie {match_id} · Zug 3 von {len(log)} · Panic Party" in page
+    winner = NAMES[outcome.winners[0]]
+    assert f'<p class="summary">{winner} gewinnt!</p>' in page
+    assert " wins" not in page and "spielt" in page and "Noch einmal ansehen" in page
+
+
+def test_every_game_has_a_finished_match_that_replays_to_its_stored_result(live):
+    """The stored result is what the last step shows: the engine's outcome of the replayed
+    final state gives every seat the score and rank the record has."""
+    db = live.app.state.db
+    for n, game_id in enumerate(("panika", "panic_lab", "panik_pilze", "panique",
+                                 "panika_counter")):
+        seed = bytes([40 + n]) * 32
+        players, log, outcome = finished_match(game_id, seed)
+        match_id = store(db, game_id, seed, players, log, outcome)
+        body = get_replay(live, match_id)
+        assert body["complete"] and len(body["steps"]) == len(log) + 1, game_id
+        game = get_game(game_id)
+        run = Replay(game, players, {}, seed)
+        for move in log:
+            run.step(move)
+        final = game.outcome(run.state)
+        with live.http() as http:
+            stored = http.get(f"/api/matches/{match_id}").json()
+        assert [(p["score"], p["rank"]) for p in stored["players"]] == list(
+            zip(final.scores, final.ranks, strict=True)), game_id
+        assert body["steps"][-1]["view"] == jsonish(game.revealed_view(run.state)), game_id

@@ -1,0 +1,306 @@
+"""Watching a finished match again on its own board (issue 24), in headless Chromium, for every
+game and the stand-alone counter: the match page opens on the game's board at the end, with the
+stored result beside it; the step buttons, the slider, the move list and the arrow keys move the
+board and the move counter, and play runs by itself; ``?move=N`` opens at move N; "whose eyes"
+switches between every secret and one seat's view; the link to the move is copied; on a phone
+(390 x 844) and a laptop, in English and German; axe finds nothing serious or critical. The
+finished matches are made by bots in-process and stored as a room stores them (one server and
+one browser for the module); one room plays a short Panic Lab to its end to show the result
+screen's "Watch it again"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from app.db.models import Match
+from app.engine import Move, get_game
+from tests.e2e.axe import assert_accessible
+from tests.e2e.conftest import LAPTOP_SIZE, PHONE_SIZE
+from tests.e2e.lobby import create_room_in_lobby
+from tests.e2e.test_panic_lab_browser import SEARCH, answer_on_screen
+from tests.finished_matches import NAMES, finished_match, store
+from tests.live import LiveServer
+
+pytestmark = pytest.mark.browser
+
+GAMES = ["panika", "panic_lab", "panik_pilze", "panique", "panika_counter"]
+BOARD = {"panika": ".panika", "panic_lab": ".pl-root", "panik_pilze": ".pilze",
+         "panique": ".pq-root", "panika_counter": ".pcounter"}
+"""Each game's own drawing (static/js/games/<game>.js), as the live room mounts it."""
+OPTIONS = {"panic_lab": {"target_tokens": 3}}
+
+SHOWN = "(window.panicParty ? window.panicParty.replay.shown : null)"
+"""The move the board shows (static/js/replay.js's test hook), as a JavaScript expression."""
+COUNTER = "#replay-counter"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[tuple[LiveServer, dict[str, tuple[int, int, object]]]]:
+    """The server, and a finished match of every game: game -> (match id, moves, outcome)."""
+    with LiveServer(tmp_path_factory.mktemp("replay") / "var", ping_interval_seconds=0.5) as live:
+        matches = {}
+        for n, game_id in enumerate(GAMES):
+            seed = bytes([60 + n]) * 32
+            options = OPTIONS.get(game_id)
+            players, log, outcome = finished_match(game_id, seed, options)
+            match_id = store(live.app.state.db, game_id, seed, players, log, outcome, options)
+            matches[game_id] = (match_id, len(log), outcome)
+        yield live, matches
+
+
+@pytest.fixture
+def open_page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    """A page in a fresh context (a phone by default), its errors collected."""
+    contexts = []
+
+    def make(size: tuple[int, int] = PHONE_SIZE, **options):  # type: ignore[no-untyped-def]
+        phone = size[0] < 500
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                                      is_mobile=phone, has_touch=phone, **options)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.on("console", lambda msg: msg.type == "error" and page.errors.append(msg.text))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def open_match(page, base_url: str, match_id: int, move: int | None = None) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{base_url}/matches/{match_id}" + ("" if move is None else f"?move={move}"))
+    page.wait_for_function(f"() => {SHOWN} !== null")
+
+
+def shown(page) -> int:  # type: ignore[no-untyped-def]
+    return page.evaluate(f"() => {SHOWN}")
+
+
+def board(page) -> str:  # type: ignore[no-untyped-def]
+    return page.inner_html("#replay-board")
+
+
+def wait_move(page, n: int, total: int) -> None:  # type: ignore[no-untyped-def]
+    page.wait_for_function(f"() => {SHOWN} === {n}")
+    assert page.inner_text(COUNTER) == f"Move {n} of {total}"
+    assert page.url.endswith(f"?move={n}")
+    assert page.input_value("#replay-slider") == str(n)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_match_page_replays_the_game_on_its_own_board(site, open_page, game_id) -> None:  # type: ignore[no-untyped-def]
+    live, matches = site
+    match_id, total, outcome = matches[game_id]
+    page = open_page()
+    open_match(page, live.base_url, match_id)
+    # At the end: the game's own board, the stored result beside it.
+    assert page.locator(f"#replay-board {BOARD[game_id]}").is_visible()
+    wait_move(page, total, total)
+    result = page.inner_text("#replay-result")
+    assert page.locator("#replay-result").is_visible()
+    best = max(range(len(outcome.scores)), key=lambda s: (outcome.ranks[s] == 1, outcome.scores[s]))
+    assert NAMES[best] in result and f"{outcome.scores[best]} point" in result, result
+    assert f"Move {total} of {total}" in page.title()
+    assert page.get_attribute("#replay-last", "disabled") is not None
+    assert_accessible(page, f"{game_id} replay at the end")
+
+    # ?move=N opens at move N; the buttons step, and the board changes with the counter.
+    open_match(page, live.base_url, match_id, move=1)
+    wait_move(page, 1, total)
+    assert page.locator("#replay-result").is_hidden()
+    before = board(page)
+    page.click("#replay-forward")
+    wait_move(page, 2, total)
+    assert board(page) != before, "the board did not change with the move"
+    title = get_game(game_id).title
+    assert page.title() == f"{title} · match {match_id} · Move 2 of {total} · Panic Party"
+    page.click("#replay-back")
+    wait_move(page, 1, total)
+    assert board(page) == before  # the same move, the same drawing
+    page.click("#replay-first")
+    wait_move(page, 0, total)
+    assert page.inner_text("#replay-text") == "The match begins"
+
+    # The arrow keys step (not while a field has the focus); Home and End go to the ends.
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("ArrowRight")
+    wait_move(page, 1, total)
+    page.keyboard.press("ArrowRight")
+    wait_move(page, 2, total)
+    page.keyboard.press("ArrowLeft")
+    wait_move(page, 1, total)
+    page.keyboard.press("End")
+    wait_move(page, total, total)
+    page.keyboard.press("Home")
+    wait_move(page, 0, total)
+
+    # The slider and the move list jump anywhere.
+    middle = total // 2
+    page.locator("#replay-slider").fill(str(middle))
+    wait_move(page, middle, total)
+    third = min(3, total)
+    page.click(f'.move-list li[data-move="{third}"] a.move-time')
+    wait_move(page, third, total)
+    assert page.get_attribute(f'.move-list li[data-move="{third}"]', "aria-current") == "step"
+    assert page.inner_text("#replay-text").endswith(
+        page.inner_text(f'.move-list li[data-move="{third}"] .move-text'))
+
+    # Play runs the moves by itself at the chosen speed, and pauses.
+    page.select_option("#replay-speed", "fast")
+    page.click("#replay-play")
+    assert page.get_attribute("#replay-play", "aria-pressed") == "true"
+    page.wait_for_function(f"() => {SHOWN} >= {min(third + 2, total)}")
+    page.click("#replay-play")
+    assert page.get_attribute("#replay-play", "aria-pressed") == "false"
+    paused = shown(page)
+    assert page.inner_text(COUNTER) == f"Move {paused} of {total}"
+    assert_accessible(page, f"{game_id} replay in the middle")
+    assert page.errors == [], page.errors
+
+
+def test_whose_eyes_shows_every_secret_or_one_seats_view(site, open_page) -> None:  # type: ignore[no-untyped-def]
+    """Panika: everything shows every hand and the burst number; a seat's eyes show that seat's
+    own hand as its page did, and nobody else's."""
+    live, matches = site
+    match_id, total, _ = matches["panika"]
+    page = open_page(size=LAPTOP_SIZE)
+    open_match(page, live.base_url, match_id, move=4)
+    assert page.locator(".pk-open-hand").count() == 3
+    secret = page.inner_text("#panika-secret")
+    assert secret.startswith("Bursts at ") and 21 <= int(secret.split()[-1]) <= 30
+    step = page.evaluate("() => window.panicParty.replay.data.steps[4].view.revealed.hands[1]")
+    page.select_option("#replay-eyes", "1")
+    page.wait_for_function("() => window.panicParty.replay.eyes === '1'")
+    wait_move(page, 4, total)
+    hand = page.eval_on_selector_all("#panika-hand [data-card-id]", "cs => cs.map(c => Number(c.dataset.cardId))")
+    assert hand == [card["id"] for card in step]
+    assert page.locator(".pk-open-hand").count() == 0 and page.locator("#panika-secret").is_hidden()
+    # A replay offers no action: the cards are not playable and there is no Play button.
+    assert page.locator("#panika-hand button:not([disabled])").count() == 0
+    assert page.locator("#panika-play").is_hidden()
+    page.keyboard.press("ArrowRight")  # the eyes stay as the board moves
+    wait_move(page, 5, total)
+    assert page.locator(".pk-open-hand").count() == 0
+    page.select_option("#replay-eyes", "all")
+    page.wait_for_function("() => document.querySelectorAll('.pk-open-hand').length === 3")
+    assert_accessible(page, "panika replay through a seat's eyes")
+    assert page.errors == [], page.errors
+
+
+def test_the_link_to_the_move_is_copied_and_opens_there(site, open_page) -> None:  # type: ignore[no-untyped-def]
+    live, matches = site
+    match_id, total, _ = matches["panik_pilze"]
+    page = open_page(size=LAPTOP_SIZE)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live.base_url)
+    open_match(page, live.base_url, match_id, move=7)
+    page.click("#replay-copy")
+    page.wait_for_function("() => document.getElementById('replay-copied').textContent !== ''")
+    assert page.inner_text("#replay-copied") == "Link copied"
+    link = page.evaluate("() => navigator.clipboard.readText()")
+    assert link == f"{live.base_url}/matches/{match_id}?move=7"
+    assert page.get_attribute("#replay-link", "href") == f"/matches/{match_id}?move=7"
+    other = open_page()
+    other.goto(link)
+    wait_move(other, 7, total)
+    # The revealed view of Panik Pilze: every hand under the board, every down side.
+    assert other.locator("#pilze-open-hands .pp-open-hand").count() == 3
+    assert other.locator("#pilze-display .pp-down").count() == other.locator(
+        "#pilze-display .pp-card").count()
+
+
+def test_every_board_fits_a_laptop_and_a_phone_without_overflow(site, open_page) -> None:  # type: ignore[no-untyped-def]
+    live, matches = site
+    for size in (LAPTOP_SIZE, PHONE_SIZE):
+        page = open_page(size=size)
+        for game_id in GAMES:
+            match_id, total, _ = matches[game_id]
+            open_match(page, live.base_url, match_id, move=total // 3)
+            wide = page.evaluate("() => document.scrollingElement.scrollWidth")
+            assert wide <= size[0], (game_id, size, wide)
+            # The controls and the move's text are on the first screen, above or beside the board.
+            for control in ("#replay-play", "#replay-forward", "#replay-back", "#replay-text"):
+                box = page.locator(control).bounding_box()
+                assert box and box["y"] + box["height"] <= size[1], (game_id, size, control, box)
+        assert page.errors == [], page.errors
+
+
+def test_the_replay_speaks_german(site, open_page) -> None:  # type: ignore[no-untyped-def]
+    live, matches = site
+    match_id, total, outcome = matches["panique"]
+    page = open_page(locale="de-DE")
+    open_match(page, live.base_url, match_id, move=2)
+    assert page.inner_text(COUNTER) == f"Zug 2 von {total}"
+    assert page.inner_text("#replay-play-text") == "Abspielen"
+    assert page.get_attribute("#replay-back", "aria-label") == "Einen Zug zurück"
+    page.keyboard.press("End")
+    page.wait_for_function(f"() => {SHOWN} === {total}")
+    winner = NAMES[outcome.winners[0]]
+    assert f"{winner} gewinnt!" in page.inner_text("#replay-result")
+    assert page.title().startswith(f"Panique · Partie {match_id} · Zug {total} von {total}")
+    assert_accessible(page, "the German replay")
+    assert page.errors == [], page.errors
+
+
+def test_a_rooms_result_screen_has_one_tap_to_watch_the_match_again(site, open_page) -> None:  # type: ignore[no-untyped-def]
+    """A Panic Lab to one token against a bot: the result screen's "Watch it again" opens the
+    saved match's board at its first move; the match list links there too."""
+    live, _ = site
+    page = open_page()
+    create_room_in_lobby(page, live.base_url, "panic_lab", "Nicole")
+    page.wait_for_selector("#options-form [name=target_tokens]")
+    page.fill("#options-form [name=target_tokens]", "1")
+    page.dispatch_event("#options-form [name=target_tokens]", "change")
+    page.wait_for_function("() => panicParty.state.room.options.target_tokens === 1")
+    page.click("#add-bot-btn")
+    page.wait_for_selector("#members .member.bot")
+    page.click("#start-btn")
+    page.wait_for_selector(SEARCH, timeout=15_000)
+    page.click(f'.pl-tile[data-index="{answer_on_screen(page)}"]', timeout=5_000)
+    again = page.wait_for_selector("#watch-again", timeout=15_000)
+    assert again.inner_text() == "Watch it again"
+    href = again.get_attribute("href")
+    match_id = int(href.split("/")[2].split("?")[0])
+    assert href == f"/matches/{match_id}?move=0"
+    again.click()
+    page.wait_for_url(f"**/matches/{match_id}?move=0")
+    page.wait_for_function(f"() => {SHOWN} === 0")
+    assert page.locator("#replay-board .pl-root").is_visible()
+    page.goto(live.base_url + "/matches")
+    assert page.locator(f'.match-card-watch a[href="/matches/{match_id}?move=0"]').count() == 1
+    assert page.errors == [], page.errors
+
+
+def test_a_match_todays_rules_cannot_replay_says_so_and_keeps_its_moves(site, open_page) -> None:  # type: ignore[no-untyped-def]
+    """A match whose game is gone: no board, a clear notice, the move list still there. A match
+    the rules refuse part-way: the board up to the move before, and a notice naming the move."""
+    live, matches = site
+    db = live.app.state.db
+    seed = bytes([90]) * 32
+    players, log, outcome = finished_match("panika", seed)
+    gone = store(db, "panika", seed, players, log[:6], outcome)
+    with db.engine.begin() as connection:
+        connection.execute(Match.__table__.update().where(Match.id == gone).values(game="pinball"))
+    page = open_page()
+    page.goto(f"{live.base_url}/matches/{gone}")
+    page.wait_for_selector("#replay-notice:not([hidden])")
+    assert page.inner_text("#replay-notice") == (
+        "This match cannot be shown on its board: its game is no longer on this site. "
+        "Its moves are listed below.")
+    assert page.locator("#replay").is_hidden() and page.locator(".move-list li").count() == 6
+    assert_accessible(page, "a match that does not replay")
+
+    broken = [*log[:5], Move(log[5].seat, {"type": "last_card"}, log[5].at_ms, 0), *log[5:8]]
+    partial = store(db, "panika", seed, players, broken, outcome, seed_hash="1" * 64)
+    open_match(page, live.base_url, partial)
+    assert page.inner_text("#replay-notice") == (
+        "Today's rules refuse move 6 of this match: the board shows it up to move 5.")
+    page.wait_for_function(f"() => {SHOWN} === 5")
+    assert page.inner_text(COUNTER) == "Move 5 of 9"
+    assert page.get_attribute("#replay-forward", "disabled") is not None
+    assert page.locator("#replay-result").is_hidden()
+    # Chromium logs the 409 answer itself as a console error; nothing else went wrong.
+    assert [e for e in page.errors if "409 (Conflict)" not in e] == [], page.errors
