@@ -386,11 +386,11 @@ def test_a_real_client_that_stopped_reading_is_counted_too_slow_and_its_socket_c
             joined = wait_frame(ann, lambda f: f["type"] == "room" and len(f["members"]) == 2)
             slow_id = next(m["id"] for m in joined["members"] if m["nickname"] == "Slow")
             member = server.registry.get(code).members[slow_id]
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 60
             while member.connected and time.monotonic() < deadline:
-                for _ in range(50):
+                for _ in range(100):
                     ann.send({"type": "chat", "text": "x" * 300})
-                ann.drain(0.05)
+                ann.drain(0.01)
             assert not member.connected, "the silent client was never dropped"
             assert _metric(server, slow_code) == before + 1
             # The server drops the socket: reading it ends (after what the buffers held), by
@@ -399,7 +399,7 @@ def test_a_real_client_that_stopped_reading_is_counted_too_slow_and_its_socket_c
             with contextlib.suppress(ConnectionResetError):
                 while slow.recv(65536):
                     pass
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + 30
             while _metric(server, "panic_party_connections") != 1.0:
                 assert time.monotonic() < deadline, "the dropped socket is still counted"
                 ann.drain(0.05)
