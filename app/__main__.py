@@ -8,7 +8,13 @@ dependencies when ``pyproject.toml`` changed, then runs itself again inside ``.v
   ``serve --lan`` serves the local network (the same as the setting ``LAN=true``).
 - ``test``: install what the tests need (Debian's Chromium for the browser tests when this runs as
   root and it is missing; axe-core from the npm registry into ``.cache/npm`` when npm is there),
-  then run the whole test suite; extra arguments go to pytest.
+  then run the whole test suite in parallel (pytest-xdist: ``TEST_WORKERS`` processes,
+  or ``PANIC_PARTY_TEST_WORKERS``; docs/testing.md);
+  ``test --fast`` runs the fast tier only (the engine, every game's rules, the bots, the room's
+  core and the conformance suite: no server, database or browser), ``test --screenshots``
+  runs the browser tests that take the README's screenshots and writes them into
+  ``docs/screenshots/`` (a plain run writes them into the ignored ``test-results/``); extra
+  arguments go to pytest.
 
 Both are safe to run again: nothing is reinstalled when nothing changed.
 """
@@ -99,16 +105,52 @@ def _serve(args: list[str]) -> int:
     return 0
 
 
+FAST_TIER = ("tests/engine", "tests/games", "tests/bots", "tests/realtime", "tests/conformance")
+"""Where ``test --fast`` looks; tests/conftest.py keeps only the tests there that need no live
+server, process, database or browser (all of tests/conformance)."""
+TEST_WORKERS = 6
+"""Test processes of a whole run: more than a 2-core machine's cores, since most tests wait
+(for a live server, a subprocess, a timer, Chromium) rather than compute (docs/testing.md)."""
+FAST_WORKERS = 2
+"""Test processes of the fast tier, whose tests compute: one per core of a small machine."""
+
+
+def _pytest_args(args: list[str]) -> list[str]:
+    """The pytest command line of ``test [--fast | --screenshots] [pytest arguments]``."""
+    fast = "--fast" in args
+    shots = "--screenshots" in args
+    rest = [a for a in args if a not in ("--fast", "--screenshots")]
+    paths = [a for a in rest if not a.startswith("-") and (ROOT / a.split("::")[0]).exists()]
+    out: list[str] = []
+    if fast:
+        out.append("--fast")
+        if not paths:
+            out += [p for p in FAST_TIER if (ROOT / p).exists()]
+    if shots:
+        out.append("--screenshots")
+        if not paths:
+            out.append("tests/e2e")
+    chosen = any(a.startswith(("-n", "--numprocesses", "--dist")) for a in rest)
+    if not chosen and "no:xdist" not in rest and "-pno:xdist" not in rest:
+        workers = os.environ.get("PANIC_PARTY_TEST_WORKERS") or str(
+            FAST_WORKERS if fast else TEST_WORKERS)
+        # worksteal: an idle process takes tests queued for a busy one (the suite's tests range
+        # from a millisecond to a minute).
+        out += ["-n", workers, "--dist", "worksteal"]
+    return [*out, *rest]
+
+
 def _test(args: list[str]) -> int:
     import pytest
 
-    return pytest.main(["-q", *args])
+    return pytest.main(_pytest_args(args))
 
 
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("serve", [])
     if command not in {"serve", "test"}:
-        print("usage: python3 -m app serve [--lan] | python3 -m app test [pytest arguments]")
+        print("usage: python3 -m app serve [--lan] | "
+              "python3 -m app test [--fast | --screenshots] [pytest arguments]")
         return 2
     if not _in_venv():
         _ensure_venv("test" if command == "test" else "")

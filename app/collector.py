@@ -80,10 +80,12 @@ def collect_and_freeze(thaw: bool) -> int:
 
 
 async def run_collector_schedule(young_seconds: float, full_seconds: float,
-                                 thaw_seconds: float = 0.0) -> None:
+                                 thaw_seconds: float = 0.0,
+                                 clock: Callable[[], float] = time.monotonic) -> None:
     """Collect the young generations every ``young_seconds``, what became long-lived every
     ``full_seconds`` and everything every ``thaw_seconds`` (0: never); ``young_seconds <= 0``
-    leaves CPython's automatic collector alone."""
+    leaves CPython's automatic collector alone. ``clock`` (seconds, monotonic) says when a
+    full or thaw pass is due (a test moves one by hand)."""
     global _new_connections
     if young_seconds <= 0:
         return
@@ -92,11 +94,11 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
     quiet_heap = QUIET_HEAP_RATIO * gc.get_freeze_count()
     _new_connections = 0
     gc.disable()
-    last_full = last_thaw = time.monotonic()
+    last_full = last_thaw = clock()
     try:
         while True:
             await asyncio.sleep(young_seconds)
-            now = time.monotonic()
+            now = clock()
             due = full_seconds > 0 and now - last_full >= full_seconds
             thaw = thaw_due(now - last_thaw, thaw_seconds, lambda: (  # noqa: B023 - called here
                 (due or full_seconds <= 0) and gc.get_freeze_count() <= quiet_heap))
@@ -106,7 +108,7 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
                 log.info("%s collection: %d unreachable objects freed in %.0f ms; %d frozen",
                          "thawed full" if thaw else "full", found,
                          (time.perf_counter() - started) * 1000, gc.get_freeze_count())
-                last_full = time.monotonic()
+                last_full = clock()
                 _new_connections = 0
                 if thaw:
                     last_thaw = last_full

@@ -1,9 +1,11 @@
-"""Shared fixtures: a live server on SQLite in a temporary folder, and its clients."""
+"""Shared fixtures: a live server on SQLite in a temporary folder, and its clients; the
+command-line options of the test tiers (``--fast``, ``--screenshots``; docs/testing.md)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -21,6 +23,76 @@ POSTGRES_URL = os.environ.get(
 )
 REQUIRE_POSTGRES = os.environ.get("PANIC_PARTY_REQUIRE_POSTGRES") == "1"
 REQUIRE_BROWSER = os.environ.get("PANIC_PARTY_REQUIRE_BROWSER") == "1"
+TESTS = Path(__file__).resolve().parent
+
+FAST_TIER = ("engine", "games", "bots", "realtime", "conformance")
+"""The folders of the fast tier (``--fast``): their tests that need no live server, server
+process, database server or browser; all of tests/conformance."""
+LIVE_FIXTURES = frozenset({
+    "server", "fast_server", "open_client", "open_fast", "live", "browser", "new_page",
+    "start_node", "postgres_available", "postgres_url", "redis_url", "prefix",
+})
+"""Fixtures that serve the site, start a process or reach PostgreSQL, Redis or Chromium."""
+LIVE_CLASSES = ("LiveServer", "ServerProcess")
+"""A test module that builds these itself (no fixture) serves the site too."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("panic party")
+    group.addoption("--fast", action="store_true",
+                    help="the fast tier: only the tests of tests/" + ", tests/".join(FAST_TIER)
+                    + " that need no live server, process, database or browser")
+    group.addoption("--screenshots", action="store_true",
+                    help="only the browser tests that take the README's screenshots, written "
+                    "into docs/screenshots/ (else they go to test-results/screenshots/)")
+
+
+def is_live(item: pytest.Item) -> bool:
+    """Whether the test serves the site, starts a process or needs a service or a browser."""
+    names = set(getattr(item, "fixturenames", ()))
+    if names & LIVE_FIXTURES or any(n.endswith("server") for n in names):
+        return True
+    module = getattr(item, "module", None)
+    return any(hasattr(module, cls) for cls in LIVE_CLASSES)
+
+
+def _cost_class(item: pytest.Item) -> int:
+    """0: a browser test (the longest: whole matches in Chromium); 1: another live test (a
+    server, a process, a service); 2: the rest (milliseconds each)."""
+    if item.get_closest_marker("browser") is not None:
+        return 0
+    return 1 if item.get_closest_marker("live") is not None else 2
+
+
+def _in_fast_tier(item: pytest.Item) -> bool:
+    parts = Path(str(item.path)).resolve().relative_to(TESTS).parts
+    if not parts or parts[0] not in FAST_TIER:
+        return False
+    return parts[0] == "conformance" or item.get_closest_marker("live") is None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test that ``is_live`` is marked ``live``; ``--fast`` keeps the fast tier,
+    ``--screenshots`` the tests that take screenshots."""
+    for item in items:
+        if is_live(item):
+            item.add_marker(pytest.mark.live)
+    # The longest tests first (a stable sort: a module's tests stay together, sharing their
+    # module's server and browser), so that in a parallel run the short ones fill the end
+    # instead of one long test starting last.
+    items.sort(key=_cost_class)
+    if config.getoption("--fast"):
+        keep = _in_fast_tier
+    elif config.getoption("--screenshots"):
+        def keep(item: pytest.Item) -> bool:
+            return "screenshots" in getattr(item, "fixturenames", ())
+    else:
+        return
+    kept = [item for item in items if keep(item)]
+    dropped = [item for item in items if not keep(item)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import socket
 import threading
 import time
@@ -30,9 +31,28 @@ def run_async(coro: Any) -> Any:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port for a server another process (or a later start) binds: free now, drawn at random
+    below the kernel's ephemeral range, so that the outgoing connections of the tests running
+    in parallel (to PostgreSQL, Redis, the servers) cannot take it before the server binds it."""
+    rng = random.SystemRandom()
+    for _ in range(200):
+        port = rng.randrange(20_000, 32_768)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below 32768")
+
+
+def bound_socket() -> socket.socket:
+    """A listening socket on a free port, for a server in this process: bound before the
+    server starts, so no other test can take its port meanwhile."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
 
 
 class LocalSite:
@@ -72,13 +92,15 @@ class LiveServer(LocalSite):
             var_dir=var_dir, database_url=database_url, secret_key="test-secret", **settings
         )
         self.app = create_app(self.settings)
-        self.port = free_port()
+        self.socket = bound_socket()
+        self.port = self.socket.getsockname()[1]
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="warning",
             ws_max_size=64 * 1024, ws_per_message_deflate=deflate, lifespan="on",
         )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]},
+                                       daemon=True)
 
     def __enter__(self) -> LiveServer:
         self.thread.start()
@@ -91,7 +113,10 @@ class LiveServer(LocalSite):
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
-        self.thread.join(10)
+        self.thread.join(30)
+        self.socket.close()
+        # A server that does not stop is a defect (a shutdown waiting for ever), not a detail.
+        assert not self.thread.is_alive(), "the test server did not stop"
 
 
     @property

@@ -2,10 +2,11 @@
 full pass free what the rooms left as cyclic garbage, the full pass freezes what it walked and
 survived, and only the thaw pass walks frozen objects again.
 
-The tests wait for what the schedule logs (each full or thaw pass) and poll for the objects'
-states rather than sleep fixed times, and those that need a pass to be due give the schedule a
-clock they move themselves: in a long suite the heap is large, building a crowd or walking it
-takes a good part of a second, and a fixed sleep then saw a pass too early or too late."""
+The tests wait for what the schedule logs (each full or thaw pass), count its young passes
+(``gc.callbacks``) and poll for the objects' states rather than sleep fixed times, and those
+that need a pass to be due give the schedule a clock they move themselves (its ``clock``): in a
+long suite the heap is large, building a crowd or walking it takes a good part of a second, and
+a fixed sleep then saw a pass too early or too late."""
 
 from __future__ import annotations
 
@@ -16,10 +17,10 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable
 
-import pytest
 
 from app import collector
 from app.collector import run_collector_schedule
+from tests.clock import ManualClock
 
 
 class _Cycle:
@@ -38,15 +39,28 @@ class _Passes(logging.Handler):
         self.kinds.append("thaw" if record.getMessage().startswith("thawed") else "full")
 
 
-class _Clock:
-    """The schedule's clock (``time`` in app.collector), moved only by the test."""
+class _YoungPasses:
+    """Counts the collections of generation 1 (the schedule's young passes) while entered."""
 
     def __init__(self) -> None:
-        self.now = 1000.0
-        self.perf_counter = time.perf_counter
+        self.count = 0
 
-    def monotonic(self) -> float:
-        return self.now
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "stop" and info.get("generation") == 1:
+            self.count += 1
+
+    def __enter__(self) -> _YoungPasses:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
+
+
+async def _young_passes(count: int) -> bool:
+    """Whether ``count`` more young passes ran (the schedule's clock does not move them)."""
+    with _YoungPasses() as young:
+        return await _until(lambda: young.count >= count)
 
 
 def _in_generation_2(obj: object) -> bool:
@@ -64,14 +78,15 @@ async def _until(condition: Callable[[], bool], seconds: float = 20.0) -> bool:
 
 
 def _with_schedule(young: float, full: float, thaw: float,
-                   body: Callable[[_Passes], Awaitable[dict]]) -> dict:
+                   body: Callable[[_Passes], Awaitable[dict]],
+                   clock: ManualClock | None = None) -> dict:
     passes = _Passes()
     logger = logging.getLogger(collector.__name__)
     level = logger.level
 
     async def scenario() -> dict:
         task = asyncio.get_running_loop().create_task(
-            run_collector_schedule(young, full, thaw))
+            run_collector_schedule(young, full, thaw, clock=clock or time.monotonic))
         await asyncio.sleep(0)  # the schedule starts: its start-up collection and freeze
         try:
             return await body(passes)
@@ -126,38 +141,37 @@ def test_the_full_pass_frees_dead_cycles_and_freezes_the_survivors():
     assert all(seen.values()), seen
 
 
-async def _passes_after(clock: _Clock, seconds: float, passes: _Passes, count: int = 1) -> bool:
+async def _passes_after(clock: ManualClock, seconds: float, passes: _Passes,
+                        count: int = 1) -> bool:
     """Move the schedule's clock on by ``seconds`` ``count`` times, each time waiting for the
     pass that makes due; whether each came."""
     for _ in range(count):
         before = len(passes.kinds)
-        clock.now += seconds
+        clock.advance(seconds)
         if not await _until(lambda: len(passes.kinds) > before):  # noqa: B023 - awaited here
             return False
     return True
 
 
-def test_the_full_pass_runs_on_its_clock_and_a_cycle_that_dies_frozen_waits_for_the_thaw(
-        monkeypatch: pytest.MonkeyPatch):
-    clock = _Clock()
-    monkeypatch.setattr(collector, "time", clock)
+def test_the_full_pass_runs_on_its_clock_and_a_cycle_that_dies_frozen_waits_for_the_thaw():
+    clock = ManualClock()
 
     async def body(passes: _Passes) -> dict:
         frozen = _Cycle()
         dead = weakref.ref(frozen)
-        await asyncio.sleep(0.1)  # young passes only: the clock has not moved
-        seen = {"no full pass before its time": not passes.kinds,
+        seen = {"young passes": await _young_passes(5),  # the clock has not moved
+                "no full pass before its time": not passes.kinds,
                 "a full pass on the clock": await _passes_after(clock, 0.06, passes),
                 "frozen": not _in_generation_2(frozen) and dead() is not None}
         del frozen
         await _passes_after(clock, 0.06, passes, count=2)
         seen["kept by the full passes"] = dead() is not None and passes.kinds == ["full"] * 3
-        clock.now += 2.0
+        clock.advance(2.0)
         seen["a thaw pass"] = await _until(lambda: passes.kinds[-1:] == ["thaw"])
         seen["freed by the thaw pass"] = dead() is None
         return seen
 
-    seen = _with_schedule(0.01, 0.05, 2.0, body)
+    seen = _with_schedule(0.01, 0.05, 2.0, body, clock)
     assert all(seen.values()), seen
 
 
@@ -167,7 +181,7 @@ def test_a_burst_of_connections_brings_the_full_pass_forward():
         seen = {"in generation 2 before": await _until(lambda: _in_generation_2(keeper))}
         for _ in range(collector.EARLY_PASS_CONNECTIONS - 1):
             collector.note_connection()
-        await asyncio.sleep(0.1)  # young passes, one short of the burst: no full pass
+        seen["young passes one short of the burst"] = await _young_passes(5)
         seen["still in generation 2 one short"] = _in_generation_2(keeper) and not passes.kinds
         collector.note_connection()
         seen["an early pass"] = await _until(lambda: passes.kinds == ["full"])
@@ -197,9 +211,8 @@ def test_a_due_thaw_pass_waits_for_a_quiet_heap_unless_overdue():
     assert thaw_due(THAW_OVERDUE_RATIO * 3600, 3600, busy)  # overdue: it runs, busy or not
 
 
-def test_the_thaw_pass_runs_once_the_crowd_has_gone(monkeypatch: pytest.MonkeyPatch):
-    clock = _Clock()
-    monkeypatch.setattr(collector, "time", clock)
+def test_the_thaw_pass_runs_once_the_crowd_has_gone():
+    clock = ManualClock()
     thaw_seconds = 0.3
 
     async def body(passes: _Passes) -> dict:
@@ -208,7 +221,7 @@ def test_the_thaw_pass_runs_once_the_crowd_has_gone(monkeypatch: pytest.MonkeyPa
         dead = weakref.ref(frozen)
         seen = {"a full pass freezes them": await _passes_after(clock, 0.06, passes)}
         del frozen
-        clock.now += thaw_seconds  # the thaw is due, at the next full passes...
+        clock.advance(thaw_seconds)  # the thaw is due, at the next full passes...
         await _passes_after(clock, 0.06, passes, count=2)
         seen["...but the heap is big: kept"] = (dead() is not None
                                                 and passes.kinds == ["full"] * 3)
@@ -218,5 +231,5 @@ def test_the_thaw_pass_runs_once_the_crowd_has_gone(monkeypatch: pytest.MonkeyPa
         seen["freed by it"] = dead() is None
         return seen
 
-    seen = _with_schedule(0.01, 0.05, thaw_seconds, body)
+    seen = _with_schedule(0.01, 0.05, thaw_seconds, body, clock)
     assert all(seen.values()), seen

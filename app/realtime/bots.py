@@ -9,7 +9,8 @@ thinking time (a ``Later`` effect the actor performs, app/realtime/effects.py), 
 the actor like any player's frame and arrival order at the actor stays the arbitration order.
 Each frame replaces the seat's pending decision (a generation number tells a stale one that was
 already queued). A bot's exception costs that decision only; it never reaches the room. No
-clock decides anything here: ``perf_counter`` only measures what deciding costs.
+clock decides anything here: ``thread_time`` only measures what deciding costs (the actor
+thread's CPU time, so that other work on a busy machine does not count).
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ class BotSeat:
 
 @dataclass
 class DecideCost:
-    """How long ``observe`` + ``decide`` took in the actor (docs/bots.md, "Cost")."""
+    """The CPU time ``observe`` + ``decide`` took in the actor (docs/bots.md, "Cost in the
+    room")."""
 
     calls: int = 0
     seconds: float = 0.0
@@ -140,14 +142,14 @@ class BotSeats:
         if entry is None or self.held:
             return
         self._cancel(entry)
-        started = time.perf_counter()
+        started = time.thread_time()
         try:
             entry.bot.observe(frame)
             decision = entry.bot.decide(frame)
         except Exception:  # noqa: BLE001 - a bot's bug costs this decision, never the room
             log.exception("%s bot of seat %d failed to decide", self.game_id, seat)
             decision = None
-        self.cost.add(time.perf_counter() - started)
+        self.cost.add(time.thread_time() - started)
         if decision is None:
             return
         delay = decision.delay_ms / 1000 * self.think_scale

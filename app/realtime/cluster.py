@@ -128,6 +128,10 @@ class Cluster:
         """A batch is on its way to Redis (``stop`` waits for it)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
+        self._stopping = False
+        """Set by ``stop``: the loops end at their next turn. A cancellation alone may not end
+        them: the Redis client swallows one that arrives during a command (seen with
+        redis-py 8), and ``stop`` then waited for the task for ever."""
         self.outage = Outage()
         """Redis being away, logged once per outage (the registry reports to it too)."""
 
@@ -148,11 +152,17 @@ class Cluster:
         deadline = loop.time() + timeout
         while (not self._outgoing.empty() or self._publishing) and loop.time() < deadline:
             await asyncio.sleep(0.01)
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:
+            # A task whose cancellation a Redis call swallowed ends at its loop's next turn.
+            done, pending = await asyncio.wait(self._tasks, timeout=max(timeout, 1.0))
+            for task in done:
+                if not task.cancelled():
+                    task.exception()  # retrieved: a task that ended by an error is not news
+            for task in pending:
+                log.warning("cluster: task %s did not stop", task.get_name())
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
@@ -226,7 +236,7 @@ class Cluster:
         self._outgoing.put_nowait((self._channel(node), orjson.dumps(message)))
 
     async def _publish(self) -> None:
-        while True:
+        while not self._stopping:
             batch = [await self._outgoing.get()]
             while not self._outgoing.empty():
                 batch.append(self._outgoing.get_nowait())
@@ -246,7 +256,7 @@ class Cluster:
                 self._publishing = False
 
     async def _listen(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 async for item in self._pubsub.listen():
                     try:
@@ -329,7 +339,7 @@ class Cluster:
         """Every third of a lease: this node's heartbeat; relays to a room whose lease is gone
         or held by another node than the one relayed to are closed (1012: the page reconnects
         to the new owner); relayed clients of a node that died leave their rooms here."""
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
                 await self.leases.heartbeat()

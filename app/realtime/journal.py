@@ -73,8 +73,12 @@ class Journal:
 
     def __init__(self, db: Database, *, window: float = GROUP_WINDOW_SECONDS,
                  hold: float = HOLD_SECONDS, retry_max: float = RETRY_MAX_SECONDS,
-                 max_queued: int = MAX_QUEUED) -> None:
+                 max_queued: int = MAX_QUEUED,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._db = db
+        self._clock = clock
+        """Seconds on a monotonic clock: how old a waiting operation is (the hold, the
+        catch-up) and when a batch started (a test passes a clock it moves by hand)."""
         self._window = window
         self._hold = hold
         self._retry_max = retry_max
@@ -94,7 +98,7 @@ class Journal:
         self._tasks: list[asyncio.Task[None]] = []
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
         self.failing_since: float | None = None
-        """``time.monotonic()`` of the first failure of the batch being retried, else None."""
+        """The clock's time of the first failure of the batch being retried, else None."""
         self._waiting_gates: set[FrameGate] = set()
         self._recorders: weakref.WeakSet[RoomRecorder] = weakref.WeakSet()
         self.batches = 0
@@ -122,7 +126,7 @@ class Journal:
         if len(self._queue) >= self._max_queued and self.failing_since is not None:
             self._drop_queue()
         self._issued += 1
-        self._queue.append((self._issued, op, gate, time.monotonic()))
+        self._queue.append((self._issued, op, gate, self._clock()))
         self._wake.set()
         return self._issued
 
@@ -183,10 +187,10 @@ class Journal:
                 # window apart, so a busy server writes fewer, bigger batches (a commit's cost
                 # is mostly per transaction; docs/performance.md) and a move waits no longer
                 # than it does on a quiet server (one window, then its write).
-                rest = last_start + self._window - time.monotonic()
+                rest = last_start + self._window - self._clock()
                 if rest > 0:
                     await asyncio.sleep(rest)
-            last_start = time.monotonic()
+            last_start = self._clock()
             generation = self._generation
             batch = [self._queue[i] for i in range(min(MAX_BATCH, len(self._queue)))]
             if not batch:
@@ -232,7 +236,7 @@ class Journal:
         while True:
             await asyncio.sleep(period)
             if not self.open and self._queue \
-                    and time.monotonic() - self._queue[0][3] > self._hold:
+                    and self._clock() - self._queue[0][3] > self._hold:
                 self._open()
 
     def _open(self) -> None:
@@ -257,7 +261,7 @@ class Journal:
     def _failed(self, batch: list[tuple[int, RoomOp, FrameGate | None, float]],
                 error: Exception) -> None:
         if self.failing_since is None:
-            self.failing_since = time.monotonic()
+            self.failing_since = self._clock()
             log.error("journal: the database did not take %d operations (%s); retrying",
                       len(batch), str(error).splitlines()[0] if str(error) else type(error))
         if self.open:
@@ -272,7 +276,7 @@ class Journal:
         self.durable = max(self.durable, ticket)
         if self.failing_since is not None:
             log.warning("journal: the database is back after %.1f s",
-                        time.monotonic() - self.failing_since)
+                        self._clock() - self.failing_since)
             self.failing_since = None
             if self.on_back is not None:
                 self.on_back()
@@ -282,7 +286,7 @@ class Journal:
                 self._dropped = False
                 gates = gates | {r.gate for r in list(self._recorders)}
         if self.open and (not self._queue
-                          or time.monotonic() - self._queue[0][3] < CAUGHT_UP_SECONDS):
+                          or self._clock() - self._queue[0][3] < CAUGHT_UP_SECONDS):
             log.warning("journal: the database has caught up; frames wait for it again")
             self.open = False
         for gate in gates:

@@ -27,6 +27,7 @@ owner of a room drops the relayed clients of a node whose heartbeat ran out (clu
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,10 +127,10 @@ end
 return out
 """
 
-def now_ms() -> int:
+def now_ms(clock: Callable[[], float] = time.time) -> int:
     """The wall clock in ms: the directory's expiry scores (node clocks must agree, as NTP
     keeps them, to within a fraction of the lease; the leases themselves run on Redis's clock)."""
-    return int(time.time() * 1000)
+    return int(clock() * 1000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +146,11 @@ class Leases:
     """The leases and the directory of one site (one ``prefix``), as seen by node ``node``."""
 
     def __init__(self, redis: aioredis.Redis, prefix: str, node: str,
-                 ttl_seconds: float) -> None:
+                 ttl_seconds: float, clock: Callable[[], float] = time.time) -> None:
         self.redis = redis
+        self.clock = clock
+        """The wall clock (seconds) of the directory's expiry scores (a test moves one by
+        hand; the leases' time to live runs on Redis's clock)."""
         self.prefix = prefix
         self.node = node
         self.ttl_ms = max(1, int(ttl_seconds * 1000))
@@ -185,7 +189,7 @@ class Leases:
             keys=[self.lease_key(entry.code), self.rooms_key, self.expiry_key, self.lobby_key,
                   self.fence_key(entry.code)],
             args=[self.node, self.ttl_ms, entry.code, self._value(entry.summary),
-                  now_ms() + self.ttl_ms, "1" if entry.lobby else "0"]))
+                  now_ms(self.clock) + self.ttl_ms, "1" if entry.lobby else "0"]))
 
     async def acquire(self, code: str) -> int:
         """The lease of an existing room nobody holds (a takeover): a new fencing token, higher
@@ -198,7 +202,7 @@ class Leases:
         codes whose lease this node no longer holds."""
         if not entries:
             return []
-        args: list[Any] = [self.node, self.ttl_ms, now_ms() + self.ttl_ms]
+        args: list[Any] = [self.node, self.ttl_ms, now_ms(self.clock) + self.ttl_ms]
         for e in entries:
             args += [e.code, self._value(e.summary), "1" if e.lobby else "0"]
         lost = await self._renew(
@@ -234,12 +238,13 @@ class Leases:
 
     async def lobby(self) -> list[dict[str, Any]]:
         """The public rooms waiting for players, on every node (stale entries pruned)."""
-        values = await self._lobby(keys=[self.rooms_key, self.lobby_key], args=[now_ms()])
+        values = await self._lobby(keys=[self.rooms_key, self.lobby_key],
+                                   args=[now_ms(self.clock)])
         return [orjson.loads(v) for v in values]
 
     async def stale(self, limit: int = 50) -> list[str]:
         """Codes whose owner stopped renewing them: rooms to take over."""
-        codes = await self.redis.zrangebyscore(self.expiry_key, "-inf", now_ms(),
+        codes = await self.redis.zrangebyscore(self.expiry_key, "-inf", now_ms(self.clock),
                                                start=0, num=limit)
         return [c.decode() for c in codes]
 

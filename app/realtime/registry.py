@@ -338,7 +338,7 @@ class RoomRegistry:
         assert self.cluster is not None
         ttl = self.cluster.lease_seconds
         delay = ttl / 3
-        while True:
+        while not self._closing:  # a cancellation a Redis call swallowed (cluster.py)
             await asyncio.sleep(delay)
             entries = [self._entry(r) for r in list(self.rooms.values()) if not r.closed]
             sent = time.monotonic()
@@ -382,7 +382,7 @@ class RoomRegistry:
         it died, or it stopped and let them go), so that they carry on (their timers, their
         bots) before any page asks for them."""
         assert self.cluster is not None
-        while True:
+        while not self._closing:  # a cancellation a Redis call swallowed (cluster.py)
             await asyncio.sleep(min(1.0, self.cluster.lease_seconds / 3))
             try:
                 codes = await self.cluster.leases.stale()

@@ -24,7 +24,7 @@ def live(request, tmp_path_factory):  # type: ignore[no-untyped-def]
     url = ""
     if request.param == "postgres":
         from tests.db.conftest import _libpq
-        from tests.conftest import POSTGRES_URL
+        from tests.conftest import POSTGRES_URL, REQUIRE_POSTGRES
         import psycopg
         from sqlalchemy.engine import make_url
 
@@ -33,6 +33,8 @@ def live(request, tmp_path_factory):  # type: ignore[no-untyped-def]
             with psycopg.connect(_libpq(POSTGRES_URL), autocommit=True, connect_timeout=3) as c:
                 c.execute(f'CREATE DATABASE "{name}"')
         except psycopg.OperationalError as exc:
+            if REQUIRE_POSTGRES:
+                pytest.fail(f"PostgreSQL is required but unreachable: {exc}")
             pytest.skip(f"PostgreSQL unreachable: {exc}")
         url = make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
         request.addfinalizer(lambda: _drop(name))

@@ -5,12 +5,12 @@ and a write of the old owner still in progress finishes before the takeover read
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
 from app.db.database import Database, migrate
 from app.db.rooms import _fenced_out, claim_room, load_room, write_ops
+from tests.clock import wait_until
 from tests.durable.test_journal import _move, _room, _seqs, _start
 
 
@@ -55,37 +55,58 @@ def test_other_rooms_in_the_same_batch_are_written(db):
 @pytest.mark.postgres
 def test_a_takeover_waits_for_the_old_owners_write_in_progress(postgres_url):
     """PostgreSQL: the old owner's batch holds the room's row (``FOR UPDATE``) until it commits;
-    the takeover's claim waits for it, so the room it reads includes that batch."""
+    the takeover's claim waits for it, so the room it reads includes that batch. The claim is
+    seen waiting on the row's lock (``pg_stat_activity``) before the old owner commits: the
+    order is shown, not timed."""
+    from sqlalchemy import text
+
     migrate(postgres_url)
     db = Database(postgres_url)
+    watcher = Database(postgres_url)
     try:
         write_ops(db, [_room(), _start(), _move(1)], {"ABCD": 1})
-        locked = threading.Event()
+        locked, claim_waits = threading.Event(), threading.Event()
+        order: list[str] = []
 
         def old_owner() -> None:
             with db.engine.begin() as connection:
                 assert _fenced_out(connection, {"ABCD": 1}) == set()
                 locked.set()
-                time.sleep(0.5)
+                assert claim_waits.wait(30)
                 write_ops_in(connection)
+                order.append("old owner writes")
 
         def write_ops_in(connection) -> None:  # type: ignore[no-untyped-def]
             from app.db.rooms import _insert_moves
 
             _insert_moves(connection, [_move(2)])
 
+        def takeover() -> None:
+            claim_room(db, "ABCD", 2)
+            order.append("claimed")
+
+        def waiting_on_a_lock() -> int:
+            with watcher.engine.connect() as connection:
+                return int(connection.execute(text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND wait_event_type = 'Lock'")).scalar() or 0)
+
         writer = threading.Thread(target=old_owner)
         writer.start()
-        assert locked.wait(5)
-        started = time.monotonic()
-        claim_room(db, "ABCD", 2)
-        waited = time.monotonic() - started
-        writer.join(5)
-        assert waited > 0.3, waited  # it waited for the write in progress...
+        assert locked.wait(10)
+        claimer = threading.Thread(target=takeover)
+        claimer.start()
+        wait_until(lambda: waiting_on_a_lock() == 1, 30, "the claim waiting on the row")
+        assert order == []  # it waits for the write in progress...
+        claim_waits.set()
+        writer.join(30)
+        claimer.join(30)
+        assert order == ["old owner writes", "claimed"]
         assert _moves(db) == [1, 2]  # ...and the room it reads has it
         write_ops(db, [_move(3)], {"ABCD": 1})  # after the claim: refused
         assert _moves(db) == [1, 2]
     finally:
+        watcher.dispose()
         db.dispose()
 
 

@@ -5,6 +5,7 @@ the lobby from the hash and its sorted set."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from app.realtime.lease import Entry, Leases
+from tests.clock import ManualClock
 from tests.live import run_async
 
 pytestmark = pytest.mark.redis
@@ -19,19 +21,32 @@ pytestmark = pytest.mark.redis
 
 
 def _with_nodes(redis_url: str, prefix: str, ttl: float,
-                scenario: Callable[..., Awaitable[Any]]) -> Any:
-    """Run ``scenario(one, two)``: two nodes' views of the same site."""
+                scenario: Callable[..., Awaitable[Any]], clock: Any = None) -> Any:
+    """Run ``scenario(one, two)``: two nodes' views of the same site (their directory on
+    ``clock`` when given; the leases' time to live runs on Redis's clock)."""
 
     async def run() -> Any:
         client = aioredis.from_url(redis_url)
+        wall = {"clock": clock} if clock is not None else {}
         try:
-            one = Leases(client, prefix, "node-one", ttl)
-            two = Leases(client, prefix, "node-two", ttl)
+            one = Leases(client, prefix, "node-one", ttl, **wall)
+            two = Leases(client, prefix, "node-two", ttl, **wall)
             return await scenario(one, two)
         finally:
             await client.aclose()
 
     return run_async(run())
+
+
+async def _until_redis(read: Callable[[], Awaitable[Any]], wanted: Any,
+                       timeout: float = 10.0) -> Any:
+    """Read until Redis answers ``wanted`` (a key's time to live runs on Redis's clock: the
+    test waits for the expiry itself, not for a fixed time)."""
+    deadline = time.monotonic() + timeout
+    while (seen := await read()) != wanted:
+        assert time.monotonic() < deadline, f"Redis still says {seen!r}"
+        await asyncio.sleep(0.02)
+    return seen
 
 
 def _entry(code: str, lobby: bool = True, **summary: Any) -> Entry:
@@ -59,10 +74,14 @@ def test_a_code_has_one_owner_and_only_the_owner_renews_or_releases_it(redis_url
 def test_an_expired_lease_is_taken_by_exactly_one_node_and_the_old_owner_learns_it(
     redis_url, prefix
 ):
+    clock = ManualClock(time.time())
+
     async def scenario(one: Leases, two: Leases) -> None:
         first = await one.claim(_entry("WXYZ"))
-        await asyncio.sleep(0.35)  # one stopped renewing (it died): the lease runs out
-        assert await one.owner("WXYZ") is None
+        assert await two.stale() == []
+        # One stopped renewing (it died): Redis lets the lease run out...
+        await _until_redis(lambda: one.owner("WXYZ"), None)
+        clock.advance(0.25)  # ...and the directory's clock passes the entry's expiry
         assert await two.stale() == ["WXYZ"]  # its directory entry went stale too
         # The code is not free for a new room while its entry waits for a takeover.
         assert not await two.claim(_entry("WXYZ"))
@@ -73,7 +92,7 @@ def test_an_expired_lease_is_taken_by_exactly_one_node_and_the_old_owner_learns_
         assert await winner.renew([_entry("WXYZ")]) == []
         assert await winner.stale() == []
 
-    _with_nodes(redis_url, prefix, 0.25, scenario)
+    _with_nodes(redis_url, prefix, 0.25, scenario, clock)
 
 
 def test_a_handover_marks_the_room_for_takeover_at_once(redis_url, prefix):
@@ -110,8 +129,9 @@ def test_heartbeats_tell_which_nodes_are_alive(redis_url, prefix):
     async def scenario(one: Leases, two: Leases) -> tuple[dict, dict]:
         await one.heartbeat()
         first = await two.alive(["node-one", "node-two"])
-        await asyncio.sleep(0.35)
-        return first, await two.alive(["node-one"])
+        # One stops beating: its heartbeat runs out in Redis.
+        later = await _until_redis(lambda: two.alive(["node-one"]), {"node-one": False})
+        return first, later
 
     first, later = _with_nodes(redis_url, prefix, 0.25, scenario)
     assert first == {"node-one": True, "node-two": False}

@@ -27,6 +27,10 @@ class DatabaseProxy:
             hide_password=False)
         self.mode = "forward"
         self.accepted = 0
+        self.stalled = 0
+        """Connections held unanswered now (``stall``, ``freeze``)."""
+        self.most_stalled = 0
+        """The most connections held unanswered at once (a test may reset it)."""
         self._server: asyncio.base_events.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
         self._loop = asyncio.new_event_loop()
@@ -79,8 +83,13 @@ class DatabaseProxy:
         self._writers.add(writer)
         try:
             if self.mode in ("stall", "freeze"):
-                while await reader.read(65536):
-                    pass  # heard, never answered
+                self.stalled += 1
+                self.most_stalled = max(self.most_stalled, self.stalled)
+                try:
+                    while await reader.read(65536):
+                        pass  # heard, never answered
+                finally:
+                    self.stalled -= 1
                 return
             up_reader, up_writer = await asyncio.open_connection(*self.upstream)
             self._writers.add(up_writer)

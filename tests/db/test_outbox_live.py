@@ -5,11 +5,10 @@ the previous one could not."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from tests.db.test_outbox import stored
+from tests.clock import wait_until
+from tests.db.test_outbox import retries, stored
 from tests.live import ClientPool, LiveServer
 from tests.realtime.helpers import PanikaTable, room_of, start_panika, wait_frame
 
@@ -41,7 +40,8 @@ def test_the_room_says_retrying_until_the_database_is_back_then_saved(flaky_post
         retrying = wait_frame(clients[0], lambda f: f["type"] == "room"
                               and f["save_state"] == "retrying", timeout=10)
         assert retrying["match_id"] is None and retrying["status"] == "finished"
-        time.sleep(1.0)
+        wait_until(lambda: retries(live.app.state.writer) >= 2, what="the writer's retries")
+        clients[0].drain(0.05)
         assert all(f["match_id"] is None for f in _room_frames(clients[0]))
         assert len(list((tmp_path / "var" / "outbox").glob("*.json"))) == 1
         proxy.set_mode("forward")
@@ -81,9 +81,7 @@ def test_a_server_restarted_on_the_same_var_dir_saves_what_waited(flaky_postgres
     assert stored(proxy.upstream_url) == (0, 0)
     proxy.set_mode("forward")
     with LiveServer(tmp_path / "var", database_url=proxy.url, **FAST) as live:
-        deadline = time.monotonic() + 15
-        while live.app.state.writer.pending_count() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: not live.app.state.writer.pending_count(), 15, "the waiting match")
         with live.http() as http:
             (listed,) = http.get("/api/matches").json()
         assert [p["nickname"] for p in listed["players"]] == ["Ann", "Bob"]

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import sqlite3
-import time
+from datetime import timedelta
 
 from app.db.database import Database
 from app.db.rooms import load_rooms
+from tests.clock import wait_until
 from tests.live import ClientPool, LiveServer
 from tests.realtime.helpers import PanikaTable, room_of, start_panika, wait_frame
 
@@ -16,6 +17,26 @@ def _stored(var_dir) -> list:  # type: ignore[no-untyped-def]
     db = Database(f"sqlite:///{var_dir / 'panic-party.sqlite3'}")
     try:
         return load_rooms(db)
+    finally:
+        db.dispose()
+
+
+def _age(var_dir, code: str, seconds: float) -> None:  # type: ignore[no-untyped-def]
+    """The stored room was last active ``seconds`` earlier than recorded (time passed by
+    hand, for the idle rule at start)."""
+    from sqlalchemy import update
+
+    from app.db.models import RoomRow
+
+    db = Database(f"sqlite:///{var_dir / 'panic-party.sqlite3'}")
+    try:
+        with db.engine.begin() as connection:
+            (updated,) = connection.execute(
+                RoomRow.__table__.select().with_only_columns(RoomRow.updated_at)
+                .where(RoomRow.code == code)).one()
+            connection.execute(update(RoomRow).where(RoomRow.code == code).values(
+                updated_at=updated - timedelta(seconds=seconds),
+                created_at=updated - timedelta(seconds=seconds)))
     finally:
         db.dispose()
 
@@ -53,22 +74,19 @@ def test_a_move_reaches_no_client_before_the_database_has_it(tmp_path):
 
 def test_a_closed_room_leaves_no_rows_and_idle_rooms_are_deleted_at_start(tmp_path):
     var = tmp_path / "var"
-    with LiveServer(var, ping_interval_seconds=0.2, room_idle_seconds=0.5) as server:
+    with LiveServer(var, ping_interval_seconds=0.2) as server:
         code = server.create_room("panika", "Ann")["code"]
         assert [r.code for r in _stored(var)] == [code]
-        deadline = time.monotonic() + 10
-        while server.registry.get(code) is not None and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert server.registry.get(code) is None
-        deadline = time.monotonic() + 5  # the journal writes the deletion a moment later
-        while _stored(var) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _stored(var) == []
+        room = server.registry.get(code)
+        room.task.get_loop().call_soon_threadsafe(room.post, "close")
+        wait_until(lambda: server.registry.get(code) is None, what="the room's close")
+        # The journal writes the deletion a moment later.
+        wait_until(lambda: _stored(var) == [], what="the room's rows gone")
     with LiveServer(var, ping_interval_seconds=0.5) as server:
         code = server.create_room("panique", "Bob")["code"]
     assert [r.code for r in _stored(var)] == [code]  # a restart keeps the room
-    time.sleep(0.6)
-    with LiveServer(var, ping_interval_seconds=0.5, room_idle_seconds=0.5) as server:
+    _age(var, code, seconds=3600)  # its last activity an hour ago, with no waiting
+    with LiveServer(var, ping_interval_seconds=0.5, room_idle_seconds=600) as server:
         assert server.registry.get(code) is None  # idle past the limit: deleted, not restored
     assert _stored(var) == []
 
@@ -120,9 +138,7 @@ def test_a_finished_room_comes_back_finished_and_its_match_is_stored_once(tmp_pa
     with LiveServer(var, ping_interval_seconds=0.5) as server:
         room = server.registry.get(code)
         assert room is not None and room.status == "finished"
-        deadline = time.monotonic() + 10
-        while room.match_id is None and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: room.match_id is not None, what="the stored match's id")
         assert room.match_id == saved["match_id"]
         assert room.result["seed_hash"] == saved["result"]["seed_hash"]
         with server.http() as http:
@@ -153,10 +169,7 @@ def test_bots_and_room_options_come_back_after_a_restart(tmp_path):
         bots = [m for m in room.members.values() if m.bot is not None]
         assert [(m.bot, m.left) for m in bots] == [("hard", False)]
         assert room.room_options["bot_takeover_seconds"] == 45
-        deadline = time.monotonic() + 5
-        while bots[0].seat not in room._bots.seats and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert bots[0].seat in room._bots.seats
+        wait_until(lambda: bots[0].seat in room._bots.seats, what="the bot playing on")
 
 
 def test_a_match_the_new_rules_refuse_goes_on_from_its_last_accepted_move(tmp_path):
@@ -183,10 +196,8 @@ def test_a_match_the_new_rules_refuse_goes_on_from_its_last_accepted_move(tmp_pa
             ClientPool() as pool:
         room = server.registry.get(code)
         assert room is not None and room.status == "playing" and room.match.version == 1
-        deadline = time.monotonic() + 10
-        while len(_stored(var)[0].match.moves) != 1:
-            assert time.monotonic() < deadline, "the dropped moves are still in the database"
-            time.sleep(0.05)
+        wait_until(lambda: len(_stored(var)[0].match.moves) == 1,
+                   what="the dropped moves gone from the database")
         again = [pool(server, code) for _ in tokens]
         for client, token in zip(again, tokens, strict=True):
             client.join(token=token)
@@ -198,7 +209,4 @@ def test_a_match_the_new_rules_refuse_goes_on_from_its_last_accepted_move(tmp_pa
         assert state is not None and state["version"] == 1
         table = PanikaTable(sorted(again, key=lambda c: c.seat))
         assert table.step()
-        deadline = time.monotonic() + 10
-        while len(_stored(var)[0].match.moves) != 2:
-            assert time.monotonic() < deadline, "the next move was not stored"
-            time.sleep(0.05)
+        wait_until(lambda: len(_stored(var)[0].match.moves) == 2, what="the next move stored")

@@ -7,6 +7,7 @@ the script is read from disk and injected into the page.
 
 from __future__ import annotations
 
+import fcntl
 import shutil
 import subprocess
 from functools import cache
@@ -21,13 +22,18 @@ AXE_PACKAGE = "axe-core@4"
 
 
 def install_axe() -> Path:
-    """``npm install --prefix .cache/npm axe-core@4`` when the file is missing."""
+    """``npm install --prefix .cache/npm axe-core@4`` when the file is missing (once: the
+    test processes of a parallel run take a lock on it)."""
     if not AXE_JS.exists():
         npm = shutil.which("npm")
         if npm is None:
             pytest.fail("axe-core is missing and npm is not installed: install Node.js and npm")
-        subprocess.run([npm, "install", "--prefix", str(NPM_PREFIX), "--no-audit", "--no-fund",
-                        AXE_PACKAGE], check=True, capture_output=True)
+        NPM_PREFIX.mkdir(parents=True, exist_ok=True)
+        with open(NPM_PREFIX / ".install.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not AXE_JS.exists():
+                subprocess.run([npm, "install", "--prefix", str(NPM_PREFIX), "--no-audit",
+                                "--no-fund", AXE_PACKAGE], check=True, capture_output=True)
     return AXE_JS
 
 

@@ -16,7 +16,17 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 PHONE_SIZE = (390, 844)
 LAPTOP_SIZE = (1366, 768)
 TV_SIZE = (1920, 1080)
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+CONTEXT = {"reduced_motion": "reduce"}
+"""Every test page asks for reduced motion: the games then stop their decorative pulses and
+glows (CSS ``prefers-reduced-motion``), which otherwise repaint every page 60 times a second for
+a whole match; what the pages do and how they lay out is the same, and axe never sees a colour
+caught mid-animation."""
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+"""The README's screenshots: written only by ``python3 -m app test --screenshots``."""
+TEST_SCREENSHOTS = ROOT / "test-results" / "screenshots"
+"""Where a plain run's screenshots go (an ignored folder: a test run leaves the checkout as
+it was)."""
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +52,7 @@ def new_page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
 
     def open_page(phone: bool = False, size: tuple[int, int] | None = None):  # type: ignore[no-untyped-def]
         width, height = size or (PHONE_SIZE if phone else LAPTOP_SIZE)
-        options: dict = {"viewport": {"width": width, "height": height}}
+        options: dict = {"viewport": {"width": width, "height": height}, **CONTEXT}
         if phone:
             options.update(is_mobile=True, has_touch=True)
         context = browser.new_context(**options)
@@ -64,7 +74,18 @@ def live(tmp_path) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
         yield server
 
 
+@pytest.fixture(scope="module")
+def shared_live(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    """One live server for all the tests of a module whose tests need no fresh site (each
+    makes its own rooms): such a module overrides ``live`` with a fixture returning it."""
+    with LiveServer(tmp_path_factory.mktemp("site") / "var", ping_interval_seconds=0.5) as server:
+        yield server
+
+
 @pytest.fixture
-def screenshots() -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS
+def screenshots(request) -> Path:  # type: ignore[no-untyped-def]
+    """The folder for the README's screenshots: docs/screenshots/ with ``--screenshots``, else
+    test-results/screenshots/."""
+    folder = SCREENSHOTS if request.config.getoption("--screenshots") else TEST_SCREENSHOTS
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

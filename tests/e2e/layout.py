@@ -86,6 +86,26 @@ _SMALL_TEXT = """([scope, min]) => {
 }"""
 
 
+_SETTLED = """async () => {
+  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  await frames();
+  for (let i = 0; i < 600; i++) {
+    const running = document.getAnimations().filter((a) => a.playState === "running"
+      && a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+    if (!running.length && !document.querySelector(".flipping")) return;
+    await Promise.all(running.map((a) => a.finished.catch(() => null)));
+    await frames();
+  }
+}"""
+
+
+def settle(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait for the page itself to be still: two frames rendered (a layout pass, the resize
+    and size observers' redraws), then every animation or transition that ends has ended and
+    no card is flipping (a game's own animation class). Waits for events, never a fixed time."""
+    page.evaluate(_SETTLED)
+
+
 def fit_problems(page, scope: str = GAME_SCOPE, vertical: bool = True) -> list[str]:  # type: ignore[no-untyped-def]
     return page.evaluate(_PROBLEMS, [scope, INTERACTIVE, vertical])
 
@@ -107,7 +127,7 @@ def assert_fits_everywhere(page, scope: str = GAME_SCOPE, screenshots: Path | No
     try:
         for label, (width, height) in VIEWPORTS.items():
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(150)  # a layout pass and the game's resize handling
+            settle(page)  # a layout pass and the game's resize handling
             problems = fit_problems(page, scope)
             if problems:
                 failures.append(f"{label}: " + "; ".join(problems))

@@ -11,7 +11,9 @@ from pathlib import Path
 
 from tests.e2e.axe import assert_accessible
 from tests.e2e.conftest import PHONE_SIZE, TV_SIZE
-from tests.e2e.layout import assert_fits, assert_fits_everywhere, assert_readable, assert_touch_targets
+from tests.e2e.layout import (
+    assert_fits, assert_fits_everywhere, assert_readable, assert_touch_targets, settle,
+)
 from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
 
 
@@ -78,7 +80,7 @@ def check_everywhere(page, label: str, screenshots: Path | None = None) -> None:
     assert_fits_everywhere(page, screenshots=screenshots, name=label)
     original = page.viewport_size
     page.set_viewport_size({"width": 360, "height": 640})
-    page.wait_for_timeout(150)
+    settle(page)
     try:
         assert_touch_targets(page)
         assert_readable(page, "#room")

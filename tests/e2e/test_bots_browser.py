@@ -17,8 +17,9 @@ from tests.live import LiveServer
 
 pytestmark = pytest.mark.browser
 
-THINK_SCALE = 0.25
-"""The bots think four times faster than the policies draw it, so the match ends in a minute."""
+THINK_SCALE = 0.05
+"""The bots think twenty times faster than the policies draw it: the match ends as soon as the
+page's own player keeps up."""
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import LAPTOP_SIZE, PHONE_SIZE
+from tests.e2e.conftest import CONTEXT, LAPTOP_SIZE, PHONE_SIZE
 from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
 from tests.e2e.room_flow import no_errors, wait_all, wait_member
 from tests.e2e.test_panika_browser import BOT, STOP
@@ -20,7 +20,8 @@ pytestmark = pytest.mark.browser
 
 def _page(browser, contexts: list, locale: str, phone: bool):  # type: ignore[no-untyped-def]
     width, height = PHONE_SIZE if phone else LAPTOP_SIZE
-    options: dict = {"viewport": {"width": width, "height": height}, "locale": locale}
+    options: dict = {"viewport": {"width": width, "height": height}, "locale": locale,
+                     **CONTEXT}
     if phone:
         options.update(is_mobile=True, has_touch=True)
     context = browser.new_context(**options)

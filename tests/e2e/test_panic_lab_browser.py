@@ -1,8 +1,10 @@
 """Panic Lab in real browsers, as a group plays it: a laptop host, two phones that joined through
 the invite link, a TV. The phones race; the one with the test's ring solver (the rulebook's path,
 app/games/panic_lab/solver.py, on the page's own public view) taps the right tile each round
-until it has 5 tokens. Wrong taps are shown; the path animation ends within the result pause;
-claim labels do not overlap; "Play again" starts a new match on every page."""
+until it has the tokens to win (the host sets 2 and the shortest countdown through the options
+form: every round costs the rules' 6 s result pause). Wrong taps are shown; the path animation
+ends within the result pause; claim labels do not overlap; "Play again" starts a new match on
+every page."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import pytest
 
 from app.games.panic_lab.solver import solve
 from app.games.panic_lab.tiles import Kind, Roll, Tile
+from tests.clock import wait_until
 from tests.e2e.lobby import join_with_nickname
 from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
@@ -19,6 +22,10 @@ from tests.e2e.room_flow import (
 pytestmark = pytest.mark.browser
 
 SEARCH = '.pl-root[data-phase="search"]'
+TARGET = 2
+"""Tokens to win: a round after the first, each costing the rules' 6 s result pause."""
+COUNTDOWN = 2
+"""Seconds of countdown: the shortest the options allow."""
 
 
 def _kind(d: dict) -> Kind:
@@ -56,14 +63,21 @@ def claim_labels_apart(page) -> bool:  # type: ignore[no-untyped-def]
     }""")
 
 
-def test_a_group_plays_panic_lab_to_five_tokens_and_again(live, new_page, screenshots) -> None:  # type: ignore[no-untyped-def]
+def test_a_group_plays_panic_lab_to_its_target_and_again(live, new_page, screenshots) -> None:  # type: ignore[no-untyped-def]
     group = gather(live.base_url, new_page, "panic_lab")
     host, brendon, ryan = group.players
-    host.fill('#options-form input[name="countdown_seconds"]', "2")
-    host.dispatch_event('#options-form input[name="countdown_seconds"]', "change")
+    options = {"countdown_seconds": COUNTDOWN, "target_tokens": TARGET}
+    room = live.registry.get(group.code)
+    for name, value in options.items():  # one at a time: each answer redraws the form
+        host.fill(f'#options-form input[name="{name}"]', str(value))
+        host.dispatch_event(f'#options-form input[name="{name}"]', "change")
+        wait_until(lambda: room.options.get(name) == value, what=f"{name} set")  # noqa: B023
+        host.wait_for_function("([n, v]) => document.querySelector("
+                               "`#options-form input[name=\"${n}\"]`).value === String(v)",
+                               arg=[name, value])
     brendon.wait_for_function(
-        "() => [...document.querySelectorAll('#options-text dd')].some(d => d.textContent === '2')"
-    )
+        "values => values.every(v => [...document.querySelectorAll('#options-text dd')]"
+        ".some(d => d.textContent === String(v)))", arg=list(options.values()))
     check_screen(brendon, "Panic Lab waiting room (phone)", fits=False)
     host.click("#start-btn")
 
@@ -97,10 +111,10 @@ def test_a_group_plays_panic_lab_to_five_tokens_and_again(live, new_page, screen
         brendon.wait_for_selector(SEARCH, timeout=20_000)
         brendon.click(f'.pl-tile[data-index="{answer_on_screen(brendon)}"]')
         rounds += 1
-        assert rounds <= 5
-    assert rounds == 5
+        assert rounds <= TARGET
+    assert rounds == TARGET
     tokens = host.locator(f'.pl-player[data-seat="{brendon.evaluate("() => panicParty.state.seat")}"] .pl-tokens')
-    assert tokens.get_attribute("data-tokens") == "5"
+    assert tokens.get_attribute("data-tokens") == str(TARGET)
 
     shown = {results_text(page) for page in group.everyone}
     assert len(shown) == 1, shown

@@ -14,7 +14,9 @@ import time
 
 import pytest
 
-from tests.e2e.layout import fit_problems
+from tests.clock import wait_until
+from tests.e2e.conftest import CONTEXT
+from tests.e2e.layout import fit_problems, settle
 from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
 from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
@@ -23,10 +25,15 @@ from tests.e2e.room_flow import (
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def live(shared_live):  # type: ignore[no-untyped-def]
+    """The tests of this module share one server (each makes its own rooms)."""
+    return shared_live
+
 SIZES = [(360, 640), (390, 844), (1280, 720), (1366, 768), (1920, 1080)]
 MUSHROOMS = ("schlaubi", "chef", "knuddel", "panik", "gifti")
 PLAYING = '.pilze[data-phase="play"] #pilze-board .pp-who'
-FLIP_SETTLE_MS = 1600  # a card's flip animation (FLIP_MS plus a stagger) is over
 
 # The page's own player, from its own view: the hand card to play (draw cards first: they empty
 # the pile soonest), or null when only an unplayable Steal is left (then it swaps).
@@ -72,6 +79,17 @@ def _my_turn(page) -> bool:  # type: ignore[no-untyped-def]
     return page.locator("#pilze-hand button.pp-action:not([disabled])").count() > 0
 
 
+def _mover(pages) -> object:  # type: ignore[no-untyped-def]
+    """The page whose turn it is, once one shows it (the last move's frame reached it)."""
+    deadline = time.monotonic() + 30
+    while True:
+        for page in pages:
+            if _my_turn(page):
+                return page
+        assert time.monotonic() < deadline, "no page shows its turn"
+        time.sleep(0.02)
+
+
 def _card(page, card_id) -> object:  # type: ignore[no-untyped-def]
     return page.locator(f'#pilze-hand button.pp-action[data-card-id="{card_id}"]')
 
@@ -90,7 +108,7 @@ def check_modes(page, label: str, checked: set[str]) -> None:  # type: ignore[no
         todo["swap"] = None
     if not todo:
         return
-    page.wait_for_timeout(FLIP_SETTLE_MS)
+    settle(page)  # the display's flips are over
     for mode, card_id in todo.items():
         toggle = page.locator("#pilze-swap") if mode == "swap" else _card(page, card_id)
         toggle.click()
@@ -131,7 +149,7 @@ def test_a_group_plays_panik_pilze_to_the_end_and_again(live, new_page, screensh
 
     host.click("#start-btn")
     wait_all(group.everyone, PLAYING)
-    brendon.wait_for_timeout(FLIP_SETTLE_MS)  # the display's first cards are laid out
+    settle(brendon)  # the display's first cards are laid out
     for page, label in ((brendon, "Panik Pilze phone, playing"), (host, "Panik Pilze laptop, playing"),
                         (group.table, "Panik Pilze table view, playing")):
         check_screen(page, label)
@@ -143,20 +161,14 @@ def test_a_group_plays_panik_pilze_to_the_end_and_again(live, new_page, screensh
     room = live.registry.get(group.code)
     labels = {id(host): "laptop", id(brendon): "phone", id(ryan): "phone"}
     checked: set[str] = set()
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + 300
     turns = 0
     while room.match.state.phase != "over" and time.monotonic() < deadline:
         version = room.match.version
-        mover = next((page for page in group.players if _my_turn(page)), None)
-        if mover is None:
-            time.sleep(0.05)
-            continue
+        mover = _mover(group.players)
         check_modes(mover, labels[id(mover)], checked)
         assert play_turn(mover)
-        end = time.monotonic() + 10
-        while room.match.version == version and time.monotonic() < end:
-            time.sleep(0.02)
-        assert room.match.version > version, "the played turn was not accepted"
+        wait_until(lambda: room.match.version > version, 30, "the played turn accepted")  # noqa: B023
         turns += 1
     assert room.match.state.phase == "over", f"the match did not end in time ({turns} turns)"
     assert all(m.action["type"] != "timeout" for m in room.match.log)
@@ -230,24 +242,21 @@ NAMES_AND_SHAPES = """() => {
 def test_the_game_screen_fits_one_screen_at_five_sizes(live, new_page, browser) -> None:  # type: ignore[no-untyped-def]
     code, pages = _open_room(live, new_page)
     room = live.registry.get(code)
-    table_context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    table_context = browser.new_context(viewport={"width": 1920, "height": 1080}, **CONTEXT)
     table = table_context.new_page()
     table.goto(f"{live.base_url}/r/{code}/table")
     table.wait_for_selector('.pilze--table[data-phase="play"] .pp-who')
     try:
         # A few turns first, so the display and the baskets are not empty.
-        played = 0
-        while played < 6:
+        for _ in range(6):
             version = room.match.version
-            if any(play_turn(page) for page in pages):
-                while room.match.version == version:
-                    time.sleep(0.02)
-                played += 1
-        time.sleep(1.6)  # the flip animations end
-        mover = next(page for page in pages if _my_turn(page))
+            assert play_turn(_mover(pages))
+            wait_until(lambda: room.match.version > version, 30, "the turn accepted")  # noqa: B023
+        mover = _mover(pages)
+        settle(mover)  # the flip animations end
         for w, h in SIZES:
             mover.set_viewport_size({"width": w, "height": h})
-            mover.wait_for_timeout(300)
+            settle(mover)
             assert fit_problems(mover) == [], (w, h)
             # Every mushroom is named by its visible label and drawn with its own silhouette.
             seen = mover.evaluate(NAMES_AND_SHAPES)
@@ -257,7 +266,7 @@ def test_the_game_screen_fits_one_screen_at_five_sizes(live, new_page, browser) 
         host = pages[0]
         for w, h in SIZES[2:]:
             host.set_viewport_size({"width": w, "height": h})
-            host.wait_for_timeout(300)
+            settle(host)
             assert fit_problems(host) == [], ("host", w, h)
         assert fit_problems(table) == []
         # Five silhouettes, all different.
@@ -267,11 +276,11 @@ def test_the_game_screen_fits_one_screen_at_five_sizes(live, new_page, browser) 
         # Every way of choosing a turn still fits the phone: each hand card chosen (the display
         # cards, mushroom types or stacks it makes into buttons), and the swap mode.
         mover.set_viewport_size({"width": 360, "height": 640})
-        mover.wait_for_timeout(300)
+        settle(mover)
         cards = mover.locator("#pilze-hand button.pp-action")
         for i in range(cards.count()):
             cards.nth(i).click()
-            mover.wait_for_timeout(200)
+            settle(mover)
             assert fit_problems(mover) == [], cards.nth(i).inner_text()
             if cards.nth(i).get_attribute("aria-pressed") == "true":
                 cards.nth(i).click()
@@ -299,17 +308,14 @@ def test_five_players_fit_a_phone_in_every_choosing_mode(live, new_page) -> None
     room = live.registry.get(code)
     modes: set[str] = set()
     for _ in range(40):
-        mover = next((p for p in pages if _my_turn(p)), None)
-        if mover is None:
-            time.sleep(0.05)
-            continue
-        mover.wait_for_timeout(1600)  # the flip animations end
+        mover = _mover(pages)
+        settle(mover)  # the flip animations end
         cards = mover.locator("#pilze-hand button.pp-action")
         for i in range(cards.count()):
             card = cards.nth(i)
             kind = card.get_attribute("data-kind")
             card.click()
-            mover.wait_for_timeout(150)
+            settle(mover)
             if card.get_attribute("aria-pressed") != "true":
                 continue  # a Steal with nothing to steal
             mode = "turn" if "Turn" in card.inner_text() else kind
@@ -317,9 +323,8 @@ def test_five_players_fit_a_phone_in_every_choosing_mode(live, new_page) -> None
             modes.add(mode)
             card.click()
         version = room.match.version
-        play_turn(mover)
-        while room.match.version == version:
-            time.sleep(0.02)
+        assert play_turn(mover)
+        wait_until(lambda: room.match.version > version, 30, "the turn accepted")  # noqa: B023
         if {"turn", "party", "steal"} <= modes or room.match.state.phase == "over":
             break
     assert {"turn", "collect"} & modes and len(modes) >= 2, modes

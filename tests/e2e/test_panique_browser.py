@@ -13,6 +13,8 @@ import time
 
 import pytest
 
+from tests.clock import wait_until
+from tests.e2e.layout import settle
 from tests.e2e.lobby import create_room_in_lobby
 from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
@@ -21,8 +23,20 @@ from tests.e2e.room_flow import (
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def live(shared_live):  # type: ignore[no-untyped-def]
+    """The tests of this module share one server (each makes its own rooms)."""
+    return shared_live
+
 SIZES = [(360, 640), (390, 844), (1280, 720), (1366, 768), (1920, 1080)]
 ALLY_TARGETED = '.pq-choice[data-option="B"]:not([disabled]), .pq-choice[data-option="C"]:not([disabled])'
+
+
+def _can_act(page) -> bool:  # type: ignore[no-untyped-def]
+    """Whether this page offers its player something to press now."""
+    return page.locator("#pq-roll:not([disabled]), .pq-target:not([disabled]), "
+                        ".pq-choice:not([disabled])").count() > 0
 
 
 def _act(page, pick: random.Random, checked: set[str] | None = None, label: str = "") -> bool:  # type: ignore[no-untyped-def]
@@ -62,7 +76,7 @@ def test_a_group_plays_panique_to_the_end_and_again(live, new_page, screenshots)
     host.click("#start-btn")
     wait_all(group.everyone, '.pq-root[data-phase="order"]')
     wait_all(group.players, "#pq-roll")  # everyone rolls for the first turn
-    brendon.wait_for_timeout(400)  # the board is drawn for the box it got
+    settle(brendon)  # the board is drawn for the box it got
     for page, label in ((brendon, "Panique phone, playing"), (host, "Panique laptop, playing"),
                         (group.table, "Panique table view, playing")):
         check_screen(page, label)
@@ -76,16 +90,23 @@ def test_a_group_plays_panique_to_the_end_and_again(live, new_page, screenshots)
     checked: set[str] = set()
     pick = random.Random(7)
     presses = 0
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + 300
     while room.match.outcome() is None and time.monotonic() < deadline:
-        acted = False
-        for page in group.players:
-            if _act(page, pick, checked, labels[id(page)]):
-                presses += 1
-                acted = True
-                time.sleep(0.05)
-        if not acted:
-            time.sleep(0.1)
+        version = room.match.version
+        for page in group.players:  # every page shows the room's latest state
+            page.wait_for_function("v => panicParty.state.version >= v", arg=version)
+        page = next((p for p in group.players if _can_act(p)), None)
+        if page is None:  # the room waits on a timer: its system move comes
+            wait_until(lambda: room.match.version > version or room.match.outcome() is not None,  # noqa: B023
+                       60, "the room's next move")
+            continue
+        assert _act(page, pick, checked, labels[id(page)])
+        presses += 1
+        # The press's answer: the room's next move, or this page's own next step (the Ally's
+        # targets to choose from).
+        wait_until(lambda: room.match.version > version  # noqa: B023
+                   or page.locator(".pq-target:not([disabled])").count() > 0, 30,  # noqa: B023
+                   "the press answered")
     assert room.match.outcome() is not None, "the match did not end"
     by_people = [m for m in room.match.log if m.seat is not None]
     assert presses >= len(by_people) > 10  # the moves came from the pages' buttons
@@ -155,7 +176,7 @@ def _check_fit_at_every_size(page, ready: str) -> None:  # type: ignore[no-untyp
         page.set_viewport_size({"width": width, "height": height})
         page.reload()
         page.wait_for_selector(ready)
-        page.wait_for_timeout(400)
+        settle(page)
         assert page.evaluate(FIT_CHECK) == [], (width, height, ready)
         button = page.locator(ready).first
         button.focus()
@@ -166,10 +187,11 @@ def _check_fit_at_every_size(page, ready: str) -> None:  # type: ignore[no-untyp
 def test_the_game_fits_one_screen_at_five_sizes(live, new_page) -> None:  # type: ignore[no-untyped-def]
     page = new_page(phone=True)
     code = create_room_in_lobby(page, live.base_url, "panique", "Solo")
+    room = live.registry.get(code)
     # A real room option: a minute per choice, so the checks below never race the timer.
     page.fill('input[name="choice_seconds"]', "60")
     page.press('input[name="choice_seconds"]', "Tab")
-    page.wait_for_timeout(300)
+    wait_until(lambda: room.options.get("choice_seconds") == 60, what="the option set")
     page.click("#start-btn")  # alone: the Roll button for the Circle of Life is there at once
     page.wait_for_selector("#pq-roll")
     assert page.inner_text("#pq-roll").strip() == "Roll"
@@ -178,17 +200,20 @@ def test_the_game_fits_one_screen_at_five_sizes(live, new_page) -> None:  # type
     # Roll on (alone, every roll is yours) until an encounter offers a choice: the card, its
     # text and the choice buttons must fit too.
     page.set_viewport_size({"width": 360, "height": 640})
-    room = live.registry.get(code)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300
     while not page.locator(".pq-choice").count() and time.monotonic() < deadline:
         if room.match.outcome() is not None:
             page.click("#rematch-btn")  # the new match shows without a reload
             page.wait_for_selector("#result", state="hidden")
             page.wait_for_selector('.pq-root:not([data-phase="over"]) #pq-roll')
+        version = room.match.version
+        page.wait_for_function("v => panicParty.state.version >= v", arg=version)
         roll = page.locator("#pq-roll:not([disabled])")
         if roll.count():
             roll.click()
-        page.wait_for_timeout(120)
+        wait_until(lambda: room.match.version > version  # noqa: B023
+                   or room.match.outcome() is not None, 60, "the roll answered")
+        page.wait_for_function("v => panicParty.state.version >= v", arg=room.match.version)
     assert page.locator(".pq-choice").count(), "no choice came up"
     assert page.locator("#pq-card").is_visible()
     _check_fit_at_every_size(page, ".pq-choice")
@@ -197,7 +222,7 @@ def test_the_game_fits_one_screen_at_five_sizes(live, new_page) -> None:  # type
     table.set_viewport_size({"width": 1920, "height": 1080})
     table.goto(f"{live.base_url}/r/{code}/table")
     table.wait_for_selector(".pq-root .pq-space")
-    table.wait_for_timeout(400)
+    settle(table)
     assert table.evaluate(FIT_CHECK) == []
     assert table.locator("#pq-roll, .pq-choice").count() == 0  # the TV shows, the phones press
     assert table.locator("#pq-card").is_visible()

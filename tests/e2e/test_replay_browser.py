@@ -17,7 +17,8 @@ import pytest
 from app.db.models import Match
 from app.engine import Move, get_game
 from tests.e2e.axe import assert_accessible
-from tests.e2e.conftest import LAPTOP_SIZE, PHONE_SIZE
+from tests.e2e.conftest import CONTEXT, LAPTOP_SIZE, PHONE_SIZE
+from tests.e2e.layout import settle
 from tests.e2e.lobby import create_room_in_lobby
 from tests.e2e.test_panic_lab_browser import SEARCH, answer_on_screen
 from tests.finished_matches import NAMES, finished_match, store
@@ -58,7 +59,7 @@ def open_page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
     def make(size: tuple[int, int] = PHONE_SIZE, **options):  # type: ignore[no-untyped-def]
         phone = size[0] < 500
         context = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                      is_mobile=phone, has_touch=phone, **options)
+                                      is_mobile=phone, has_touch=phone, **{**CONTEXT, **options})
         contexts.append(context)
         page = context.new_page()
         page.errors = []
@@ -80,7 +81,16 @@ def shown(page) -> int:  # type: ignore[no-untyped-def]
     return page.evaluate(f"() => {SHOWN}")
 
 
+BOARD_STILL = """() => !document.querySelector('#replay-board .revealed, #replay-board .rolling,'
+  + ' #replay-board [data-path="playing"], #replay-board .flipping')"""
+"""The board's own timed effects are over: Panic Lab's reveal flash, dice roll and path, Panik
+Pilze's flips (each ends on a timer of the page's, whatever the machine's speed)."""
+
+
 def board(page) -> str:  # type: ignore[no-untyped-def]
+    """The board's drawing once it is still (so two drawings of one move compare equal)."""
+    page.wait_for_function(BOARD_STILL)
+    settle(page)
     return page.inner_html("#replay-board")
 
 

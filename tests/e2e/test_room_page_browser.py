@@ -8,12 +8,23 @@ import copy
 
 import pytest
 
+from app.engine import all_games
+from app.games import load_all
 from tests.e2e.axe import assert_accessible
 from tests.e2e.layout import assert_touch_targets
 from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
 from tests.e2e.room_flow import no_errors, wait_member
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def live(shared_live):  # type: ignore[no-untyped-def]
+    """The tests of this module share one server (each makes its own rooms)."""
+    return shared_live
+
+load_all()
+GAME_IDS = sorted(g.id for g in all_games())
 
 STATE = "#conn[data-state='{}']"
 
@@ -53,7 +64,8 @@ def test_each_close_code_gets_its_own_reaction(live, new_page, code, state, reco
         phone.wait_for_selector(STATE.format("connected"), timeout=15_000)
         assert len(sockets) == 2
     if not reconnects:
-        phone.wait_for_timeout(1500)
+        # The page has given up: its socket is stopped, with no reconnection pending.
+        assert phone.evaluate("() => panicParty.socket.stopped && panicParty.socket.ws === null")
         assert len(sockets) == 1
     if code == 4000:
         assert phone.evaluate("c => localStorage.getItem('pp:token:' + c)", room_code) is None
@@ -108,10 +120,12 @@ def test_texts_markers_a_late_joiner_and_the_host_menu(live, new_page) -> None: 
     no_errors([host, phone, late])
 
 
-@pytest.mark.parametrize("game", ["panika", "panic_lab", "panika_counter"])
+@pytest.mark.parametrize("game", GAME_IDS)
 def test_rules_pages_are_accessible(live, new_page, game) -> None:  # type: ignore[no-untyped-def]
+    """axe-core on every registered game's rules page, on a phone."""
     page = new_page(phone=True)
-    page.goto(f"{live.base_url}/games/{game}/rules")
+    response = page.goto(f"{live.base_url}/games/{game}/rules")
+    assert response is not None and response.status == 200
     assert_accessible(page, f"{game} rules")
 
 

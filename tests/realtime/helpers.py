@@ -12,6 +12,26 @@ from tests.live import Client, LiveServer
 Frame = dict[str, Any]
 
 
+def shorten_timers(monkeypatch: Any, game_id: str, seconds: float,
+                   only: Callable[[Any], bool] | None = None) -> None:
+    """Every timer of ``game_id`` (or those ``only`` picks, asked as each timer is made) lasts
+    ``seconds`` at most, for a test whose server runs in its own process (``LiveServer``) and
+    only needs a timer to fire: the engine's ``timers`` wrapped for the test (the games'
+    options keep the rules' minimums)."""
+    import dataclasses
+
+    from app.engine import get_game
+
+    game = get_game(game_id)
+    original = type(game).timers
+
+    def timers(state: Any) -> list[Any]:
+        return [dataclasses.replace(t, seconds=min(t.seconds, seconds))
+                if only is None or only(t) else t for t in original(game, state)]
+
+    monkeypatch.setattr(game, "timers", timers)
+
+
 def wait_frame(
     client: Client, pred: Callable[[Frame], bool], since: int = 0, timeout: float = 5.0
 ) -> Frame:

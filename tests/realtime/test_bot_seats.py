@@ -17,7 +17,7 @@ from app.bots import BOT_GAMES
 from app.engine import Move, get_game
 from app.games import load_all
 from tests.live import Client, ClientPool, LiveServer
-from tests.realtime.helpers import marks, room_of, wait_frame, wait_type
+from tests.realtime.helpers import marks, room_of, shorten_timers, wait_frame, wait_type
 
 load_all()
 
@@ -213,11 +213,13 @@ def test_host_and_two_bots_play_panika_to_the_end_with_legal_moves_only(bot_serv
           f"worst {cost.worst * 1000:.2f} ms")
 
 
-def test_refused_bot_actions_cost_one_decision_never_the_room(bot_server, open_bot, monkeypatch):
+def test_refused_bot_actions_cost_one_decision_never_the_room(bot_server, open_bot, monkeypatch,
+                                                              caplog):
     """A bot's first decision is an illegal action and its second raises: the room logs both
-    and plays on (the turn timer moves a stalled seat), and the bot's later moves are played."""
+    and plays on (the turn timer moves a stalled seat: Panika's timers are cut to 0.3 s here),
+    and the bot's later moves are played."""
+    shorten_timers(monkeypatch, "panika", 0.3)
     code, (host,) = room_of(bot_server, open_bot, "panika", 1)
-    host.send({"type": "set_options", "options": {"turn_seconds": 10}})
     calls = {"n": 0}
     real = seat_bots.make_bot
 
@@ -254,6 +256,9 @@ def test_refused_bot_actions_cost_one_decision_never_the_room(bot_server, open_b
             acted = state["version"]
             host.action(state["legal"][0])
     assert calls["n"] >= 3
+    logged = [r.getMessage() for r in caplog.records]
+    assert any("sent a refused action" in m for m in logged), logged
+    assert any("failed to decide" in m for m in logged), logged
     assert not room.task.done()
     assert all(m.action.get("cards") != [999] for m in room.match.log)
 
@@ -327,11 +332,11 @@ def test_a_player_away_past_the_grace_is_played_by_a_bot_and_takes_the_seat_back
             if state["legal"] and state["version"] > acted and state["seat"] in state["active"]:
                 acted = state["version"]
                 c.action(rng.choice(state["legal"]))
+    gone_at = time.monotonic()  # before the close: the server sees Bob go after this
     bob.close()
-    gone_at = time.monotonic()
     room = wait_frame(ann, lambda f: f["type"] == "room" and any(
-        m.get("played_by_bot") for m in f["members"]), timeout=6)
-    assert time.monotonic() - gone_at >= 0.9
+        m.get("played_by_bot") for m in f["members"]), timeout=15)
+    assert time.monotonic() - gone_at >= 1.0  # not before the grace (the same clock)
     assert [m["nickname"] for m in room["members"] if m.get("played_by_bot")] == ["Bob"]
     # The bot plays Bob's turns: a move of Bob's seat is logged while Bob is away.
     match = bot_server.registry.get(code).match

@@ -7,7 +7,6 @@ import json
 import os
 import secrets
 import sqlite3
-import time
 from collections.abc import Iterator
 
 import httpx
@@ -20,6 +19,7 @@ from app.db.rooms import claim_room, load_rooms
 from app.realtime.cluster import Cluster
 from app.realtime.connection import Connection
 from app.realtime.lease import Entry
+from tests.clock import wait_until
 from tests.live import Client, ClientPool, LiveServer, run_async
 from tests.realtime.helpers import PanikaTable, start_panika
 
@@ -181,24 +181,26 @@ def test_an_unknown_code_is_refused_by_every_node(nodes, connect) -> None:
 
 
 def test_a_relayed_client_that_joined_outlives_the_join_deadline(tmp_path, prefix) -> None:
+    # A deadline no join on a loaded machine comes near; the idle socket shows it has passed.
     common = {"redis_url": REDIS_URL, "redis_prefix": prefix, "ping_interval_seconds": 0.3,
-              "join_deadline_seconds": 0.5}
+              "join_deadline_seconds": 2.0}
     db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     with LiveServer(tmp_path / "a", database_url=db, **common) as a, \
             LiveServer(tmp_path / "b", database_url=db, **common) as b, ClientPool() as pool:
         created = a.create_room("panika", "Ann")
         bob = pool(b, created["code"])
-        bob.join(nickname="Bob")
         idle = pool(b, created["code"])
-        time.sleep(1.2)
-        mark = len(bob.frames)
-        bob.send({"type": "chat", "text": "still here"})
-        assert bob.wait_for("chat", lambda f: f["text"] == "still here")
-        assert len(bob.frames) > mark
+        bob.join(nickname="Bob")
+        # The idle socket, opened after Bob's, is closed at its join deadline...
         with pytest.raises(ConnectionClosed) as closed:
             for _ in range(20):
                 idle.recv(timeout=5)
         assert closed.value.rcvd.code == 4002
+        # ...which Bob's connection, older, has outlived: he still plays.
+        mark = len(bob.frames)
+        bob.send({"type": "chat", "text": "still here"})
+        assert bob.wait_for("chat", lambda f: f["text"] == "still here")
+        assert len(bob.frames) > mark
 
 
 def test_a_broadcast_reaches_the_other_node_as_one_message(nodes, connect) -> None:
@@ -267,7 +269,7 @@ def test_a_node_that_lost_a_lease_stops_the_room_and_writes_nothing_more(tmp_pat
     """Another node holds the lease now (here: written by hand): the room stops at the next
     renewal, its pages are closed with 1012, and its rows stay for the new owner."""
     common = {"redis_url": REDIS_URL, "redis_prefix": prefix, "ping_interval_seconds": 0.5,
-              "ws_messages_per_second": 100_000, "lease_seconds": 0.6}
+              "ws_messages_per_second": 100_000, "lease_seconds": 3.0}
     db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     with LiveServer(tmp_path / "a", database_url=db, **common) as a, ClientPool() as pool:
         code, ann = _hosted_on(a, pool)
@@ -382,15 +384,11 @@ def test_a_redis_outage_is_one_warning_and_pages_are_told_to_come_back(tmp_path,
         loop = node.registry.get(code).task.get_loop()
         for n in range(3):
             loop.call_soon_threadsafe(cluster.publish, "elsewhere", {"op": "out", "items": [n]})
-        deadline = time.monotonic() + 10
-        while not any("publishing" in r.getMessage() for r in caplog.records):
-            assert time.monotonic() < deadline, "the publish never failed"
-            time.sleep(0.05)
+        wait_until(lambda: any("publishing" in r.getMessage() for r in caplog.records),
+                   what="the publish failing")
         proxy.set_mode("forward")
-        deadline = time.monotonic() + 15
-        while not any("answers again" in r.getMessage() for r in caplog.records):
-            assert time.monotonic() < deadline, "Redis's return was never noticed"
-            time.sleep(0.1)
+        wait_until(lambda: any("answers again" in r.getMessage() for r in caplog.records), 15,
+                   "Redis's return noticed")
         with node.http() as http:
             assert http.get(f"/api/rooms/{code}").status_code == 200
     began = [r for r in caplog.records if "Redis does not answer" in r.getMessage()]

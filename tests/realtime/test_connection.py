@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from app.realtime.connection import BACKLOG_LIMIT, Connection
+from tests.clock import until
 from tests.live import run_async
 
 
@@ -49,7 +50,7 @@ def test_a_paused_socket_keeps_the_order_and_catches_up() -> None:
         conn.close()
         assert sock.sent == ["a"]
         sock.writable.set()
-        await asyncio.sleep(0.01)
+        await until(lambda: len(sock.sent) == 4, what="the backlog written")
         return sock.sent
 
     assert run_async(scenario()) == ["a", "b", "c", "websocket.close"]

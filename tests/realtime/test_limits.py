@@ -15,6 +15,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from app.realtime.connection import BACKLOG_LIMIT, Connection
+from tests.clock import until, wait_until
 from tests.live import ClientPool, LiveServer, run_async
 from tests.realtime.helpers import room_of, wait_frame, wait_type
 
@@ -48,17 +49,16 @@ def on_room_loop(room, fn, *args):
 # --- item 8: the join deadline, a closed room, a stopping server ----------------------------------
 
 def test_a_socket_that_never_joins_is_closed_with_4002(tmp_path):
-    with live(tmp_path, join_deadline_seconds=0.4) as (server, open_client):
+    # A deadline no join on a loaded machine comes near.
+    with live(tmp_path, join_deadline_seconds=2.0) as (server, open_client):
         created = server.create_room("panika", "Ann")
-        idle = open_client(created["code"])
-        started = time.monotonic()
-        assert closed_with(idle) == 4002
-        assert time.monotonic() - started < 3
-        assert errors(idle) == ["join_timeout"]
-        # A socket that joins in time stays.
         ann = open_client(created["code"])
+        idle = open_client(created["code"])
         ann.join(token=created["token"])
-        time.sleep(0.6)
+        assert closed_with(idle) == 4002
+        assert errors(idle) == ["join_timeout"]
+        # A socket that joined in time stays: past its deadline (the idle socket, opened after
+        # it, was closed at its own), it still plays.
         ann.send({"type": "resync"})
         assert wait_type(ann, "room", len(ann.frames))["code"] == created["code"]
 
@@ -106,7 +106,8 @@ def test_sockets_are_capped_per_address(tmp_path):
         assert closed_with(fourth) == 4004
         assert errors(fourth) == ["too_many_connections"]
         first[0].close()
-        time.sleep(0.3)
+        guard = server.app.state.guard
+        wait_until(lambda: guard.open_sockets("127.0.0.1") == 2, what="the closed socket let go")
         again = open_client(code)
         assert again.join(token=created["token"])["member"] == created["member"]
 
@@ -116,17 +117,28 @@ def test_a_flooded_room_sheds_its_own_frames_not_the_others(tmp_path):
             server, open_client):
         code, flooders = room_of(server, open_client, "panika", 3)
         other, (calm,) = room_of(server, open_client, "panika", 1)
+        started = time.monotonic()
         for i in range(60):
             flooders[i % 3].send({"type": "chat", "text": f"spam {i}"})
         mark = len(calm.frames)
         calm.send({"type": "chat", "text": "hello"})
-        assert wait_type(calm, "chat", mark, timeout=2)["text"] == "hello"
-        for c in flooders:
-            c.drain(0.3)
-        refused = sum(errors(c).count("rate_limited") for c in flooders)
-        delivered = len([f for f in flooders[0].frames if f["type"] == "chat"])
-        # (the clients' pongs to the server's pings count against the room too)
-        assert refused >= 30 and delivered <= 25 and refused + delivered >= 60
+        assert wait_type(calm, "chat", mark)["text"] == "hello"
+
+        def counted() -> tuple[int, int]:
+            refused = sum(errors(c).count("rate_limited") for c in flooders)
+            delivered = len([f for f in flooders[0].frames if f["type"] == "chat"])
+            return refused, delivered
+
+        while sum(counted()) < 60:  # every spam frame answered: delivered, or refused
+            for c in flooders:
+                c.drain(0.05)
+        refused, delivered = counted()
+        elapsed = time.monotonic() - started
+        # The room's bucket takes 20 at once and 20 a second: at most that many got through in
+        # the time the flood took here (an upper bound on the time the room handled it), the
+        # rest was refused (the clients' pongs to the server's pings spend tokens too).
+        assert delivered <= 20 + 20 * elapsed, (delivered, elapsed)
+        assert refused + delivered >= 60 and refused >= 60 - (20 + 20 * elapsed)
 
 
 # --- item 10: room probes per address ------------------------------------------------------------
@@ -143,7 +155,8 @@ def test_unknown_codes_and_failed_joins_are_throttled_per_address(tmp_path):
         bad = open_client(code)
         bad.send({"type": "join", "token": "forged"})
         assert wait_type(bad, "error")["code"] == "bad_token"
-        time.sleep(0.2)
+        probes = server.app.state.guard.probes
+        wait_until(lambda: probes.blocked("127.0.0.1"), what="the bad join counted")
         with server.http() as http:
             limited = http.get(f"/api/rooms/{code}")
             assert limited.status_code == 429
@@ -200,7 +213,7 @@ def test_a_client_that_falls_behind_is_told_closed_with_4001_and_the_room_is_tol
         assert conn.closed and gone == [conn]
         conn.send_text("after")  # nothing more is queued
         sock.writable.set()
-        await asyncio.sleep(0.05)
+        await until(lambda: len(sock.sent) == 3, what="the queued frames written")
         return sock.sent, gone
 
     sent, gone = run_async(scenario())
@@ -334,11 +347,11 @@ def test_a_real_client_that_stops_reading_is_shown_disconnected(tmp_path):
             # Chat lines of 300 characters until the silent client's backlog overflows.
             room = server.registry.get(code)
             member = room.members[slow_id]
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + 60
             while member.connected and time.monotonic() < deadline:
-                for _ in range(50):
+                for _ in range(100):
                     ann.send({"type": "chat", "text": "x" * 300})
-                ann.drain(0.05)
+                ann.drain(0.01)
             assert not member.connected, "the silent client was never dropped"
             frame = wait_frame(ann, lambda f: f["type"] == "room" and any(
                 m["id"] == slow_id and m["connected"] is False for m in f["members"]))
@@ -373,11 +386,11 @@ def test_a_real_client_that_stopped_reading_is_counted_too_slow_and_its_socket_c
             joined = wait_frame(ann, lambda f: f["type"] == "room" and len(f["members"]) == 2)
             slow_id = next(m["id"] for m in joined["members"] if m["nickname"] == "Slow")
             member = server.registry.get(code).members[slow_id]
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 60
             while member.connected and time.monotonic() < deadline:
-                for _ in range(50):
+                for _ in range(100):
                     ann.send({"type": "chat", "text": "x" * 300})
-                ann.drain(0.05)
+                ann.drain(0.01)
             assert not member.connected, "the silent client was never dropped"
             assert _metric(server, slow_code) == before + 1
             # The server drops the socket: reading it ends (after what the buffers held), by
@@ -386,7 +399,7 @@ def test_a_real_client_that_stopped_reading_is_counted_too_slow_and_its_socket_c
             with contextlib.suppress(ConnectionResetError):
                 while slow.recv(65536):
                     pass
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + 30
             while _metric(server, "panic_party_connections") != 1.0:
                 assert time.monotonic() < deadline, "the dropped socket is still counted"
                 ann.drain(0.05)

@@ -24,6 +24,7 @@ def test_a_pong_counts_once_and_only_for_a_ping_sent():
 
 
 def test_unasked_pongs_cannot_set_a_round_trip(server, open_client):
+    started = time.monotonic()
     code, clients = room_of(server, open_client, "panika", 2)
     ann = clients[0]
     room = server.registry.get(code)
@@ -39,8 +40,11 @@ def test_unasked_pongs_cannot_set_a_round_trip(server, open_client):
     for t in (time.monotonic() - 59, 1.0, ping["t"], ping["t"]):
         ann.send({"type": "pong", "t": t})
     wait_type(ann, "ping", len(ann.frames))
-    assert conn.rtt_ms < 100 and abs(conn.rtt_ms - before) < 100
-    assert conn._rtts and max(conn._rtts) < 100
+    # Every round trip counted is one of the real ones: none is longer than this test has
+    # been running (a forged one claimed 59 s), however slow the machine.
+    lived_ms = (time.monotonic() - started) * 1000
+    assert before <= lived_ms and conn.rtt_ms <= lived_ms
+    assert conn._rtts and max(conn._rtts) <= lived_ms
 
 
 def test_the_creator_keeps_the_host_role_before_connecting(server, open_client):

@@ -20,6 +20,7 @@ from app.realtime.connection import Connection
 from app.realtime.wire import (
     PROTOCOL_ATTRIBUTES, DirectInbox, direct_text_writer, receive_directly, text_frame,
 )
+from tests.clock import until
 from tests.live import ClientPool, LiveServer, run_async
 
 
@@ -131,7 +132,7 @@ def test_frames_wait_behind_a_suspended_send_even_when_the_socket_could_take_the
         conn.send_text("c")
         assert out == []
         writable.set()
-        await asyncio.sleep(0.01)
+        await until(lambda: out == ["a", "b", "c"], what="the backlog written")
         conn.send_text("d")  # the backlog is empty again: the direct path
         return out
 

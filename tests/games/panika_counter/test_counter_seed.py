@@ -12,6 +12,7 @@ from websockets.exceptions import ConnectionClosed
 
 from app.engine import IllegalAction, Move, SeededRng
 from app.games.panika_counter import GAME
+from tests.clock import wait_until
 from tests.realtime.helpers import wait_frame, wait_type
 
 
@@ -120,7 +121,8 @@ def test_an_unused_counter_closes_without_a_record(server, open_client):
     with pytest.raises(ConnectionClosed):
         for _ in range(20):
             ann.recv(timeout=5)
-    time.sleep(0.3)
+    # The room is gone and no save of it runs: a record would be in the database by now.
+    wait_until(lambda: room.task.done() and not room._saving, what="the room's end")
     assert _saved_matches(server, timeout=0) == []
 
 
