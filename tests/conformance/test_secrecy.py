@@ -22,7 +22,9 @@ def test_a_seat_sees_the_same_in_every_state_it_cannot_tell_apart(game: Game[Any
     redrawn = 0
     for match in matches(game, seeds=2):
         seats = [None, *range(match.players)]
-        for step in match.steps(limit=250):
+        for step in match.steps(limit=200):
+            if step.number % 2:
+                continue
             for seat in seats:
                 variant = game.hidden_variant(step.state, seat, rng)
                 assert game.view(variant, seat) == game.view(step.state, seat), (

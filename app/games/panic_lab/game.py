@@ -298,7 +298,7 @@ class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
         """The other seats' wrong claims of the round moved to other wrong tiles: where a claim
         lies stays hidden until the round is decided (everyone sees who claimed, and who is
         locked out for a wrong claim; the dice and the ring are public)."""
-        variant = copy.deepcopy(state)
+        variant = copy.copy(state)  # only the claims differ: they are a new list below
         if state.solution is None or state.phase not in ("search", "settling"):
             return variant
         wrong = [i for i, tile in enumerate(state.ring)
