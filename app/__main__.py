@@ -105,7 +105,8 @@ def _serve(args: list[str]) -> int:
     return 0
 
 
-FAST_TIER = ("tests/engine", "tests/games", "tests/bots", "tests/realtime", "tests/conformance")
+FAST_TIER = ("tests/engine", "tests/games", "tests/bots", "tests/realtime", "tests/conformance",
+             "tests/golden")
 """Where ``test --fast`` looks; tests/conftest.py keeps only the tests there that need no live
 server, process, database or browser (all of tests/conformance)."""
 TEST_WORKERS = 6

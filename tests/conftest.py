@@ -25,7 +25,7 @@ REQUIRE_POSTGRES = os.environ.get("PANIC_PARTY_REQUIRE_POSTGRES") == "1"
 REQUIRE_BROWSER = os.environ.get("PANIC_PARTY_REQUIRE_BROWSER") == "1"
 TESTS = Path(__file__).resolve().parent
 
-FAST_TIER = ("engine", "games", "bots", "realtime", "conformance")
+FAST_TIER = ("engine", "games", "bots", "realtime", "conformance", "golden")
 """The folders of the fast tier (``--fast``): their tests that need no live server, server
 process, database server or browser; all of tests/conformance."""
 LIVE_FIXTURES = frozenset({
