@@ -35,7 +35,10 @@ class ServerProcess(LocalSite):
         self.process: subprocess.Popen[bytes] | None = None
         self.log = var_dir.parent / "server.log"
 
-    def start(self, timeout: float = 20.0) -> ServerProcess:
+    def start(self, timeout: float = 60.0) -> ServerProcess:
+        """Start the server and wait until it answers /healthz; ``timeout`` is a deadline for a
+        loaded machine (importing the app took over 20 s with the load average at 17), not a
+        measure of speed: a healthy start returns as soon as the server answers."""
         self.var_dir.mkdir(parents=True, exist_ok=True)
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
