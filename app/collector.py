@@ -22,16 +22,22 @@ So the server runs the collector itself, on a schedule, with automatic collectio
   one (``note_connection``): a burst of joins makes many long-lived objects at once (about a
   hundred per connection), and one pass over thousands of them stopped the server for a third
   of a second; passes every few hundred joins split that walk into short ones;
-- every ``thaw_seconds`` it thaws everything and collects it all once (the one long pass: its
-  length grows with the heap, hundreds of milliseconds at thousands of connections), then
-  freezes the survivors again. That pass is the safety net for reference cycles that die among
-  frozen objects, which no other pass would free. Measured, the site's objects leave almost
-  none (connections, rooms, matches and their saves are freed by their reference counts or die
-  young; docs/performance.md), and the thaw pass logs how many objects it freed so that a change
-  that starts to leak shows. Since its length follows the heap, a due thaw pass waits for a
-  quiet moment: a full pass at which the frozen objects are at most ``QUIET_HEAP_RATIO`` times
-  what start-up froze (few players connected, say at night); a server that is never quiet runs
-  it anyway once ``THAW_OVERDUE_RATIO`` times ``thaw_seconds`` have passed.
+- every ``thaw_seconds`` it asks whether a thaw pass is worth its pause. Thawing everything and
+  collecting it all once is the one long pass (its length grows with the heap, hundreds of
+  milliseconds at thousands of connections) and the only one that frees reference cycles that
+  die among frozen objects. Measured, the site's objects leave almost none (connections, rooms,
+  matches and their saves are freed by their reference counts or die young;
+  docs/performance.md). So the question goes to a forked copy of the server
+  (``count_frozen_garbage``): the child thaws and collects everything, writes how many objects
+  it found dead among the frozen ones, and exits; the server pays for the fork only (a few
+  milliseconds: the page tables, copied on write) and goes on serving while the child walks.
+  Below ``THAW_WORTH_OBJECTS`` the server logs the count and thaws nothing; at or above it (or
+  where fork is missing, or the child gave no answer) a thaw pass is wanted, and it logs how many
+  objects it freed so that a change that starts to leak shows. Since its length follows the heap,
+  a wanted thaw pass waits for a quiet moment: a full pass at which the frozen objects are at most
+  ``QUIET_HEAP_RATIO`` times what start-up froze (few players connected, say at night); a server
+  that is never quiet runs it anyway once ``THAW_OVERDUE_RATIO`` times ``thaw_seconds`` have
+  passed since the last thaw or answer that none was needed.
 """
 
 from __future__ import annotations
@@ -39,7 +45,11 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
+import select
+import signal
 import time
+import warnings
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
@@ -52,6 +62,11 @@ QUIET_HEAP_RATIO = 1.5
 frozen at start-up (its length follows the heap)."""
 THAW_OVERDUE_RATIO = 4.0
 """...or, quiet or not, once this many times ``thaw_seconds`` have passed since the last one."""
+THAW_WORTH_OBJECTS = 20_000
+"""Objects dead in cycles among the frozen ones (as a forked child counts them) that make a thaw
+pass worth its pause: some megabytes held; fewer are left until the next count."""
+PROBE_TIMEOUT_SECONDS = 120.0
+"""A forked child that has not answered by then is killed, and a thaw pass is wanted."""
 
 
 def note_connection() -> None:
@@ -61,12 +76,70 @@ def note_connection() -> None:
 
 
 def thaw_due(since_last: float, thaw_seconds: float, quiet: Callable[[], bool]) -> bool:
-    """Whether the thaw pass runs now: ``thaw_seconds`` (0: never) have passed since the last
-    one, and it is overdue (``THAW_OVERDUE_RATIO`` times ``thaw_seconds``) or the server is
+    """Whether a wanted thaw pass runs now: ``thaw_seconds`` (0: never) have passed since the
+    last one, and it is overdue (``THAW_OVERDUE_RATIO`` times ``thaw_seconds``) or the server is
     ``quiet()`` (asked only then: counting the frozen objects walks a list of them)."""
     if thaw_seconds <= 0 or since_last < thaw_seconds:
         return False
     return since_last >= THAW_OVERDUE_RATIO * thaw_seconds or quiet()
+
+
+def _count_in_child(answer: int) -> None:
+    """In the forked child: collect what is not frozen (dead young objects do not count), thaw,
+    collect everything, write how many objects that found to ``answer``, and exit without
+    running any of the server's exit handlers. The child's finalizers run on copies of the
+    server's objects; its logging and warnings are silenced so they print nothing twice."""
+    try:
+        logging.disable(logging.CRITICAL)
+        warnings.simplefilter("ignore")
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        gc.collect()
+        gc.unfreeze()
+        os.write(answer, str(gc.collect()).encode())
+    finally:
+        os._exit(0)
+
+
+def _await_child(pid: int, answer: int, timeout: float) -> int | None:
+    """The number the child ``pid`` wrote to ``answer`` within ``timeout`` seconds (None if it
+    did not: it is killed); the child is reaped either way."""
+    try:
+        ready, _, _ = select.select([answer], [], [], timeout)
+        data = os.read(answer, 32) if ready else b""
+        if not data:
+            os.kill(pid, signal.SIGKILL)
+        return int(data) if data else None
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(answer)
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+
+
+async def count_frozen_garbage(timeout: float = PROBE_TIMEOUT_SECONDS) -> int | None:
+    """How many frozen objects are dead in reference cycles (what a thaw pass would free),
+    counted by a forked child while this process goes on; None where fork is missing or the
+    child gave no answer within ``timeout`` seconds. This process pays for the fork only."""
+    if not hasattr(os, "fork"):
+        return None
+    read_end, write_end = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid == 0:  # pragma: no cover - the child; its answer is what the tests check
+        os.close(read_end)
+        _count_in_child(write_end)
+    os.close(write_end)
+    return await asyncio.get_running_loop().run_in_executor(
+        None, _await_child, pid, read_end, timeout)
 
 
 def collect_and_freeze(thaw: bool) -> int:
@@ -83,9 +156,10 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
                                  thaw_seconds: float = 0.0,
                                  clock: Callable[[], float] = time.monotonic) -> None:
     """Collect the young generations every ``young_seconds``, what became long-lived every
-    ``full_seconds`` and everything every ``thaw_seconds`` (0: never); ``young_seconds <= 0``
-    leaves CPython's automatic collector alone. ``clock`` (seconds, monotonic) says when a
-    full or thaw pass is due (a test moves one by hand)."""
+    ``full_seconds``, and ask every ``thaw_seconds`` (0: never) whether a thaw pass is worth
+    its pause, running one when it is; ``young_seconds <= 0`` leaves CPython's automatic
+    collector alone. ``clock`` (seconds, monotonic) says when a full pass or the question is
+    due (a test moves one by hand)."""
     global _new_connections
     if young_seconds <= 0:
         return
@@ -95,12 +169,25 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
     _new_connections = 0
     gc.disable()
     last_full = last_thaw = clock()
+    probe: asyncio.Task[int | None] | None = None
+    wanted = False
     try:
         while True:
             await asyncio.sleep(young_seconds)
             now = clock()
+            if thaw_seconds > 0 and not wanted and probe is None and now - last_thaw >= thaw_seconds:
+                probe = asyncio.get_running_loop().create_task(count_frozen_garbage())
+            if probe is not None and probe.done():
+                garbage, probe = probe.result(), None
+                wanted = garbage is None or garbage >= THAW_WORTH_OBJECTS
+                (log.warning if wanted and garbage is not None else log.info)(
+                    "thaw probe: %s objects dead in cycles among %d frozen; %s",
+                    "unknown" if garbage is None else garbage, gc.get_freeze_count(),
+                    "a thaw pass is wanted" if wanted else "no thaw pass needed")
+                if not wanted:
+                    last_thaw = now
             due = full_seconds > 0 and now - last_full >= full_seconds
-            thaw = thaw_due(now - last_thaw, thaw_seconds, lambda: (  # noqa: B023 - called here
+            thaw = wanted and thaw_due(now - last_thaw, thaw_seconds, lambda: (  # noqa: B023
                 (due or full_seconds <= 0) and gc.get_freeze_count() <= quiet_heap))
             if thaw or due or _new_connections >= EARLY_PASS_CONNECTIONS:
                 started = time.perf_counter()
@@ -111,9 +198,11 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
                 last_full = clock()
                 _new_connections = 0
                 if thaw:
-                    last_thaw = last_full
+                    last_thaw, wanted = last_full, False
             else:
                 gc.collect(1)
     finally:
+        if probe is not None:
+            probe.cancel()
         gc.unfreeze()
         gc.enable()

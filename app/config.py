@@ -74,9 +74,10 @@ class Settings(BaseSettings):
         "then freeze the survivors (app/collector.py)."
     )
     gc_thaw_seconds: float = Field(
-        21600.0, description="Thaw and collect every object this often: the one long pause, a "
-        "safety net for cycles among frozen objects, run once the heap is small again (at the "
-        "latest after four times this; 0: never; app/collector.py)."
+        21600.0, description="Ask a forked child this often whether thawing and collecting "
+        "every object (the one long pause, a safety net for cycles among frozen objects) would "
+        "free enough to be worth it; if so, run it once the heap is small again (at the latest "
+        "after four times this; 0: never; app/collector.py)."
     )
 
     # --- Realtime limits (docs/protocol.md, "Limits"; issue 7) ------------------------------

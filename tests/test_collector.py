@@ -2,7 +2,10 @@
 full pass free what the rooms left as cyclic garbage, the full pass freezes what it walked and
 survived, and only the thaw pass walks frozen objects again.
 
-The tests wait for what the schedule logs (each full or thaw pass), count its young passes
+A due thaw pass first asks a forked child whether it is worth its pause (the count of objects
+dead among the frozen ones); the tests that need the thaw itself lower that bar to one object.
+
+The tests wait for what the schedule logs (each full or thaw pass, each probe), count its young passes
 (``gc.callbacks``) and poll for the objects' states rather than sleep fixed times, and those
 that need a pass to be due give the schedule a clock they move themselves (its ``clock``): in a
 long suite the heap is large, building a crowd or walking it takes a good part of a second, and
@@ -29,14 +32,16 @@ class _Cycle:
 
 
 class _Passes(logging.Handler):
-    """The schedule's full and thaw passes, in the order it logged them."""
+    """The schedule's full and thaw passes and its thaw probes, in the order it logged them."""
 
     def __init__(self) -> None:
         super().__init__()
         self.kinds: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.kinds.append("thaw" if record.getMessage().startswith("thawed") else "full")
+        message = record.getMessage()
+        self.kinds.append("thaw" if message.startswith("thawed") else
+                          "probe" if message.startswith("thaw probe") else "full")
 
 
 class _YoungPasses:
@@ -153,7 +158,9 @@ async def _passes_after(clock: ManualClock, seconds: float, passes: _Passes,
     return True
 
 
-def test_the_full_pass_runs_on_its_clock_and_a_cycle_that_dies_frozen_waits_for_the_thaw():
+def test_the_full_pass_runs_on_its_clock_and_a_cycle_that_dies_frozen_waits_for_the_thaw(
+        monkeypatch):
+    monkeypatch.setattr(collector, "THAW_WORTH_OBJECTS", 1)
     clock = ManualClock()
 
     async def body(passes: _Passes) -> dict:
@@ -166,8 +173,10 @@ def test_the_full_pass_runs_on_its_clock_and_a_cycle_that_dies_frozen_waits_for_
         del frozen
         await _passes_after(clock, 0.06, passes, count=2)
         seen["kept by the full passes"] = dead() is not None and passes.kinds == ["full"] * 3
-        clock.advance(2.0)
-        seen["a thaw pass"] = await _until(lambda: passes.kinds[-1:] == ["thaw"])
+        clock.advance(2.0)  # the question is due: a probe, which wants a thaw...
+        seen["a probe"] = await _until(lambda: passes.kinds[-1:] == ["probe"])
+        seen["a thaw pass at the next full pass"] = (
+            await _passes_after(clock, 0.06, passes) and passes.kinds[-2:] == ["probe", "thaw"])
         seen["freed by the thaw pass"] = dead() is None
         return seen
 
@@ -211,7 +220,8 @@ def test_a_due_thaw_pass_waits_for_a_quiet_heap_unless_overdue():
     assert thaw_due(THAW_OVERDUE_RATIO * 3600, 3600, busy)  # overdue: it runs, busy or not
 
 
-def test_the_thaw_pass_runs_once_the_crowd_has_gone():
+def test_the_thaw_pass_runs_once_the_crowd_has_gone(monkeypatch):
+    monkeypatch.setattr(collector, "THAW_WORTH_OBJECTS", 1)
     clock = ManualClock()
     thaw_seconds = 0.3
 
@@ -221,10 +231,10 @@ def test_the_thaw_pass_runs_once_the_crowd_has_gone():
         dead = weakref.ref(frozen)
         seen = {"a full pass freezes them": await _passes_after(clock, 0.06, passes)}
         del frozen
-        clock.advance(thaw_seconds)  # the thaw is due, at the next full passes...
+        clock.advance(thaw_seconds)  # the probe is due: it wants a thaw...
+        seen["probed"] = await _until(lambda: "probe" in passes.kinds)
         await _passes_after(clock, 0.06, passes, count=2)
-        seen["...but the heap is big: kept"] = (dead() is not None
-                                                and passes.kinds == ["full"] * 3)
+        seen["...but the heap is big: kept"] = dead() is not None and "thaw" not in passes.kinds
         del crowd  # the players leave: freed by their reference counts
         seen["a thaw pass once quiet"] = await _passes_after(clock, 0.06, passes)
         seen["it was the thaw"] = passes.kinds[-1] == "thaw"
@@ -232,4 +242,66 @@ def test_the_thaw_pass_runs_once_the_crowd_has_gone():
         return seen
 
     seen = _with_schedule(0.01, 0.05, thaw_seconds, body, clock)
+    assert all(seen.values()), seen
+
+
+def test_a_forked_child_counts_the_cycles_that_died_frozen_and_this_process_keeps_them():
+    keep = [_Cycle() for _ in range(500)]
+    dead = [weakref.ref(c) for c in keep]
+    gc.collect()
+    gc.freeze()
+    try:
+        del keep
+        found = asyncio.run(collector.count_frozen_garbage(timeout=60))
+        assert found is not None and found >= 500, found
+        assert all(d() is not None for d in dead), "the parent's frozen objects are untouched"
+    finally:
+        gc.unfreeze()
+        gc.collect()
+    assert all(d() is None for d in dead)
+
+
+def test_a_thaw_not_worth_its_pause_is_not_run_and_is_asked_again_later(monkeypatch):
+    monkeypatch.setattr(collector, "THAW_WORTH_OBJECTS", 10**9)
+    clock = ManualClock()
+    thaw_seconds = 2.0
+
+    async def body(passes: _Passes) -> dict:
+        frozen = _Cycle()
+        dead = weakref.ref(frozen)
+        seen = {"frozen by a full pass": await _passes_after(clock, 0.06, passes)}
+        del frozen
+        clock.advance(thaw_seconds)
+        seen["a probe"] = await _until(lambda: passes.kinds.count("probe") == 1)
+        await _passes_after(clock, 0.06, passes, count=2)
+        seen["no thaw: the cycle stays"] = "thaw" not in passes.kinds and dead() is not None
+        clock.advance(thaw_seconds)
+        seen["asked again a period later"] = await _until(
+            lambda: passes.kinds.count("probe") == 2)
+        return seen
+
+    seen = _with_schedule(0.01, 0.05, thaw_seconds, body, clock)
+    assert all(seen.values()), seen
+
+
+def test_without_an_answer_from_a_child_the_thaw_pass_runs_as_before(monkeypatch):
+    async def no_answer(timeout: float = 0) -> None:
+        return None
+
+    monkeypatch.setattr(collector, "count_frozen_garbage", no_answer)
+    clock = ManualClock()
+
+    async def body(passes: _Passes) -> dict:
+        frozen = _Cycle()
+        dead = weakref.ref(frozen)
+        seen = {"frozen by a full pass": await _passes_after(clock, 0.06, passes)}
+        del frozen
+        clock.advance(2.0)
+        seen["an unanswered probe"] = await _until(lambda: passes.kinds[-1:] == ["probe"])
+        seen["a thaw at the next full pass"] = (
+            await _passes_after(clock, 0.06, passes) and passes.kinds[-2:] == ["probe", "thaw"])
+        seen["freed by it"] = dead() is None
+        return seen
+
+    seen = _with_schedule(0.01, 0.05, 2.0, body, clock)
     assert all(seen.values()), seen
