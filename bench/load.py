@@ -526,7 +526,6 @@ class Server:
             "SECRET_KEY": "bench",
             "VAR_DIR": str(self.tmp),
             "WS_MESSAGES_PER_SECOND": str(args.ws_rate),
-            "PING_INTERVAL_SECONDS": str(args.ping_interval),
             "MAX_ROOMS": str(max(5000, args.rooms + 100)),
             # Every bot comes from 127.0.0.1: the per-address socket cap is lifted here.
             "MAX_SOCKETS_PER_ADDRESS": "1000000",
@@ -536,6 +535,8 @@ class Server:
             "JOIN_DEADLINE_SECONDS": os.environ.get("JOIN_DEADLINE_SECONDS", "60"),
             "BENCH_BARE_FRAME_BYTES": str(args.bare_frame_bytes),
         })
+        if args.ping_interval > 0:
+            env["PING_INTERVAL_SECONDS"] = str(args.ping_interval)
         env.update(args.env)
         cmd = [PYTHON, os.environ.get("BENCH_SERVE_SCRIPT", str(BENCH / "serve.py")), "--app", kind, "--port", str(self.port),
                "--gc-log", str(self.gc_log)]
@@ -799,9 +800,10 @@ def parse_args(argv: list[str] | None = None, max_duration: float = 600) -> argp
     ap.add_argument("--procs", type=int, default=1, help="generator processes")
     ap.add_argument("--ws-rate", type=int, default=40,
                     help="WS_MESSAGES_PER_SECOND for a started real server (default: the app's)")
-    ap.add_argument("--ping-interval", type=float, default=2.0,
-                    help="PING_INTERVAL_SECONDS for a started real server (default 2 s, every "
-                         "figure in docs/performance.md; the app's own default is 3 s)")
+    ap.add_argument("--ping-interval", type=float, default=0.0,
+                    help="PING_INTERVAL_SECONDS for a started real server (default: the app's "
+                         "own, 3 s; the figures of docs/performance.md before 2026-12-02 "
+                         "afternoon used 2 s)")
     ap.add_argument("--gc-threshold", default="", help="passed to bench/serve.py")
     ap.add_argument("--py-spy", default="",
                     help="profile the server over the window: collapsed stacks to this file")

@@ -15,9 +15,10 @@ then ``Room.post``), then the loop runs until the actor has handled it, the jour
 "written" it and the frame gate has let the four state frames out.
 
 Every function listed in ``STAGES`` is wrapped by a timer that charges its own time (its
-callees that are listed elsewhere excluded) to its part; the wrappers' own cost is measured
-(``calibrate``) and taken off, and the same moves are played once more without any wrapper: the
-``total`` lines compare the two. What no listed function covers (the event loop, the actor's
+callees that are listed elsewhere excluded) to its part. The same moves are then played once more
+with nothing wrapped; what the timed moves took beyond that is the wrappers' cost, taken off per
+wrapped call from the part that made the call (``apportion``), so the parts add up to the
+unwrapped total. What no listed function covers (the event loop, the actor's
 and the journal's task steps, this driver's await) is the ``event loop`` line. The collector is
 off while moves are timed (its pauses are another question: docs/performance.md).
 
@@ -156,39 +157,6 @@ class Clock:
         self.own.clear()
         self.calls.clear()
         self.children.clear()
-
-
-def calibrate(n: int = 20_000, tries: int = 15) -> tuple[float, float]:
-    """The wrapper's cost per call: (charged to the wrapped part, charged to its caller)."""
-    def noop() -> None:
-        return None
-
-    def empty_loop() -> None:
-        for _ in range(n):
-            pass
-
-    def plain_loop() -> None:
-        for _ in range(n):
-            noop()
-
-    best = (float("inf"), float("inf"))
-    for _ in range(tries):  # the least of several: a try the machine interrupted counts for none
-        clock = Clock()
-        clock.on = True
-        wrapped_noop = clock.wrap("callee", noop)
-
-        def wrapped_loop(f: Callable[[], None] = wrapped_noop) -> None:
-            for _ in range(n):
-                f()
-
-        clock.wrap("empty", empty_loop)()
-        clock.wrap("plain", plain_loop)()
-        clock.wrap("caller", wrapped_loop)()
-        noop_cost = (clock.own["plain"] - clock.own["empty"]) / n
-        to_callee = clock.own["callee"] / n - noop_cost
-        to_caller = (clock.own["caller"] - clock.own["empty"]) / n
-        best = (min(best[0], to_callee), min(best[1], to_caller))
-    return max(0.0, best[0]), max(0.0, best[1])
 
 
 # --- the room without sockets -----------------------------------------------------------------
@@ -443,38 +411,41 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     load_all()
     logging_quiet()
-    to_callee, to_caller = calibrate()
     game = get_game("panika")
     clock = Clock()
     rounds: list[dict[str, float]] = []
-    plain: list[float] = []
     info: dict[str, Any] = {}
     for _ in range(args.rounds):
         undo, missing = install(clock, game)
-        clock.reset()
         try:
             r = asyncio.run(play(args, clock, args.seed))
         finally:
             for step in reversed(undo):
                 step()
-        moves = len(r["times"])
-        own = {k: sum(m[k][0] for m in r["parts"]) for k in [*PARTS, LOOP]}
-        calls = {k: sum(m[k][1] for m in r["parts"]) for k in [*PARTS, LOOP]}
-        children = {k: sum(m[k][2] for m in r["parts"]) for k in [*PARTS, LOOP]}
-        per: dict[str, float] = {}
-        for part in PARTS:
-            per[part] = (own[part] - calls[part] * to_callee - children[part] * to_caller) / moves
-            per[f"calls:{part}"] = calls[part] / moves
-        per[LOOP] = (sum(r["times"]) - sum(own.values()) - children[LOOP] * to_caller) / moves
-        per["calls"] = sum(calls.values()) / moves
-        rounds.append(per)
         plain_run = asyncio.run(play(args, None, args.seed))
-        plain.append(statistics.mean(plain_run["times"]))
-        info = {"moves": moves, "system": r["system"], "missing": missing,
+        rounds.append(apportion(r, statistics.mean(plain_run["times"])))
+        info = {"moves": len(r["times"]), "system": r["system"], "missing": missing,
                 "dropped": r["dropped"], "plain_dropped": plain_run["dropped"],
                 "frame_bytes": plain_run["bytes"] / max(1, plain_run["frames"])}
-    print_table(args, rounds, plain, info, (to_callee, to_caller))
+    print_table(args, rounds, info)
     return 0
+
+
+def apportion(timed: dict[str, Any], plain: float) -> dict[str, float]:
+    """Seconds per move by part, the wrappers' cost taken off: what the timed moves took more
+    than the same moves unwrapped (``plain``), shared per wrapped call, is charged to the part
+    that made each call (the wrapper's work falls outside the callee's own clock readings)."""
+    moves = len(timed["times"])
+    own = {k: sum(m[k][0] for m in timed["parts"]) / moves for k in [*PARTS, LOOP]}
+    calls = {k: sum(m[k][1] for m in timed["parts"]) / moves for k in [*PARTS, LOOP]}
+    children = {k: sum(m[k][2] for m in timed["parts"]) / moves for k in [*PARTS, LOOP]}
+    total = sum(timed["times"]) / moves
+    own[LOOP] = total - sum(own[k] for k in PARTS)
+    per_call = max(0.0, (total - plain) / max(1e-9, sum(children.values())))
+    per = {k: own[k] - children[k] * per_call for k in [*PARTS, LOOP]}
+    per.update({f"calls:{k}": calls[k] for k in PARTS})
+    per.update(calls=sum(calls[k] for k in PARTS), per_call=per_call, timed=total, plain=plain)
+    return per
 
 
 def logging_quiet() -> None:
@@ -483,8 +454,8 @@ def logging_quiet() -> None:
     logging.getLogger("app").setLevel(logging.WARNING)
 
 
-def print_table(args: argparse.Namespace, rounds: list[dict[str, float]], plain: list[float],
-                info: dict[str, Any], overhead: tuple[float, float]) -> None:
+def print_table(args: argparse.Namespace, rounds: list[dict[str, float]],
+                info: dict[str, Any]) -> None:
     def med(key: str) -> float:
         return statistics.median(r[key] for r in rounds)
 
@@ -495,9 +466,10 @@ def print_table(args: argparse.Namespace, rounds: list[dict[str, float]], plain:
           "left out), "
           f"median of {args.rounds} rounds; Python {sys.version.split()[0]}; "
           f"{time.strftime('%Y-%m-%d %H:%M %Z')}")
-    print(f"wrapper cost taken off: {1e9 * overhead[0]:.0f} ns per wrapped call, "
-          f"{1e9 * overhead[1]:.0f} ns per call to its caller; {med('calls'):.1f} wrapped calls "
-          f"per move; state frames {info['frame_bytes']:.0f} B on average (as written)")
+    print(f"{med('calls'):.1f} wrapped calls per move, {1e9 * med('per_call'):.0f} ns each "
+          f"taken off (timed {1e6 * med('timed'):.1f} us a move, unwrapped "
+          f"{1e6 * med('plain'):.1f} us); state frames {info['frame_bytes']:.0f} B on average "
+          "(as written)")
     if info["missing"]:
         print("not found (their time is in their callers' parts): " + ", ".join(info["missing"]))
     print()
@@ -512,9 +484,8 @@ def print_table(args: argparse.Namespace, rounds: list[dict[str, float]], plain:
     total += loop
     print(f"| {LOOP} | {loop:.1f} | | the actor's and the journal's task steps, the queue, "
           "this driver's awaits |")
-    print(f"| total, timed part by part | {total:.1f} | | |")
-    print(f"| total, no timers | {1e6 * statistics.median(plain):.1f} | | the same moves, "
-          "nothing wrapped |")
+    print(f"| total | {total:.1f} | | the parts' sum: the same moves unwrapped took "
+          f"{1e6 * med('plain'):.1f} us |")
 
 
 if __name__ == "__main__":
