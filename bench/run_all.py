@@ -110,11 +110,7 @@ class Measured:
 
     @property
     def note(self) -> str:
-        r = self.result
-        if self.noisy:
-            return (f" NOISY: other_cpu {r['other_cpu_pct']:.0f}% at best in {self.tries} "
-                    "tries, not a clean figure")
-        return ""
+        return noise_note(self)
 
     def ok_at_target(self) -> bool:
         r = self.result
@@ -165,7 +161,7 @@ class Bench:
                 best = r
             if r["other_cpu_pct"] <= a.noise:
                 break
-            print(f"   other_cpu {r['other_cpu_pct']:.0f}% > {a.noise:g}%: noisy"
+            print(f"   other_cpu {r['other_cpu_pct']:.1f}% > {a.noise:g}%: noisy"
                   + (", again" if tries < a.tries else ""), flush=True)
         if best is None:
             return None
@@ -228,10 +224,20 @@ class Bench:
                 rate = round(rate / STEP_UP, -1)
         best = max(ok, default=0.0)
         above = min((f for f in failed if f > best), default=None)
-        how = (f"kept up at {best:g}/s, missed at {above:g}/s" if above is not None
-               else f"kept up at every rate tried, up to {best:g}/s" if best
-               else f"missed at every rate tried, down to {min(failed):g}/s")
+        how = (f"missed at every rate tried, down to {min(failed):g}/s" if not best
+               else f"kept up at {best:g}/s, missed at {above:g}/s" if above is not None
+               else f"kept up at every rate tried, up to {best:g}/s")
         return best, how + (f"; {limit}" if limit else ""), noisy
+
+
+def noise_note(*runs: Measured | None) -> str:
+    """`` NOISY: ...`` when a run of ``runs`` was noisy in every try, else ``""``."""
+    noisy = [m for m in runs if m is not None and m.noisy]
+    if not noisy:
+        return ""
+    return (" NOISY (not a clean figure): other_cpu at best "
+            + ", ".join(f"{m.result['label']} {m.result['other_cpu_pct']:.0f}% in {m.tries} "
+                        f"{'try' if m.tries == 1 else 'tries'}" for m in noisy))
 
 
 def ratio_line(check, aim: str, real: Measured | None, bare: Measured | None,  # noqa: ANN001
@@ -244,7 +250,7 @@ def ratio_line(check, aim: str, real: Measured | None, bare: Measured | None,  #
     check(aim, ratio <= most,
           f"{r['server_us_per_action']:.0f} / {b['server_us_per_action']:.0f} us = {ratio:.2f}x "
           f"(aim <= {most}x; applied {r['applied_per_s']:.0f}/s, server core "
-          f"{r['server_cpu_pct']:.0f}% busy){real.note}{bare.note}")
+          f"{r['server_cpu_pct']:.0f}% busy){noise_note(real, bare)}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -328,25 +334,27 @@ def verdict(bench: Bench, capacities: dict[str, tuple[float, str, bool]], hi: fl
         against = (f"; bare {bare_lo.result['server_us_per_action']:.0f} us" if bare_lo else "")
         check(aim, share <= JOURNAL_MAX_SHARE,
               f"durable {d['server_us_per_action']:.0f} us, volatile "
-              f"{v['server_us_per_action']:.0f} us: +{share:.0%}{against}{dur.note}{vol.note}")
+              f"{v['server_us_per_action']:.0f} us: {share:+.0%}{against}{noise_note(dur, vol)}")
         print(f"info  the journal's commit wait at {lo:g}/s (durable minus volatile, action to "
-              f"last view): p50 +{d['p50_ms'] - v['p50_ms']:.2f} ms, p99 "
-              f"+{d['p99_ms'] - v['p99_ms']:.2f} ms (durable p50 {d['p50_ms']:.2f} / p99 "
-              f"{d['p99_ms']:.2f} ms){dur.note}{vol.note}")
+              f"last view): p50 {d['p50_ms'] - v['p50_ms']:+.2f} ms, p99 "
+              f"{d['p99_ms'] - v['p99_ms']:+.2f} ms (durable p50 {d['p50_ms']:.2f} / p99 "
+              f"{d['p99_ms']:.2f} ms){noise_note(dur, vol)}")
     dh, vh = runs.get("panika-durable-high"), runs.get("panika-volatile-high")
     if dh and vh:
         d, v = dh.result, vh.result
-        print(f"info  the journal at {hi:g}/s: CPU per action +"
-              f"{d['server_us_per_action'] - v['server_us_per_action']:.0f} us; commit wait p50 "
-              f"+{d['p50_ms'] - v['p50_ms']:.2f} ms, p99 +{d['p99_ms'] - v['p99_ms']:.2f} ms"
-              f"{dh.note}{vh.note}")
+        print(f"info  the journal at {hi:g}/s: CPU per action "
+              f"{d['server_us_per_action'] - v['server_us_per_action']:+.0f} us; commit wait p50 "
+              f"{d['p50_ms'] - v['p50_ms']:+.2f} ms, p99 {d['p99_ms'] - v['p99_ms']:+.2f} ms"
+              f"{noise_note(dh, vh)}")
 
     aim = f"capacity at p99 <= {P99_TARGET_MS:g} ms, durable Panika >= {CAPACITY_MIN_RATIO}x " \
           "the bare broadcast's"
     if not capacities:
         print(f"not measured  {aim}: --no-capacity")
     elif not capacities["bare"][0] or not capacities["durable"][0]:
-        check(aim, False, f"bare: {capacities['bare'][1]}; durable: {capacities['durable'][1]}")
+        noisy = capacities["bare"][2] or capacities["durable"][2]
+        check(aim, False, f"bare: {capacities['bare'][1]}; durable: {capacities['durable'][1]}"
+              + (" NOISY: a step was noisy in every try" if noisy else ""))
     else:
         (b, bhow, bnoisy), (d, dhow, dnoisy) = capacities["bare"], capacities["durable"]
         ratio = d / b
