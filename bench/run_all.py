@@ -24,7 +24,8 @@ issue's (``--quick``: 0.1, short windows, one try, a shorter capacity ladder).
    the CPU per action of step 1) until the p99 from an action to the last of its room's views
    exceeds 10 ms or less than 98% of the offered rate is applied; then one step halfway back.
    The bare broadcast and durable Panika. A ladder that reaches the load generator's limit
-   (its core ``GEN_LIMIT_PCT`` busy) says so: the capacity is then at least that.
+   (its core ``GEN_LIMIT_PCT`` busy) says so: that server's capacity may then be higher, so a
+   ratio to the bare broadcast's is only a bound (a MISS still holds; a PASS is not claimed).
 
 Noise: a run whose ``other_cpu`` (what the rest of the machine used during the window:
 /proc/stat minus the server, the bots and this benchmark) exceeds ``--noise`` percent of one
@@ -57,8 +58,10 @@ P99_TARGET_MS = 10.0
 APPLIED_SHARE = 0.98
 """A rate is kept up with when at least this share of it is applied."""
 STEP_UP = 1.25
-GEN_LIMIT_PCT = 90
-"""A load generator this busy (% of its core) may be what limits the rate, not the server."""
+GEN_LIMIT_PCT = 60
+"""A load generator this busy (% of its core) adds its own queueing to the latency: the bare
+server missed 10 ms at 3,090 actions/s with its bots' core 64% busy and its own 47%, and kept it
+at 2,470/s with the bots' at 49% (2026-12-02). Past this, a missed target may be the bots'."""
 SATURATED_CPU_PCT = 90
 """A run whose server used at least this much of its one core was saturated: its latencies are
 the queue of a server that cannot keep up, not pauses."""
@@ -181,8 +184,9 @@ class Bench:
 
     # --- capacity -------------------------------------------------------------------------
     def capacity(self, name: str, server: str, scenario: str, env: dict[str, str] | None,
-                 known: Measured | None) -> tuple[float, str, bool]:
-        """The highest rate kept up with at p99 <= 10 ms: (rate, how it was found, noisy)."""
+                 known: Measured | None) -> tuple[float, str, bool, bool]:
+        """The highest rate kept up with at p99 <= 10 ms: (rate, how it was found, noisy,
+        whether the load generator reached its limit on the way)."""
         start = self.rate(RATE_HIGH)
         if known is not None and known.result["server_us_per_action"] > 0:
             # Below the rate that would fill the server's core at its CPU per action.
@@ -197,7 +201,7 @@ class Bench:
             m = self.load(f"capacity-{name}-{rate:g}", server, scenario, rate, env,
                           duration=self.args.capacity_duration)
             if m is None:
-                return 0.0, "a run failed", True
+                return 0.0, "a run failed", True, False
             noisy |= m.noisy
             gen = m.result["gen_cpu_pct"]
             if m.ok_at_target():
@@ -227,7 +231,7 @@ class Bench:
         how = (f"missed at every rate tried, down to {min(failed):g}/s" if not best
                else f"kept up at {best:g}/s, missed at {above:g}/s" if above is not None
                else f"kept up at every rate tried, up to {best:g}/s")
-        return best, how + (f"; {limit}" if limit else ""), noisy
+        return best, how + (f"; {limit}" if limit else ""), noisy, bool(limit)
 
 
 def noise_note(*runs: Measured | None) -> str:
@@ -296,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.load("bare-low", "bare", "counter", lo)
     bench.load("panika-volatile-low", "real", "panika", lo, volatile)
     bench.load("panika-durable-low", "real", "panika", lo)
-    capacities: dict[str, tuple[float, str, bool]] = {}
+    capacities: dict[str, tuple[float, str, bool, bool]] = {}
     if not args.no_capacity:
         capacities["bare"] = bench.capacity("bare", "bare", "counter", None,
                                             bench.runs.get("bare-high"))
@@ -306,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     return verdict(bench, capacities, hi, lo, args.soak_json)
 
 
-def verdict(bench: Bench, capacities: dict[str, tuple[float, str, bool]], hi: float, lo: float,
+def verdict(bench: Bench, capacities: dict[str, tuple[float, str, bool, bool]], hi: float, lo: float,
             soak_json: str) -> int:
     runs = bench.runs
     print(f"\n== verdict (rooms x 4 = {bench.rooms * 4} connections; rates {lo:g} and "
@@ -356,14 +360,15 @@ def verdict(bench: Bench, capacities: dict[str, tuple[float, str, bool]], hi: fl
         check(aim, False, f"bare: {capacities['bare'][1]}; durable: {capacities['durable'][1]}"
               + (" NOISY: a step was noisy in every try" if noisy else ""))
     else:
-        (b, bhow, bnoisy), (d, dhow, dnoisy) = capacities["bare"], capacities["durable"]
+        (b, bhow, bnoisy, blimit), (d, dhow, dnoisy, _) = capacities["bare"], capacities["durable"]
         ratio = d / b
         noisy = " NOISY: a step was noisy in every try" if bnoisy or dnoisy else ""
         detail = (f"{d:g} / {b:g} actions/s = {ratio:.2f}x (durable: {dhow}; bare: {bhow})"
                   f"{noisy}")
-        if "generator" in bhow and "at least" in bhow and ratio >= CAPACITY_MIN_RATIO:
-            print(f"not measured  {aim}: the bare broadcast outran the load generator, so its "
-                  f"capacity is only known from below and the ratio from above: {detail}")
+        if blimit and ratio >= CAPACITY_MIN_RATIO:
+            print(f"not measured  {aim}: the bare broadcast's ladder reached the load "
+                  f"generator's limit, so its capacity is known from below only and the ratio "
+                  f"from above: {detail}")
         else:
             check(aim, ratio >= CAPACITY_MIN_RATIO, detail)
 
