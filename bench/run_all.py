@@ -1,6 +1,6 @@
 """What decides capacity, measured against the bare broadcast in the same run (issue 22).
 
-    .venv/bin/python bench/run_all.py            # 1,000 rooms x 4, ~10-15 minutes on 2 cores
+    .venv/bin/python bench/run_all.py            # 1,000 rooms x 4: 15-35 minutes on 2 cores
     .venv/bin/python bench/run_all.py --quick    # 100 rooms x 4, rates / 10: about a minute
     .venv/bin/python bench/run_all.py --scale 0.5 --tries 2 --json results.jsonl
     .venv/bin/python bench/run_all.py --soak-json soak.jsonl   # a soak's result (bench/soak.py)
