@@ -29,11 +29,14 @@ Measured, over ``--duration`` seconds after ``--warmup`` seconds of play:
 - ``other_cpu``: what the rest of the machine used meanwhile, in % of one core: user, nice,
   system and steal time of /proc/stat minus the server's, the generators' and this process's.
   Interrupt time (``irq``: mostly the loopback's softirq for the benchmark's own packets) is
-  reported apart. Anything much above 5% means the figures are the machine's, not the server's.
+  reported apart. Anything much above 5% means the figures are the machine's, not the server's;
+  on a quiet machine it can read a few percent below zero (the kernel's accounting of the
+  machine and of the processes differ by that much).
 
-Pinning (``--pin``, on by default with two or more usable cores): the server runs on the first
-usable core only, this process and the generators on the others (os.sched_setaffinity), so the
-server's loop never waits for a bot and its CPU per action is not inflated by cache fights.
+Pinning (on with two or more usable cores, ``--no-pin`` to turn it off): the server, all its
+threads, runs on the first usable core only, this process and the generators on the others
+(os.sched_setaffinity), so the bots never take the server's core. On a shared machine it makes
+noise worse (the server cannot move when another process takes its core): see ``other_cpu``.
 
 Offered rate (``--rate``): total actions per second, spread evenly over the rooms (each room acts
 every rooms/rate seconds, at a random phase). ``--rate 0`` is saturation: each room's acting bot
