@@ -388,7 +388,7 @@ def verdict(bench: Bench, capacities: dict[str, tuple[float, str, bool, bool]], 
               f"{soak['conns']} connections, {soak['applied_per_s']:.0f} actions/s; other_cpu "
               f"{soak['other_cpu_pct']:.0f}%{saturated(soak)}")
     else:
-        print(f"not measured  {aim}: needs bench/soak.py --minutes 30 --thaw-seconds 600 --json "
+        print(f"not measured  {aim}: needs bench/soak.py --minutes 30 --thaw-seconds 300 --json "
               "FILE, then --soak-json FILE")
     print("not measured  frames unchanged byte for byte: the golden playthroughs judge it "
           "(python -m pytest tests/golden)")

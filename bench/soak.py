@@ -10,7 +10,9 @@ whose window is ``--minutes`` long (at most 60) after a 5 s warm-up. ``--full-gc
 bot, all joined within seconds; the later ones walk what became long-lived since the previous
 one. The thaw pass (every 6 hours by default) falls outside a soak unless ``--thaw-seconds``
 sets the server's ``GC_THAW_SECONDS`` short enough for one to fall inside (issue 22's aim: a
-30-minute soak with a thaw pass forced in it, e.g. ``--thaw-seconds 600``). Printed at the end:
+30-minute soak with a thaw pass forced in it: ``--thaw-seconds 300``; a due thaw pass waits
+for a quiet moment, but runs anyway once four periods have passed, here 20 minutes into the
+soak: app/collector.py). Printed at the end:
 
 - ``longest pause``: the probe's worst ping round trip over the whole window (a stalled event
   loop, whatever the cause), and the longest full collection the server timed;
