@@ -1,7 +1,7 @@
 """What decides capacity, measured against the bare broadcast in the same run (issue 22).
 
     .venv/bin/python bench/run_all.py            # 1,000 rooms x 4: 15-35 minutes on 2 cores
-    .venv/bin/python bench/run_all.py --quick    # 100 rooms x 4, rates / 10: about a minute
+    .venv/bin/python bench/run_all.py --quick    # 100 rooms x 4, rates / 10: 1-2 minutes when quiet
     .venv/bin/python bench/run_all.py --scale 0.5 --tries 2 --json results.jsonl
     .venv/bin/python bench/run_all.py --soak-json soak.jsonl   # a soak's result (bench/soak.py)
 
@@ -260,7 +260,7 @@ def ratio_line(check, aim: str, real: Measured | None, bare: Measured | None,  #
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--quick", action="store_true",
-                    help="--scale 0.1, 3 s windows, 1 try, 3 capacity steps: about a minute")
+                    help="--scale 0.1, 3 s windows, 1 try, 3 capacity steps: 1-2 minutes on a quiet machine")
     ap.add_argument("--scale", type=float, default=None, help="rooms and rates x this (1.0)")
     ap.add_argument("--duration", type=float, default=None, help="window of a fixed-rate run (12 s)")
     ap.add_argument("--warmup", type=float, default=None, help="seconds before each window (3)")
