@@ -5,7 +5,9 @@ one ``state`` frame (orjson) goes to every socket of the room, awaited in the se
 reader task: no actor, no queue, no writer task, no validation, no per-seat view. The frames look
 enough like the real ones (``welcome``, ``state`` with ``version`` and a counter ``view``) for the
 same bots (bench/load.py, ``counter`` scenario) to play against it, so the real server's cost
-shows as a ratio of the two figures.
+shows as a ratio of the two figures. ``BENCH_BARE_FRAME_BYTES`` (``load.py --bare-frame-bytes``)
+pads each state frame with a ``pad`` string to about that many bytes, so that the bare server
+sends frames the size of the real game's (bench/run_all.py passes Panika's).
 
 Run the benchmark against it (it is served by bench/serve.py with the same uvicorn settings as
 the real server: permessage-deflate off, 64 KB frames):
@@ -19,12 +21,20 @@ the real server: permessage-deflate off, 64 KB frames):
 from __future__ import annotations
 
 import itertools
+import os
 import sys
 from typing import Any
 
 import orjson
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
+
+
+FRAME_BYTES = int(os.environ.get("BENCH_BARE_FRAME_BYTES") or 0)
+"""The size a state frame is padded to (0: no padding)."""
+_UNPADDED = 190
+"""About the size of a state frame without its padding."""
+PAD = "x" * max(0, FRAME_BYTES - _UNPADDED)
 
 
 class BareRoom:
@@ -40,7 +50,7 @@ class BareRoom:
             "type": "state", "version": self.version, "seat": None,
             "view": {"counter": self.counter, "phase": "counting", "round": 1,
                      "last_burst": None, "taps": [0, 0, 0, 0], "you": None},
-            "active": [0, 1, 2, 3], "timers": [], "events": [],
+            "active": [0, 1, 2, 3], "timers": [], "events": [], "pad": PAD,
         }).decode()
 
 

@@ -22,7 +22,21 @@ Measured, over ``--duration`` seconds after ``--warmup`` seconds of play:
   joined to a room) sends a protocol-level ping every 10 ms; uvicorn's protocol answers it in
   ``data_received``, so a late pong is a busy or paused server loop. ``probe_p99`` too.
 - ``server_cpu``/``gen_cpu``: CPU used over the window, in % of one core (a figure near 100 for
-  the server means the server is the bottleneck; for a generator, that it may be).
+  the server means the server is the bottleneck; for a generator, that it may be). The server's
+  is its process's user + system time from /proc/<pid>/stat: every thread of it (the event loop,
+  the database thread, the collector), not only the loop's;
+- ``server_cpu_per_action``: that CPU divided by the actions applied in the window;
+- ``other_cpu``: what the rest of the machine used meanwhile, in % of one core: user, nice,
+  system and steal time of /proc/stat minus the server's, the generators' and this process's.
+  Interrupt time (``irq``: mostly the loopback's softirq for the benchmark's own packets) is
+  reported apart. Anything much above 5% means the figures are the machine's, not the server's;
+  on a quiet machine it can read a few percent below zero (the kernel's accounting of the
+  machine and of the processes differ by that much).
+
+Pinning (on with two or more usable cores, ``--no-pin`` to turn it off): the server, all its
+threads, runs on the first usable core only, this process and the generators on the others
+(os.sched_setaffinity), so the bots never take the server's core. On a shared machine it makes
+noise worse (the server cannot move when another process takes its core): see ``other_cpu``.
 
 Offered rate (``--rate``): total actions per second, spread evenly over the rooms (each room acts
 every rooms/rate seconds, at a random phase). ``--rate 0`` is saturation: each room's acting bot
@@ -40,11 +54,10 @@ display shows most, a steal from the first opponent stack, or a swap of that car
 can be stolen); the host asks for a rematch when a match is over. ``--server bare``
 (bench/bare_broadcast.py) plays the counter bot.
 
-Bots join as the site's pages do: for whole state frames. ``--deltas``: they ask for delta
-state frames in their join (docs/protocol.md, "Delta state frames") and rebuild each whole frame
-from its patch. ``frame`` is the average size of the state frames as they came over the wire
-(patches and the whole frames after joins, or whole frames only). ``--no-deltas`` (the default)
-is kept for the commands written before the default changed.
+Bots join as the site's pages do. ``frame`` is the average size of the state frames as they came
+over the wire. ``--env KEY=VALUE`` sets the started real server's environment (e.g.
+``DURABLE_ROOMS=false``); ``--bare-frame-bytes N`` pads the bare server's state frames to about
+N bytes (the real game's frame size: bench/bare_broadcast.py).
 """
 
 from __future__ import annotations
@@ -74,8 +87,6 @@ import orjson
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-sys.path.insert(0, str(ROOT))
-from app.realtime.delta import apply_in_place  # noqa: E402 - the server's patch format
 PYTHON = sys.executable
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -103,11 +114,26 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
-def machine_busy_seconds() -> float:
-    """CPU time spent by every process on the machine (all cores), from /proc/stat."""
+def machine_seconds() -> tuple[float, float]:
+    """CPU time of the whole machine (all cores) from /proc/stat: user + nice + system + steal
+    (processes, and what the hypervisor took), and irq + softirq apart."""
     fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
     user, nice, system, idle, iowait, irq, softirq, steal = (int(x) for x in fields[:8])
-    return (user + nice + system + irq + softirq + steal) / CLK_TCK
+    return (user + nice + system + steal) / CLK_TCK, (irq + softirq) / CLK_TCK
+
+
+def pin_plan(pin: bool) -> tuple[set[int], set[int]] | None:
+    """(the server's cores, the load's cores): the first usable core for the server, the others
+    for the load; None without pinning or with a single usable core."""
+    cores = sorted(os.sched_getaffinity(0))
+    if not pin or len(cores) < 2:
+        return None
+    return {cores[0]}, set(cores[1:])
+
+
+def pin_self(cores: set[int] | None) -> None:
+    if cores:
+        os.sched_setaffinity(0, cores)
 
 
 def free_port() -> int:
@@ -165,8 +191,6 @@ class Bot:
     version: int = -1
     view: dict | None = None
     welcomed: bool = False
-    held: dict | None = None
-    """With deltas: the whole state frame as the patches so far made it."""
 
     @property
     def key(self) -> tuple[int, int]:
@@ -334,9 +358,6 @@ class Generator:
                 frame = orjson.loads(message)
                 kind = frame.get("type")
                 if kind == "state":
-                    if "patch" in frame:  # a delta state frame (app/realtime/delta.py)
-                        frame = apply_in_place(bot.held, frame["patch"])
-                    bot.held = frame
                     await self.on_state(room, bot, frame, len(message), now)
                 elif kind == "ping":
                     await ws.send(orjson.dumps({"type": "pong", "t": frame["t"]}).decode())
@@ -377,8 +398,6 @@ class Generator:
             for i, bot in enumerate(room.bots):
                 join = {"type": "join", "token": room.token} if i == 0 else \
                     {"type": "join", "nickname": f"bot{i}"}
-                if self.cfg.get("deltas"):
-                    join["deltas"] = True
                 await bot.ws.send(orjson.dumps(join).decode())
 
         await asyncio.gather(*(connect_room(r) for r in self.rooms))
@@ -444,6 +463,7 @@ class Generator:
 
 
 def generator_main(cfg: dict, rooms: list[dict], ready_q: Any, go: Any, result_q: Any) -> None:
+    pin_self(cfg.get("cores"))
     raise_nofile()
     try_uvloop()
     random.seed(os.getpid())
@@ -509,7 +529,6 @@ class Server:
             "SECRET_KEY": "bench",
             "VAR_DIR": str(self.tmp),
             "WS_MESSAGES_PER_SECOND": str(args.ws_rate),
-            "PING_INTERVAL_SECONDS": str(args.ping_interval),
             "MAX_ROOMS": str(max(5000, args.rooms + 100)),
             # Every bot comes from 127.0.0.1: the per-address socket cap is lifted here.
             "MAX_SOCKETS_PER_ADDRESS": "1000000",
@@ -517,7 +536,11 @@ class Server:
             # The pause probe never sends `join`, and 4,000 bots joining at once can take longer
             # than the 5 s default: the benchmark's own server waits 60 s unless told otherwise.
             "JOIN_DEADLINE_SECONDS": os.environ.get("JOIN_DEADLINE_SECONDS", "60"),
+            "BENCH_BARE_FRAME_BYTES": str(args.bare_frame_bytes),
         })
+        if args.ping_interval > 0:
+            env["PING_INTERVAL_SECONDS"] = str(args.ping_interval)
+        env.update(args.env)
         cmd = [PYTHON, os.environ.get("BENCH_SERVE_SCRIPT", str(BENCH / "serve.py")), "--app", kind, "--port", str(self.port),
                "--gc-log", str(self.gc_log)]
         if args.gc_threshold:
@@ -528,7 +551,10 @@ class Server:
             Path(args.census).unlink(missing_ok=True)
             cmd += ["--census", args.census]
         self.log = open(self.tmp / "server.log", "w")  # noqa: SIM115
-        self.proc = subprocess.Popen(cmd, cwd=args.app_root or ROOT, env=env, stdout=self.log, stderr=self.log)
+        cores = self.cores = args.plan[0] if args.plan else None
+        self.proc = subprocess.Popen(
+            cmd, cwd=args.app_root or ROOT, env=env, stdout=self.log, stderr=self.log,
+            preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None)
         self.pid = self.proc.pid
         self.url = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 60
@@ -607,6 +633,8 @@ def note(msg: str) -> None:
 
 def run(args: argparse.Namespace) -> dict:
     raise_nofile()
+    args.plan = pin_plan(args.pin) if args.server in ("real", "bare") else None
+    pin_self(args.plan[1] if args.plan else None)
     kind = args.server if args.server in ("real", "bare") else "external"
     scenario = "counter" if kind == "bare" else args.scenario
     server = Server(kind, args) if kind != "external" else None
@@ -627,7 +655,7 @@ def run(args: argparse.Namespace) -> dict:
         ready_q, result_q, go = ctx.Queue(), ctx.Queue(), ctx.Event()
         cfg = {"scenario": scenario, "rate": args.rate, "procs": args.procs,
                "players": args.players, "ws_url": ws_url, "warmup": args.warmup,
-               "duration": args.duration, "deltas": args.deltas and kind != "bare"}
+               "duration": args.duration, "cores": args.plan[1] if args.plan else None}
         shares = [rooms[i::args.procs] for i in range(args.procs)]
         procs = [ctx.Process(target=generator_main, args=(cfg, share, ready_q, go, result_q),
                              daemon=True) for share in shares]
@@ -658,14 +686,14 @@ def run(args: argparse.Namespace) -> dict:
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cpu0 = sum(cpu_seconds(p) for p in pids)
         wall0 = time.time()
-        busy0, own0 = machine_busy_seconds(), time.process_time()
+        (busy0, irq0), own0 = machine_seconds(), time.process_time()
         w0 = time.perf_counter()
         try_uvloop()
         pr = asyncio.run(probe(ws_url, rooms[0]["code"], args.duration))
         cpu1 = sum(cpu_seconds(p) for p in pids)
         rss_end = sum(vmrss_kb(p) for p in pids)
         wall1 = time.time()
-        busy1, own1 = machine_busy_seconds(), time.process_time()
+        (busy1, irq1), own1 = machine_seconds(), time.process_time()
         w1 = time.perf_counter()
         if args.census and server is not None:  # after the window: its full collection is not in it
             os.kill(pid, signal.SIGUSR1)
@@ -692,7 +720,9 @@ def run(args: argparse.Namespace) -> dict:
             "label": args.label or f"{kind}-{scenario}",
             "server": kind, "scenario": scenario, "rooms": args.rooms, "players": args.players,
             "conns": conns, "offered": args.rate, "procs": args.procs,
-            "deltas": cfg["deltas"],
+            "env": args.env, "bare_frame_bytes": args.bare_frame_bytes if kind == "bare" else 0,
+            "pinned": (f"server {sorted(args.plan[0])}, load {sorted(args.plan[1])}"
+                       if args.plan else "no"),
             "applied_per_s": sum(p["acked"] for p in parts) / window,
             "p50_ms": pct(lat, 0.50) * 1000, "p99_ms": pct(lat, 0.99) * 1000,
             "max_ms": (lat[-1] * 1000) if lat else float("nan"),
@@ -706,6 +736,7 @@ def run(args: argparse.Namespace) -> dict:
             "gen_cpu_pct": 100 * sum(p["cpu"] for p in parts) / window,
             "other_cpu_pct": 100 * ((busy1 - busy0) - (cpu1 - cpu0) - (own1 - own0)
                                     - sum(p["cpu"] for p in parts)) / (w1 - w0),
+            "irq_pct": 100 * (irq1 - irq0) / (w1 - w0),
             "loadavg": os.getloadavg()[0],
             "late": sum(p["late"] for p in parts), "matches": sum(p["matches"] for p in parts),
             "errors": errors, "dead_rooms": sum(p["dead_rooms"] for p in parts),
@@ -745,11 +776,12 @@ def summary_line(r: dict) -> str:
         f"max={r['max_ms']:.1f}ms pause={r['pause_ms']:.1f}ms probe_p99={r['probe_p99_ms']:.2f}ms "
         f"mem_per_conn={r['mem_per_conn_kb']:.1f}KB server_cpu={r['server_cpu_pct']:.0f}% "
         f"server_cpu_per_action={r['server_us_per_action']:.0f}us "
-        f"gen_cpu={r['gen_cpu_pct']:.0f}% other_cpu={r['other_cpu_pct']:.0f}% gc2_max={gc2:.1f}ms "
+        f"gen_cpu={r['gen_cpu_pct']:.0f}% other_cpu={r['other_cpu_pct']:.0f}% "
+        f"irq={r.get('irq_pct', float('nan')):.0f}% gc2_max={gc2:.1f}ms "
         f"gc2_cpu={r.get('gc_cpu_max_ms', {}).get('2', float('nan')):.1f}ms "
         f"gc2_n={r.get('gc_count', {}).get('2', 0)} gc_time={r.get('gc_pct', float('nan')):.0f}% "
         f"gc_cpu={r.get('gc_cpu_pct', float('nan')):.0f}% late={r['late']} errors={err} "
-        f"frame={r['state_frame_bytes']:.0f}B deltas={int(r.get('deltas', False))} gc_max_by_gen="
+        f"frame={r['state_frame_bytes']:.0f}B gc_max_by_gen="
         + "/".join(f"{r.get('gc_max_ms', {}).get(g, float('nan')):.1f}" for g in "012") + "ms"
         + " gc_cpu_max_by_gen="
         + "/".join(f"{r.get('gc_cpu_max_ms', {}).get(g, float('nan')):.1f}" for g in "012") + "ms"
@@ -771,9 +803,10 @@ def parse_args(argv: list[str] | None = None, max_duration: float = 600) -> argp
     ap.add_argument("--procs", type=int, default=1, help="generator processes")
     ap.add_argument("--ws-rate", type=int, default=40,
                     help="WS_MESSAGES_PER_SECOND for a started real server (default: the app's)")
-    ap.add_argument("--ping-interval", type=float, default=2.0,
-                    help="PING_INTERVAL_SECONDS for a started real server (default 2 s, every "
-                         "figure in docs/performance.md; the app's own default is 3 s)")
+    ap.add_argument("--ping-interval", type=float, default=0.0,
+                    help="PING_INTERVAL_SECONDS for a started real server (default: the app's "
+                         "own, 3 s; the figures of docs/performance.md before 2026-12-02 "
+                         "afternoon used 2 s)")
     ap.add_argument("--gc-threshold", default="", help="passed to bench/serve.py")
     ap.add_argument("--py-spy", default="",
                     help="profile the server over the window: collapsed stacks to this file")
@@ -793,14 +826,20 @@ def parse_args(argv: list[str] | None = None, max_duration: float = 600) -> argp
     ap.add_argument("--spread", choices=("relay", "room"), default="relay",
                     help="with --nodes: each room's bots over every node (relayed), or all on "
                     "the room's own node (as a proxy routing by room)")
-    ap.add_argument("--deltas", dest="deltas", action="store_true",
-                    help="bots ask for delta state frames (the pages take whole frames)")
-    ap.add_argument("--no-deltas", dest="deltas", action="store_false",
-                    help="bots take whole state frames, as the pages do (the default)")
-    ap.set_defaults(deltas=False)
+    ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                    help="the started real server's environment (repeatable), e.g. "
+                    "DURABLE_ROOMS=false")
+    ap.add_argument("--bare-frame-bytes", type=int, default=0,
+                    help="--server bare: pad its state frames to about this many bytes")
+    ap.add_argument("--no-pin", dest="pin", action="store_false",
+                    help="do not pin the server and the load to separate cores")
     ap.add_argument("--label", default="")
     ap.add_argument("--json", default="", help="append the result as one JSON line to this file")
     args = ap.parse_args(argv)
+    try:
+        args.env = dict(item.split("=", 1) for item in args.env)
+    except ValueError:
+        ap.error("--env takes KEY=VALUE")
     if not 1 <= args.players <= 10 or args.rooms < 1 or args.duration <= 0:
         ap.error("players 1..10, rooms >= 1, duration > 0")
     if args.duration > max_duration:

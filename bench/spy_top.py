@@ -13,7 +13,6 @@ from collections import Counter
 PARTS = [
     ("frames out (uvicorn WebSocket send)", ("Connection._write", "WebSocket.send",
                                              "websockets_sansio_impl.py:506")),
-    ("delta patches (app/realtime/delta.py)", ("delta.py",)),
     ("database thread (journal, saves)", ("app/db/", "sqlalchemy", "concurrent/futures")),
     ("garbage collector", ("collector.py", "GcLog")),
     ("rules (MatchRun.play)", ("MatchRun.play",)),
