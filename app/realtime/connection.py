@@ -53,7 +53,7 @@ class Connection:
     """A joined (or joining) WebSocket client of one room."""
 
     __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_direct", "_backlog",
-                 "_finishing", "_pings", "on_gone", "on_bad_join", "gate", "deltas", "held", "abort",
+                 "_finishing", "_pings", "on_gone", "on_bad_join", "gate", "abort",
                  "__weakref__")
 
     def __init__(self, send: AsgiSend | None = None, direct: TextWriter | None = None) -> None:
@@ -80,11 +80,6 @@ class Connection:
         self.gate: FrameGate | None = None
         """The room's frame gate once the room has this connection (durable rooms: frames wait
         until the journal has the moves they show; app/realtime/journal.py)."""
-        self.deltas = False
-        """The client asked for delta state frames in its ``join`` (app/realtime/delta.py)."""
-        self.held: dict[str, Any] | None = None
-        """The last state frame this delta client was sent (whole or as a patch): what the next
-        patch applies to."""
 
     @property
     def joined(self) -> bool:

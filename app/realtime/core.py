@@ -25,7 +25,6 @@ from app.engine import Game
 from . import protocol as p
 from .bots import BotSeats
 from .connection import Connection
-from .delta import StatePatches
 from .effects import Close, Control, Effect, Now, WakeAt
 from .frames import Frames
 from .guard import SocketPolicy
@@ -100,8 +99,6 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
         """Seats of the current match whose person has not been connected while it was played
         (recorded as the stand-in's if that lasts to the end: ``MatchLife._finish``)."""
         self._bots = BotSeats(game.id, self.out.append, self.policy.bot_think_scale)
-        self._patches = StatePatches()
-        """Each seat's last state frame that a delta client holds (app/realtime/delta.py)."""
         if game.open_table:
             self._start_match(players=game.max_players)
 

@@ -19,7 +19,6 @@ from app.engine import Event, Game
 
 from . import protocol as p
 from .bots import BotSeats, has_bots
-from .delta import StatePatches
 from .effects import Effect, Now, Send, SendEach
 
 if TYPE_CHECKING:
@@ -54,7 +53,6 @@ class Frames:
     paused: bool
     _timers: TimerBoard
     _bots: BotSeats
-    _patches: StatePatches
 
     if TYPE_CHECKING:
         def _keeps_place(self, member: Member) -> bool: ...  # Membership
@@ -149,8 +147,7 @@ class Frames:
 
     def _broadcast_state(self, events: list[dict[str, Any]], moved: bool = False,
                          skip: Connection | None = None) -> None:
-        """Each recipient gets its own seat's view; one view and one encoding per seat, and a
-        patch against the frame it holds for a client that asked for deltas (delta.py). A seat
+        """Each recipient gets its own seat's view; one view and one encoding per seat. A seat
         a bot plays gets the very frame a client of that seat gets (decoded afresh). ``skip``:
         a connection that gets its frame otherwise (a join)."""
         if self.match is None:
@@ -161,25 +158,16 @@ class Frames:
         common = self._state_common(events, moved)
         bot_seats = list(self._bots.seats)
         views = self.match.views({conn.seat for conn in conns} | set(bot_seats))
-        frames = {seat: self._state_dict(common, seat, view) for seat, view in views.items()}
-        texts: dict[int | None, str] = {}
-
-        def full_text(seat: int | None) -> str:
-            text = texts.get(seat)
-            if text is None:
-                text = texts[seat] = p.encode(frames[seat])
-            return text
-
-        self.out.append(SendEach(self._patches.texts(conns, frames, full_text)))
+        texts = {seat: self._state_frame(common, seat, view) for seat, view in views.items()}
+        self.out.append(SendEach([(conn, texts[conn.seat]) for conn in conns]))
         for seat in bot_seats:
-            self._bots.deliver(seat, orjson.loads(full_text(seat)))
+            self._bots.deliver(seat, orjson.loads(texts[seat]))
 
     def _send_state(self, conn: Connection) -> None:
         if self.match is not None:
             seat = conn.seat
-            frame = self._state_dict(self._state_common([]), seat, self.match.view(seat))
-            self.out.append(Send((conn,), p.encode(frame)))
-            self._patches.sent_full(conn, frame)
+            text = self._state_frame(self._state_common([]), seat, self.match.view(seat))
+            self.out.append(Send((conn,), text))
 
     def _deliver_to_bots(self, seats: list[int]) -> None:
         """Seats a bot has just begun to play get their state frame now."""

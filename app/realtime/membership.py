@@ -76,7 +76,6 @@ class Membership:
         if conn.joined:
             self._error(conn, "already_joined", "this connection has joined already")
             return
-        conn.deltas = message.deltas
         resumed = False
         if message.watch:
             if len(self.watchers) >= self.policy.max_watchers_per_room:

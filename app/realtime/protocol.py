@@ -43,14 +43,12 @@ class _Message(BaseModel):
 
 class Join(_Message):
     """Enter the room: with a seat token to come back, a nickname to join, or ``watch`` for the
-    table view (the public view only); ``deltas`` to receive state frames as patches."""
+    table view (the public view only)."""
 
     type: Literal["join"]
     nickname: Nickname | None = None
     token: str | None = Field(None, max_length=512)
     watch: bool = False
-    deltas: bool = False
-    """Send state frames after the first as patches (docs/protocol.md, "Delta state frames")."""
 
 
 class Action(_Message):
