@@ -1,6 +1,6 @@
 """The WebSocket endpoint: each client frame, checked, goes to the room's queue.
 
-Before anything reaches a room the endpoint applies the server's limits (app/realtime/guard.py):
+Before anything reaches a room the endpoint applies the server's limits (app/realtime/transport/guard.py):
 sockets per address, room probes per address, frames per connection and per room, and the join
 deadline. A refused frame gets an ``error`` frame for this client only; a refused socket gets an
 ``error`` and a close code (docs/protocol.md, "Close codes"). Frames to the client leave through
@@ -18,16 +18,16 @@ from fastapi import WebSocket, WebSocketDisconnect
 from app import logs
 from app.collector import note_connection
 
-from .cluster import CLOSE_TRY_AGAIN_LATER, REDIS_DOWN, UNAVAILABLE
-from .connection import Connection
-from .guard import (
+from app.realtime.cluster.relay import CLOSE_TRY_AGAIN_LATER, REDIS_DOWN, UNAVAILABLE
+from app.realtime.transport.connection import Connection
+from app.realtime.transport.guard import (
     CLOSE_JOIN_TIMEOUT, CLOSE_NO_SUCH_ROOM, CLOSE_POLICY, CLOSE_THROTTLED,
     CLOSE_TOO_MANY_CONNECTIONS, SocketGuard, TokenBucket, client_address,
 )
-from .protocol import Join, ProtocolError, encode, error_frame, parse_client_frame
-from .registry import RoomRegistry
-from .room import CLOSE_ROOM_CLOSED, Room
-from .wire import direct_text_writer, receive_directly, transport_aborter
+from app.realtime.room.protocol import Join, ProtocolError, encode, error_frame, parse_client_frame
+from app.realtime.registry import RoomRegistry
+from app.realtime.actor import CLOSE_ROOM_CLOSED, Room
+from app.realtime.transport.wire import direct_text_writer, receive_directly, transport_aborter
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ async def _texts(ws: WebSocket, conn: Connection) -> AsyncIterator[str]:
 
 
 async def _receive_directly(ws: WebSocket, handle: Callable[[str], bool]) -> bool:
-    """Hand each of the client's frames to ``handle`` as it arrives (app/realtime/wire.py,
+    """Hand each of the client's frames to ``handle`` as it arrives (app/realtime/transport/wire.py,
     ``DirectInbox``) and wait until the connection is done; False (nothing done) when the server
     cannot, and the caller reads the frames itself."""
     done = asyncio.get_running_loop().create_future()

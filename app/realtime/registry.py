@@ -21,13 +21,13 @@ from app.db.outbox import MatchWriter, SaveState
 from app.db.rooms import StoredRoom
 from app.engine import Game
 
-from .cluster import REDIS_DOWN, Cluster
-from .guard import SocketPolicy
-from .journal import Journal, RoomRecorder
-from .lease import Entry
-from .members import Member
-from .room import CLOSE_SERVER_RESTARTING, Room
-from .tokens import SeatTokens
+from app.realtime.cluster.relay import REDIS_DOWN, Cluster
+from app.realtime.transport.guard import SocketPolicy
+from app.realtime.durable.journal import Journal, RoomRecorder
+from app.realtime.cluster.lease import Entry
+from app.realtime.room.members import Member
+from app.realtime.actor import CLOSE_SERVER_RESTARTING, Room
+from app.realtime.room.tokens import SeatTokens
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ class RoomRegistry:
     def _rebuild(self, room_data: StoredRoom, fence: int | None = None) -> Room | None:
         """One recorded room, rebuilt and running in this process (None when it cannot be);
         ``fence``: this process's fencing token for it (several processes)."""
-        from .restore import restore_room, resume
+        from app.realtime.durable.restore import restore_room, resume
 
         try:
             room, elapsed = restore_room(room_data, self._new_room)

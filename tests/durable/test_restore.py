@@ -1,4 +1,4 @@
-"""A room rebuilt from its records (app/realtime/restore.py; docs/architecture.md, "Durable
+"""A room rebuilt from its records (app/realtime/durable/restore.py; docs/architecture.md, "Durable
 rooms"): members, host and bans as recorded, the match replayed from its seed, the match clock
 continued from its start, and timers re-armed from when they started."""
 
@@ -15,9 +15,9 @@ import orjson
 from app.db.rooms import MemberRecord, StoredMatch, StoredRoom
 from app.engine import Move, get_game
 from app.games import load_all
-from app.realtime.restore import restore_room, resume
-from app.realtime.room import Room
-from app.realtime.tokens import SeatTokens
+from app.realtime.durable.restore import restore_room, resume
+from app.realtime.actor import Room
+from app.realtime.room.tokens import SeatTokens
 from tests.clock import until
 
 SEED = "ab" * 32
@@ -92,8 +92,8 @@ def test_a_timer_that_ran_out_during_the_downtime_fires_once_a_person_is_back():
     """The restored match starts paused (its members come back as having left: issue 25, item
     4, docs/protocol.md "Computer players"); the first page that reconnects resumes it, and a
     timer that ran out during the downtime fires at once, with the clock run on."""
-    from app.realtime import protocol as p
-    from app.realtime.connection import Connection
+    from app.realtime.room import protocol as p
+    from app.realtime.transport.connection import Connection
 
     load_all()
 
@@ -157,9 +157,9 @@ def test_the_first_page_back_sees_the_match_after_the_timers_that_ran_out():
     their first state is the match as it now stands (the dice revealed)."""
     import orjson as json_codec
 
-    from app.realtime import protocol as p
-    from app.realtime.connection import Connection
-    from app.realtime.effects import Now, Send, SendEach
+    from app.realtime.room import protocol as p
+    from app.realtime.transport.connection import Connection
+    from app.realtime.room.effects import Now, Send, SendEach
 
     load_all()
     room, elapsed = restore_room(_stored(10.0), _make_room)  # the actor is not started

@@ -10,11 +10,11 @@ from typing import Any
 import orjson
 import pytest
 
-from app.realtime import protocol as p
-from app.realtime.connection import Connection
-from app.realtime.core import RoomCore
-from app.realtime.effects import Control, Effect, Later
-from app.realtime.membership import MAX_MEMBERS
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
+from app.realtime.room.core import RoomCore
+from app.realtime.room.effects import Control, Effect, Later
+from app.realtime.room.membership import MAX_MEMBERS
 from tests.realtime.core_helpers import at, join, of_type, room
 from tests.realtime.helpers import room_of, wait_frame, wait_type
 

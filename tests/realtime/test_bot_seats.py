@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-import app.realtime.bots as seat_bots
+import app.realtime.room.bots as seat_bots
 from app.bots import BOT_GAMES
 from app.engine import Move, get_game
 from app.games import load_all

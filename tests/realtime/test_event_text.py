@@ -68,7 +68,7 @@ def test_the_rooms_own_start_event_opens_every_match_as_the_protocol_says():
     ``data``), kept in the history; docs/protocol.md ("Events") describes it."""
     from pathlib import Path
 
-    from app.realtime import protocol as p
+    from app.realtime.room import protocol as p
     from tests.realtime.core_helpers import at, join, of_type, room
 
     core = room("panika")

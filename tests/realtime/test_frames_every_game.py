@@ -13,11 +13,11 @@ import pytest
 
 from app.engine import get_game, registry
 from app.games import load_all
-from app.realtime import protocol as p
-from app.realtime.connection import Connection
-from app.realtime.core import RoomCore
-from app.realtime.effects import Effect, Send, SendEach
-from app.realtime.tokens import SeatTokens
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
+from app.realtime.room.core import RoomCore
+from app.realtime.room.effects import Effect, Send, SendEach
+from app.realtime.room.tokens import SeatTokens
 from tests.realtime.core_helpers import at
 
 load_all()
@@ -72,7 +72,7 @@ def test_state_frames_show_the_engines_view_legal_actions_and_timers(game_id):
         match = core.match
         if core.status != "playing" or match is None:
             return
-        # The frames show the game's timers now: keys, labels and seats (app/realtime/timers.py).
+        # The frames show the game's timers now: keys, labels and seats (app/realtime/room/timers.py).
         expected = sorted((t.key, t.label, list(t.seats)) for t in game.timers(match.state)
                           if t.visible)
         active = list(game.active_seats(match.state))

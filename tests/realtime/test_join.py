@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.realtime.protocol import ProtocolError, parse_client_frame
+from app.realtime.room.protocol import ProtocolError, parse_client_frame
 from tests.realtime.helpers import extra_frames, wait_type
 
 

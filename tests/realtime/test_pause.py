@@ -12,10 +12,10 @@ import random
 from typing import Any
 
 from app.engine import get_game
-from app.realtime import protocol as p
-from app.realtime.connection import Connection
-from app.realtime.core import CLOSE_ROOM_CLOSED, RoomCore
-from app.realtime.effects import Cancel, Effect, Later, Save, WakeAt
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
+from app.realtime.room.core import CLOSE_ROOM_CLOSED, RoomCore
+from app.realtime.room.effects import Cancel, Effect, Later, Save, WakeAt
 from tests.realtime.core_helpers import at, join, of_type, only, room
 
 
@@ -110,7 +110,7 @@ def test_a_paused_match_the_idle_close_ends_is_not_recorded(caplog):
     assert core.paused
     core.tick(at(2 + 601))  # nobody for longer than the idle time
     assert core.closed
-    with caplog.at_level(logging.INFO, logger="app.realtime.life"):
+    with caplog.at_level(logging.INFO, logger="app.realtime.room.life"):
         effects = core.shutdown(CLOSE_ROOM_CLOSED, durable=True, now=at(604))
     assert only(effects, Save) == []
     assert any("ended unrecorded" in r.getMessage() and "paused" in r.getMessage()

@@ -1,4 +1,4 @@
-"""The room's core driven directly: inputs and the time in, effects out (app/realtime/core.py;
+"""The room's core driven directly: inputs and the time in, effects out (app/realtime/room/core.py;
 docs/architecture.md, "The room's core"). No socket, no event loop, no clock: the connections
 are bare ``Connection`` objects that send nothing, and every test names the time itself."""
 
@@ -15,14 +15,14 @@ import orjson
 import pytest
 
 from app.engine import Game, get_game
-from app.realtime import protocol as p
-from app.realtime.connection import Connection
-from app.realtime.core import CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING, RoomCore
-from app.realtime.effects import (
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
+from app.realtime.room.core import CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING, RoomCore
+from app.realtime.room.effects import (
     BadJoin, Close, Control, Counted, Effect, Later, Save, WakeAt,
 )
-from app.realtime.guard import CLOSE_POLICY
-from app.realtime.membership import CLOSE_REMOVED
+from app.realtime.transport.guard import CLOSE_POLICY
+from app.realtime.room.membership import CLOSE_REMOVED
 from tests.realtime.core_helpers import at, frames_to, join, of_type, only, room
 
 

@@ -4,10 +4,10 @@
 input at a time, each with the time it is handled at (``Now``): a client's frame, a closed
 connection, the room's timers falling due, the periodic tick, a bot's decision, the takeover
 check, a saved match, a recovery, the shutdown, a restored room's resumption. Each input returns
-the effects it asks for, in order (app/realtime/effects.py): frames to connections, closes,
+the effects it asks for, in order (app/realtime/room/effects.py): frames to connections, closes,
 messages to post back later, when the timers next fall due, a match to save, a move to count.
 
-It never sends, sleeps, reads a clock or starts a task: the actor (``Room``, app/realtime/room.py)
+It never sends, sleeps, reads a clock or starts a task: the actor (``Room``, app/realtime/actor.py)
 does all that, and tests drive the core with no sockets and no event loop (docs/architecture.md,
 "The room's core"). Its parts, one module each: joining and seats (``membership.py``), host
 commands (``host.py``), the match's life (``life.py``) and frame building (``frames.py``).
@@ -22,19 +22,19 @@ from typing import Any
 
 from app.engine import Game
 
-from . import protocol as p
-from .bots import BotSeats
-from .connection import Connection
-from .effects import Close, Control, Effect, Now, WakeAt
-from .frames import Frames
-from .guard import SocketPolicy
-from .host import HostCommands
-from .life import MatchLife
-from .match import MatchRun
-from .members import Member
-from .membership import Membership
-from .timers import TimerBoard
-from .tokens import SeatTokens
+from app.realtime.room import protocol as p
+from app.realtime.room.bots import BotSeats
+from app.realtime.transport.connection import Connection
+from app.realtime.room.effects import Close, Control, Effect, Now, WakeAt
+from app.realtime.room.frames import Frames
+from app.realtime.transport.guard import SocketPolicy
+from app.realtime.room.host import HostCommands
+from app.realtime.room.life import MatchLife
+from app.realtime.room.match import MatchRun
+from app.realtime.room.members import Member
+from app.realtime.room.membership import Membership
+from app.realtime.room.timers import TimerBoard
+from app.realtime.room.tokens import SeatTokens
 
 HISTORY_LIMIT = 100
 CLOSE_ROOM_CLOSED = 4003
@@ -91,7 +91,7 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
         self._save_state: tuple[MatchRun, str] | None = None
         self.dropped_moves = 0
         """A restored room: the moves of its match that the rules now refuse, dropped
-        (app/realtime/restore.py; the recorder writes the match again without them)."""
+        (app/realtime/durable/restore.py; the recorder writes the match again without them)."""
         self._sat: dict[int, str] = {}
         """An open table's match: every seat a member sat in while it ran, with the nickname
         (only those seats are recorded: docs/games/panika-counter.md)."""
@@ -113,7 +113,7 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
 
     # --- inputs --------------------------------------------------------------------------------
     def frame(self, conn: Connection, message: Any, now: Now) -> list[Effect]:
-        """A client's frame (already parsed, app/realtime/protocol.py)."""
+        """A client's frame (already parsed, app/realtime/room/protocol.py)."""
         self.now = now
         self.last_activity = now.mono
         self._on_frame(conn, message)

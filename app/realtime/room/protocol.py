@@ -17,7 +17,7 @@ from pydantic import (
 
 from app import metrics
 
-from .text import normaliser
+from app.realtime.room.text import normaliser
 
 MAX_FRAME_BYTES = 16 * 1024
 NICKNAME_MAX = 24
@@ -26,7 +26,7 @@ CHAT_MAX = 300
 Nickname = Annotated[
     str, Field(max_length=NICKNAME_MAX * 8), AfterValidator(normaliser(NICKNAME_MAX, "a nickname"))
 ]
-"""A nickname as normalised at the door (app/realtime/text.py); at most ``NICKNAME_MAX``
+"""A nickname as normalised at the door (app/realtime/room/text.py); at most ``NICKNAME_MAX``
 characters once normalised."""
 ChatText = Annotated[
     str, Field(max_length=CHAT_MAX * 8), AfterValidator(normaliser(CHAT_MAX, "a chat line"))

@@ -1,6 +1,6 @@
 """Host commands: start, rematch, options, computer players, removal, a new host.
 
-A part of the room's core (``RoomCore``, app/realtime/core.py), as a base class. Only the host
+A part of the room's core (``RoomCore``, app/realtime/room/core.py), as a base class. Only the host
 may send these (docs/protocol.md, "Host commands"); each is checked against the room's state
 and either changes it (and the room frame goes out) or answers the sender with an ``error``.
 """
@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from app.engine import EngineError, Game
 
-from . import protocol as p
-from .bots import bot_name, has_bots
-from .effects import Effect, Later, Now
-from .life import TAKEOVER_CHECK_SLACK
-from .membership import MAX_MEMBERS
+from app.realtime.room import protocol as p
+from app.realtime.room.bots import bot_name, has_bots
+from app.realtime.room.effects import Effect, Later, Now
+from app.realtime.room.life import TAKEOVER_CHECK_SLACK
+from app.realtime.room.membership import MAX_MEMBERS
 
 if TYPE_CHECKING:
-    from .connection import Connection
-    from .members import Member
+    from app.realtime.transport.connection import Connection
+    from app.realtime.room.members import Member
 
 
 class HostCommands:

@@ -1,8 +1,8 @@
 """Frame building for the room's core: the room frame, the state frames, events and errors.
 
-A part of ``RoomCore`` (app/realtime/core.py), as a base class: it turns the room's state into
+A part of ``RoomCore`` (app/realtime/room/core.py), as a base class: it turns the room's state into
 the frames of docs/protocol.md ("room", "state", "chat", "error", events) and hands them to the
-actor as effects (``Send``, ``SendEach``; app/realtime/effects.py); it never writes to a socket.
+actor as effects (``Send``, ``SendEach``; app/realtime/room/effects.py); it never writes to a socket.
 A state frame is built once per seat (one view, one encoding), and a seat a bot plays gets the
 very frame a client of that seat gets (decoded afresh).
 """
@@ -17,15 +17,15 @@ import orjson
 
 from app.engine import Event, Game
 
-from . import protocol as p
-from .bots import BotSeats, has_bots
-from .effects import Effect, Now, Send, SendEach
+from app.realtime.room import protocol as p
+from app.realtime.room.bots import BotSeats, has_bots
+from app.realtime.room.effects import Effect, Now, Send, SendEach
 
 if TYPE_CHECKING:
-    from .connection import Connection
-    from .match import MatchRun
-    from .members import Member
-    from .timers import TimerBoard
+    from app.realtime.transport.connection import Connection
+    from app.realtime.room.match import MatchRun
+    from app.realtime.room.members import Member
+    from app.realtime.room.timers import TimerBoard
 
 SEAT_MARKER = re.compile(r"\{seat:(\d+)\}")
 """How an engine's event text names a seat (docs/protocol.md, "Events")."""

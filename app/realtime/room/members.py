@@ -6,9 +6,9 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .connection import Connection
-from .protocol import NICKNAME_MAX
-from .text import name_key
+from app.realtime.transport.connection import Connection
+from app.realtime.room.protocol import NICKNAME_MAX
+from app.realtime.room.text import name_key
 
 
 @dataclass(eq=False)
@@ -42,7 +42,7 @@ class Member:
 
 def unique_nickname(wanted: str, taken: Iterable[str]) -> str:
     """``wanted``, or with a number when someone in the room has it already ("Bob 2"), kept
-    within the nickname length; compared without case after normalisation (app/realtime/text.py)."""
+    within the nickname length; compared without case after normalisation (app/realtime/room/text.py)."""
     used = {name_key(name) for name in taken}
     name, n = wanted, 2
     while name_key(name) in used:

@@ -34,9 +34,9 @@ from app.db.database import Database
 from app.db.rooms import AddMove, DeleteRoom, MemberRecord, RoomOp, SaveRoom, StartMatch, write_ops
 
 if TYPE_CHECKING:
-    from .connection import Connection, Message
-    from .match import MatchRun
-    from .room import Room
+    from app.realtime.transport.connection import Connection, Message
+    from app.realtime.room.match import MatchRun
+    from app.realtime.actor import Room
 
 log = logging.getLogger(__name__)
 

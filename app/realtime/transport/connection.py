@@ -27,12 +27,12 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from .protocol import encode, error_frame
-from .wire import TextWriter
+from app.realtime.room.protocol import encode, error_frame
+from app.realtime.transport.wire import TextWriter
 
 if TYPE_CHECKING:
-    from .journal import FrameGate
-    from .members import Member
+    from app.realtime.durable.journal import FrameGate
+    from app.realtime.room.members import Member
 
 BACKLOG_LIMIT = 512
 STALL_SECONDS = 10.0
@@ -79,7 +79,7 @@ class Connection:
         client that fell behind and did not read its close in time (``wire.py``)."""
         self.gate: FrameGate | None = None
         """The room's frame gate once the room has this connection (durable rooms: frames wait
-        until the journal has the moves they show; app/realtime/journal.py)."""
+        until the journal has the moves they show; app/realtime/durable/journal.py)."""
 
     @property
     def joined(self) -> bool:

@@ -1,6 +1,6 @@
 """Joining and seats: who joins as what, who keeps their place, who is banned, who hosts.
 
-A part of the room's core (``RoomCore``, app/realtime/core.py), as a base class: a join by token
+A part of the room's core (``RoomCore``, app/realtime/room/core.py), as a base class: a join by token
 or by nickname (or as a table view), a full room making room, a closed connection, removal by
 the host as a ban for the room (docs/protocol.md, "Members"), members who left losing their
 place after the grace period (issue 7, item 7) and the host handed over when they stay away.
@@ -15,18 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from . import protocol as p
-from .connection import Connection
-from .effects import BadJoin, Close, Effect, Now
-from .guard import CLOSE_POLICY
-from .members import Member, unique_nickname
-from .text import name_key
-from .tokens import SeatClaim, SeatTokens
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
+from app.realtime.room.effects import BadJoin, Close, Effect, Now
+from app.realtime.transport.guard import CLOSE_POLICY
+from app.realtime.room.members import Member, unique_nickname
+from app.realtime.room.text import name_key
+from app.realtime.room.tokens import SeatClaim, SeatTokens
 
 if TYPE_CHECKING:
     from app.engine import Game
 
-    from .guard import SocketPolicy
+    from app.realtime.transport.guard import SocketPolicy
 
 MAX_MEMBERS = 40
 CLOSE_REMOVED = 4000
@@ -251,7 +251,7 @@ class Membership:
                 self.host = successor.id
                 self._broadcast_room()
 
-    # --- durable rooms (app/realtime/journal.py, app/realtime/restore.py) ---------------------
+    # --- durable rooms (app/realtime/durable/journal.py, app/realtime/durable/restore.py) ---------------------
     @property
     def next_member_id(self) -> int:
         return self._next_member

@@ -1,7 +1,7 @@
 """The match's life: start, moves (players', timers', bots'), the end, the save, the recovery.
 
-A part of the room's core (``RoomCore``, app/realtime/core.py), as a base class. It drives a
-``MatchRun`` (app/realtime/match.py) through the shared engine interface, keeps exactly the
+A part of the room's core (``RoomCore``, app/realtime/room/core.py), as a base class. It drives a
+``MatchRun`` (app/realtime/room/match.py) through the shared engine interface, keeps exactly the
 timers the rules ask for (``TimerBoard``), seats bots where they play (docs/bots.md, "In a
 room"), and when the rules say the match ended, records it with its seed revealed and asks the
 actor to save it (``Save``; docs/protocol.md, ``save_state``).
@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any
 from app.db.matches import MatchRecord, PlayerResult
 from app.engine import EngineError, Event, Game, Outcome
 
-from . import protocol as p
-from .bots import TAKEOVER_DIFFICULTY, BotSeats, has_bots
-from .effects import Counted, Effect, Later, Now, Save
-from .match import MatchRun
+from app.realtime.room import protocol as p
+from app.realtime.room.bots import TAKEOVER_DIFFICULTY, BotSeats, has_bots
+from app.realtime.room.effects import Counted, Effect, Later, Now, Save
+from app.realtime.room.match import MatchRun
 
 if TYPE_CHECKING:
-    from .connection import Connection
-    from .members import Member
-    from .timers import TimerBoard
+    from app.realtime.transport.connection import Connection
+    from app.realtime.room.members import Member
+    from app.realtime.room.timers import TimerBoard
 
 log = logging.getLogger(__name__)
 
@@ -269,7 +269,7 @@ class MatchLife:
         self._broadcast_state([])
 
     def _resume_match(self, elapsed: Mapping[str, float]) -> None:
-        """A restored room (app/realtime/restore.py): its timers run on from where they were,
+        """A restored room (app/realtime/durable/restore.py): its timers run on from where they were,
         or its ended match is finished (recorded, the seed revealed)."""
         match = self.match
         if match is None or self.status not in ("playing", "finished"):

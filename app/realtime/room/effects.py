@@ -1,9 +1,9 @@
 """What the room's core asks its shell to do, and the time it is told (docs/architecture.md,
 "The room's core").
 
-The core (``app/realtime/core.py``) decides; it never sends, sleeps, reads a clock or starts a
+The core (``app/realtime/room/core.py``) decides; it never sends, sleeps, reads a clock or starts a
 task. Each input it handles gives an ordered list of the effects below, which the actor
-(``app/realtime/room.py``) performs in that order: frames to connections, closes, messages to
+(``app/realtime/actor.py``) performs in that order: frames to connections, closes, messages to
 post back to the room later, the moment the room's timers next fall due, a finished match to
 save, a move to count in the metrics. Tests drive the core and read these lists directly.
 """
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from app.db.matches import MatchRecord
 
-    from .connection import Connection
-    from .match import MatchRun
+    from app.realtime.transport.connection import Connection
+    from app.realtime.room.match import MatchRun
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,9 +27,9 @@ from app.db.rooms import StoredMatch, StoredRoom
 from app.engine import EngineError, Event, Game, Move, Timer, get_game
 from app.engine.replay import replay
 
-from .match import MatchRun
-from .members import Member
-from .room import Room
+from app.realtime.room.match import MatchRun
+from app.realtime.room.members import Member
+from app.realtime.actor import Room
 
 log = logging.getLogger(__name__)
 
