@@ -21,15 +21,26 @@ from typing import Any
 from app import logs, metrics
 from app.db.matches import MatchRecord
 from app.engine import Game
-
+from app.realtime.durable.journal import RoomRecorder
 from app.realtime.room.core import CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING, RoomCore
 from app.realtime.room.effects import (
-    BadJoin, Cancel, Close, Control, Counted, Effect, Later, Now, Save, Send, SendEach, WakeAt,
+    BadJoin,
+    Cancel,
+    Close,
+    Control,
+    Counted,
+    Effect,
+    Later,
+    Now,
+    Save,
+    Send,
+    SendEach,
+    WakeAt,
 )
-from app.realtime.transport.guard import SocketPolicy, TokenBucket
-from app.realtime.durable.journal import RoomRecorder
 from app.realtime.room.match import MatchRun
+from app.realtime.room.state import SocketPolicy
 from app.realtime.room.tokens import SeatTokens
+from app.realtime.transport.guard import TokenBucket
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +130,7 @@ class Room(RoomCore):
                     self._recover()
                 finally:
                     if recorder is not None:
-                        recorder.end(self)
+                        recorder.end(self.state)
         finally:
             tick.cancel()
             self._shutdown()
@@ -194,7 +205,7 @@ class Room(RoomCore):
 
     def resumed(self, elapsed: Mapping[str, float]) -> None:
         """A restored room, just started: its timers run on, its bots play, or its ended match
-        is finished (app/realtime/durable/restore.py)."""
+        is finished (app/realtime/durable/stored.py)."""
         self.perform(self.resume(elapsed, Now.read()))
 
     def on_saving(self, waiting: bool) -> None:

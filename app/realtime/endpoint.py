@@ -17,16 +17,21 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from app import logs
 from app.collector import note_connection
-
+from app.realtime.actor import CLOSE_ROOM_CLOSED, Room
 from app.realtime.cluster.relay import CLOSE_TRY_AGAIN_LATER, REDIS_DOWN, UNAVAILABLE
+from app.realtime.registry import RoomRegistry
+from app.realtime.room.protocol import Join, ProtocolError, encode, error_frame, parse_client_frame
 from app.realtime.transport.connection import Connection
 from app.realtime.transport.guard import (
-    CLOSE_JOIN_TIMEOUT, CLOSE_NO_SUCH_ROOM, CLOSE_POLICY, CLOSE_THROTTLED,
-    CLOSE_TOO_MANY_CONNECTIONS, SocketGuard, TokenBucket, client_address,
+    CLOSE_JOIN_TIMEOUT,
+    CLOSE_NO_SUCH_ROOM,
+    CLOSE_POLICY,
+    CLOSE_THROTTLED,
+    CLOSE_TOO_MANY_CONNECTIONS,
+    SocketGuard,
+    TokenBucket,
+    client_address,
 )
-from app.realtime.room.protocol import Join, ProtocolError, encode, error_frame, parse_client_frame
-from app.realtime.registry import RoomRegistry
-from app.realtime.actor import CLOSE_ROOM_CLOSED, Room
 from app.realtime.transport.wire import direct_text_writer, receive_directly, transport_aborter
 
 log = logging.getLogger(__name__)

@@ -207,7 +207,7 @@ def test_host_and_two_bots_play_panika_to_the_end_with_legal_moves_only(bot_serv
     assert "Bot Ada" not in board_page and "Bot Ada" in board_all
     assert "bots=1" in board_page
     assert {r["nickname"] for r in everyone} == {p["nickname"] for p in players}
-    cost = bot_server.registry.get(code)._bots.cost
+    cost = bot_server.registry.get(code).state.bots.cost
     assert cost.calls > 50 and cost.mean_ms < 20
     print(f"\nPanika, 2 bots: {cost.calls} decisions, mean {cost.mean_ms:.3f} ms, "
           f"worst {cost.worst * 1000:.2f} ms")
@@ -359,7 +359,7 @@ def test_a_player_away_past_the_grace_is_played_by_a_bot_and_takes_the_seat_back
     assert welcome["seat"] == bob_seat
     room = wait_frame(ann, lambda f: f["type"] == "room" and not any(
         m.get("played_by_bot") for m in f["members"]), since)
-    assert not bot_server.registry.get(code)._bots.seats
+    assert not bot_server.registry.get(code).state.bots.seats
     # From now on Bob's seat moves only when Bob sends: his legal turn is his.
     mark = len(match.log)
     deadline = time.monotonic() + 20
@@ -405,7 +405,7 @@ def test_every_game_and_player_count_ends_with_humans_and_bots(
     assert sum(1 for p in room["result"]["players"] if p.get("bot")) == players - humans
     stored = stored_match(bot_server, clients[0])
     replay_checks(game_id, stored)
-    cost = bot_server.registry.get(code)._bots.cost
+    cost = bot_server.registry.get(code).state.bots.cost
     assert players == humans or cost.calls > 0
     assert cost.mean_ms < 20  # the room's cost per bot frame (docs/bots.md, "In a room")
     print(f"\n{game_id} {players} seats, {players - humans} bots: {len(stored['actions'])} "

@@ -59,7 +59,7 @@ def test_the_last_person_leaving_pauses_the_match_and_the_first_back_resumes_it(
     # stand-ins due by now (both away past the takeover time) hold.
     assert of_type(core.timers_due(at(100)), table, "state") == []
     effects = core.tick(at(101)) + core.takeover_check(at(102))
-    assert core._bots.takeover_seats() == {ann.seat, bob.seat}
+    assert core.state.bots.takeover_seats() == {ann.seat, bob.seat}
     assert _pending_bots(effects) == {} and only(effects, WakeAt) == []
     assert core.match.version == version
     # Ann is back: the match plays on from where it was.
@@ -155,7 +155,7 @@ def _play_to_the_end(core: RoomCore, ann: Connection, t: float) -> list[Effect]:
             effects = note(core.frame(ann, p.Action(type="action", action=pick.choice(legal)),
                                       at(t)))
             continue
-        soonest = core._timers.soonest()
+        soonest = core.state.timers.soonest()
         due = min(pending.items(), key=lambda item: item[1][0], default=None)
         if due is not None and (soonest is None or due[1][0] <= soonest - at(0).mono):
             del pending[due[0]]

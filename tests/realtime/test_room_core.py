@@ -138,7 +138,7 @@ def play_out(core: RoomCore, conns: dict[int, Connection], game: Game,
         assert core.match is not None
         seat = next((s for s in conns if game.legal_actions(core.match.state, s)), None)
         if seat is None:
-            soonest = core._timers.soonest()
+            soonest = core.state.timers.soonest()
             assert soonest is not None, "nothing to play and no timer"
             t = soonest - at(0).mono
             effects = core.timers_due(at(t))
@@ -227,9 +227,9 @@ def test_a_player_gone_mid_match_is_played_by_a_bot_after_the_grace():
     grace = core.room_options["bot_takeover_seconds"]
     assert check.message == ("bots",) and check.delay == pytest.approx(grace + 0.05)
     core.takeover_check(at(5 + grace / 2))
-    assert core._bots.takeover_seats() == set()
+    assert core.state.bots.takeover_seats() == set()
     effects = core.takeover_check(at(5 + grace + 0.05))
-    assert core._bots.takeover_seats() == {bob.seat}
+    assert core.state.bots.takeover_seats() == {bob.seat}
     (frame,) = of_type(effects, ann, "room")
     assert [m.get("played_by_bot", False) for m in frame["members"]] == [False, True]
     if core.match is not None and core.game.legal_actions(core.match.state, bob.seat):

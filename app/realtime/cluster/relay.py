@@ -29,9 +29,9 @@ import orjson
 import redis.asyncio as aioredis
 import redis.exceptions
 
-from app.realtime.transport.connection import Connection, Message
 from app.realtime.cluster.lease import Leases
 from app.realtime.room.protocol import ProtocolError, parse_client_frame
+from app.realtime.transport.connection import Connection, Message
 
 log = logging.getLogger(__name__)
 

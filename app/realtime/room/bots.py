@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots import Bot, has_bots, make_bot
-
 from app.realtime.room.effects import Cancel, Effect, Later
 from app.realtime.room.text import name_key
 

@@ -12,14 +12,23 @@ from typing import Annotated, Any, Literal
 
 import orjson
 from pydantic import (
-    AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError,
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    TypeAdapter,
+    ValidationError,
 )
 
 from app import metrics
-
 from app.realtime.room.text import normaliser
 
 MAX_FRAME_BYTES = 16 * 1024
+CLOSE_POLICY = 1008
+"""A socket closed for breaking a limit (docs/protocol.md, "Close codes")."""
+CLOSE_SERVER_RESTARTING = 1012
+CLOSE_ROOM_CLOSED = 4003
 NICKNAME_MAX = 24
 CHAT_MAX = 300
 

@@ -25,14 +25,11 @@ import itertools
 import statistics
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from app.realtime.room.members import Member
 from app.realtime.room.protocol import encode, error_frame
 from app.realtime.transport.wire import TextWriter
-
-if TYPE_CHECKING:
-    from app.realtime.durable.journal import FrameGate
-    from app.realtime.room.members import Member
 
 BACKLOG_LIMIT = 512
 STALL_SECONDS = 10.0
@@ -47,6 +44,13 @@ _ids = itertools.count(1)
 
 Message = dict[str, Any]
 AsgiSend = Callable[[Message], Awaitable[None]]
+
+
+class Gate(Protocol):
+    """What a connection's frames pass through before its socket: a durable room's frame gate
+    (``FrameGate``, app/realtime/durable/journal.py), named here without importing it."""
+
+    def send(self, conn: Connection, message: Message) -> None: ...
 
 
 class Connection:
@@ -77,7 +81,7 @@ class Connection:
         self.abort: Callable[[], None] | None = None
         """Drops the socket at once (its transport closed without sending what waits): for a
         client that fell behind and did not read its close in time (``wire.py``)."""
-        self.gate: FrameGate | None = None
+        self.gate: Gate | None = None
         """The room's frame gate once the room has this connection (durable rooms: frames wait
         until the journal has the moves they show; app/realtime/durable/journal.py)."""
 
