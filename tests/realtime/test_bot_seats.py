@@ -15,6 +15,7 @@ import pytest
 import app.realtime.room.bots as seat_bots
 from app.bots import BOT_GAMES
 from app.engine import Move, get_game
+from app.engine.replay import replay
 from app.games import load_all
 from tests.live import Client, ClientPool, LiveServer
 from tests.realtime.helpers import marks, room_of, shorten_timers, wait_frame, wait_type
@@ -96,7 +97,7 @@ def replay_checks(game_id: str, stored: dict) -> None:
     game = get_game(game_id)
     seats = len(stored["players"])
     moves = [Move(a["seat"], a["action"], a["at_ms"], a["rtt_ms"]) for a in stored["actions"]]
-    state = game.replay(seats, stored["options"], bytes.fromhex(stored["seed"]), moves)
+    state = replay(game, seats, stored["options"], bytes.fromhex(stored["seed"]), moves).state
     assert game.outcome(state) is not None
 
 

@@ -15,6 +15,7 @@ import orjson
 import pytest
 
 from app.engine import Game, get_game
+from app.engine.replay import replay
 from app.realtime.room import protocol as p
 from app.realtime.transport.connection import Connection
 from app.realtime.room.core import CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING, RoomCore
@@ -166,8 +167,8 @@ def test_a_match_plays_to_its_end_and_is_saved_with_its_whole_log(game_id):
     assert of_type(last, ann, "room")[-1]["save_state"] == "saving"
     record = save.record
     assert record.log == match.log and record.ended_at == at(ended).wall
-    assert record.seed == match.seed.hex() and game.replay(2, match.options, match.seed,
-                                                          record.log) is not None
+    assert record.seed == match.seed.hex() and replay(game, 2, match.options, match.seed,
+                                                           record.log).state is not None
     news = core.saved(match, "saved", 42, at(ended + 1))
     (frame,) = of_type(news, ann, "room")
     assert frame["save_state"] == "saved" and frame["match_id"] == 42

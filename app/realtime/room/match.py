@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.engine import Event, Game, Move, MoveLog, Outcome, SeededRng, new_seed, seed_commitment
+from app.engine.replay import replay
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +69,10 @@ class MatchRun:
         return events
 
     def rebuild(self) -> None:
-        """Replay the log from the seed: the state and the generator as they were."""
-        self.state, self.rng = self.game.rebuild(self.players, self.options, self.seed, self.log)
+        """Replay the log from the seed (the one replay, app/engine/replay.py): the state and
+        the generator as they were."""
+        done = replay(self.game, self.players, self.options, self.seed, self.log)
+        self.state, self.rng = done.state, done.rng
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.game.view(self.state, seat)
