@@ -165,7 +165,8 @@ class Room(RoomCore):
             match, state, *match_id = args
             self.perform(self.saved(match, state, match_id[0] if match_id else None, now))
         elif kind == "bot":
-            self.perform(self.bot_decision(*args, now))
+            seat, generation, action = args
+            self.perform(self.bot_decision(seat, generation, action, now))
         elif kind == "bots":
             self.perform(self.takeover_check(now))
         elif kind == "recover":

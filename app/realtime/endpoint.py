@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
@@ -161,16 +162,44 @@ async def _serve(
     logs.bind_room(room)  # this task's log lines name the room and the member
     logs.handling(conn)
     conn.on_bad_join = lambda: guard.probes.miss(address)
-    relay_key = None
-    if owner is not None:
-        relay_key = registry.cluster.open_remote(owner, code, conn)
-    else:
-        conn.on_gone = lambda gone: room.post("closed", gone)
     # A relayed client joins on the owner's node: here, the join it sent is what counts.
     sent_join = [False]
+    if owner is not None:
+        assert registry.cluster is not None  # an owner elsewhere is only known through one
+        cluster, node = registry.cluster, owner
+        relay_key = cluster.open_remote(node, code, conn)
+
+        def deliver(text: str, message: Any) -> bool:
+            sent_join[0] = sent_join[0] or isinstance(message, Join)
+            cluster.forward(node, code, relay_key, text)
+            return True
+
+        def leave() -> None:
+            cluster.close_remote(node, code, relay_key)
+
+        joined: Callable[[], bool] = lambda: sent_join[0]  # noqa: E731
+    else:
+        assert room is not None
+        here = room
+        conn.on_gone = lambda gone: here.post("closed", gone)
+
+        def deliver(text: str, message: Any) -> bool:
+            if here.closed:
+                conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
+                return False
+            if _room_busy(here):
+                conn.error("rate_limited", "this room is busy; slow down",
+                           getattr(message, "ref", None))
+            else:
+                here.post("frame", conn, message)
+            return True
+
+        def leave() -> None:
+            here.post("closed", conn)
+
+        joined = lambda: conn.joined  # noqa: E731
     deadline = asyncio.get_running_loop().call_later(
-        guard.policy.join_deadline_seconds, _join_deadline, conn,
-        (lambda: sent_join[0]) if relay_key is not None else (lambda: conn.joined))
+        guard.policy.join_deadline_seconds, _join_deadline, conn, joined)
     limit = FrameLimit(guard)
     loop = asyncio.get_running_loop()
 
@@ -186,18 +215,7 @@ async def _serve(
         if isinstance(message, Join) and guard.probes.blocked(address):
             conn.close(CLOSE_THROTTLED, ("throttled", "too many attempts; wait a moment"))
             return False
-        if relay_key is not None:
-            sent_join[0] = sent_join[0] or isinstance(message, Join)
-            registry.cluster.forward(owner, code, relay_key, text)
-        elif room.closed:
-            conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
-            return False
-        elif _room_busy(room):
-            conn.error("rate_limited", "this room is busy; slow down",
-                       getattr(message, "ref", None))
-        else:
-            room.post("frame", conn, message)
-        return not conn.closed
+        return deliver(text, message) and not conn.closed
 
     try:
         if not await _receive_directly(ws, handle):
@@ -208,10 +226,7 @@ async def _serve(
         pass
     finally:
         deadline.cancel()
-        if relay_key is not None:
-            registry.cluster.close_remote(owner, code, relay_key)
-        else:
-            room.post("closed", conn)
+        leave()
         conn.close()
 
 

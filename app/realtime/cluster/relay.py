@@ -282,7 +282,7 @@ class Cluster:
         if op == "out":
             self._fan_out(message["items"])
             return
-        code = message.get("code")
+        code: str = message.get("code") or ""
         if code in self._held and op in ("frame", "closed"):
             self._held[code].append(message)
             return

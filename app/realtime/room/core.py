@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar, cast, overload
 
-from app.engine import Game
+from app.engine.registry import AnyGame
 from app.realtime.room import protocol as p
 from app.realtime.room.bots import BotSeats
 from app.realtime.room.effects import Close, Control, Effect, Now, WakeAt
@@ -68,7 +68,7 @@ class RoomCore:
     """A room's state and decisions; each input returns the effects it asks for."""
 
     code: StateField[str] = StateField()
-    game: StateField[Game] = StateField()
+    game: StateField[AnyGame] = StateField()
     public: StateField[bool] = StateField()
     options: StateField[dict[str, Any]] = StateField()
     room_options: StateField[dict[str, Any]] = StateField()
@@ -89,7 +89,7 @@ class RoomCore:
     journal_full: StateField[bool] = StateField()
     dropped_moves: StateField[int] = StateField()
 
-    def __init__(self, *, code: str, game: Game, public: bool, tokens: SeatTokens, now: Now,
+    def __init__(self, *, code: str, game: AnyGame, public: bool, tokens: SeatTokens, now: Now,
                  idle_seconds: float = 600.0, ping_seconds: float = 5.0,
                  policy: SocketPolicy | None = None) -> None:
         self.out: list[Effect] = []

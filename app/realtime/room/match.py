@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from app.engine import Event, Game, Move, MoveLog, Outcome, SeededRng, new_seed, seed_commitment
+from app.engine import Event, Move, MoveLog, Outcome, SeededRng, new_seed, seed_commitment
+from app.engine.registry import AnyGame
 from app.engine.replay import replay
 
 log = logging.getLogger(__name__)
@@ -23,7 +24,7 @@ log = logging.getLogger(__name__)
 class MatchRun:
     """One match of one game between fixed seats."""
 
-    game: Game
+    game: AnyGame
     players: int
     options: dict[str, Any]
     seed: bytes = field(default_factory=new_seed)

@@ -73,7 +73,8 @@ class Action(_Message):
         """When the frame was parsed on its way to the room (``time.perf_counter``): where the
         move-to-broadcast latency starts (app/metrics.py). Read from pydantic's private-attribute
         slot: a plain ``self._arrived`` goes through ``__getattr__``, several times slower."""
-        return self.__pydantic_private__["_arrived"]  # type: ignore[index]
+        arrived: float = self.__pydantic_private__["_arrived"]  # type: ignore[index]
+        return arrived
 
 
 class Chat(_Message):

@@ -15,7 +15,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from app.engine import Game
+from app.engine.registry import AnyGame
 from app.realtime.room.bots import BotSeats
 from app.realtime.room.effects import Now
 from app.realtime.room.match import MatchRun
@@ -64,7 +64,7 @@ class RoomState:
     bookkeeping its parts share."""
 
     code: str
-    game: Game
+    game: AnyGame
     public: bool
     now: Now
     """The time of the input being handled (of the room's creation before the first)."""

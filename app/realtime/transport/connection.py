@@ -25,7 +25,7 @@ import itertools
 import statistics
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from app.realtime.room.members import Member
 from app.realtime.room.protocol import encode, error_frame
@@ -72,7 +72,7 @@ class Connection:
         """Writes a text frame straight to the socket when it safely can (``wire.py``)."""
         self._backlog: deque[Message] | None = None
         self._finishing: asyncio.Task[None] | None = None
-        self._pings: dict[int, float] | None = None
+        self._pings: dict[float, float] | None = None
         """The server's pings not answered yet: their ``t`` and when they left."""
         self.on_gone: Callable[[Connection], None] | None = None
         """Called once when the server gives up on this connection (fell behind, broken)."""
@@ -130,9 +130,9 @@ class Connection:
             except Exception:  # noqa: BLE001 - the socket is gone
                 self._abandon()
                 return
-        coro = self._send(message)
+        coro = cast(Coroutine[Any, Any, None], self._send(message))  # an ASGI send: a coroutine
         try:
-            yielded = coro.send(None)  # type: ignore[attr-defined]
+            yielded = coro.send(None)
         except StopIteration:
             return
         except Exception:  # noqa: BLE001 - the socket is gone
