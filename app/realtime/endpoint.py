@@ -1,10 +1,10 @@
 """The WebSocket endpoint: each client frame, checked, goes to the room's queue.
 
-Before anything reaches a room the endpoint applies the server's limits (app/realtime/transport/guard.py):
-sockets per address, room probes per address, frames per connection and per room, and the join
-deadline. A refused frame gets an ``error`` frame for this client only; a refused socket gets an
-``error`` and a close code (docs/protocol.md, "Close codes"). Frames to the client leave through
-its ``Connection``.
+Before anything reaches a room the endpoint applies the server's limits
+(app/realtime/transport/guard.py): sockets per address, room probes per address, frames per
+connection and per room, and the join deadline. A refused frame gets an ``error`` frame for this
+client only; a refused socket gets an ``error`` and a close code (docs/protocol.md, "Close
+codes"). Frames to the client leave through its ``Connection``.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 With several processes (``REDIS_URL``) the registry also keeps this node's room leases
 (``lease.py``): it renews them, stops a room whose lease it lost (1012, nothing more written),
-takes over the rooms of nodes that died or stopped (rebuilt from the database by ``durable/stored.py``),
-and lets its leases go after a graceful stop (docs/architecture.md, "Several processes").
+takes over the rooms of nodes that died or stopped (rebuilt from the database by
+``durable/stored.py``), and lets its leases go after a graceful stop (docs/architecture.md,
+"Several processes").
 """
 
 from __future__ import annotations

@@ -148,7 +148,8 @@ class Frames:
         common = self._state_common([])
         views = self.state.match.views(set(seats))
         for seat in seats:
-            self.state.bots.deliver(seat, orjson.loads(self._state_frame(common, seat, views[seat])))
+            frame = orjson.loads(self._state_frame(common, seat, views[seat]))
+            self.state.bots.deliver(seat, frame)
 
     # --- events --------------------------------------------------------------------------------
     def record(self, events: list[Event]) -> list[dict[str, Any]]:

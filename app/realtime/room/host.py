@@ -66,10 +66,11 @@ class HostCommands:
             return
         players = sorted((m for m in self.state.members.values() if m.player and not m.left),
                          key=lambda m: m.id)
-        if len(players) not in self.state.game.player_counts():
+        game = self.state.game
+        if len(players) not in game.player_counts():
             self.frames.error(
                 conn, "player_count",
-                f"{self.state.game.title} needs {self.state.game.min_players} to {self.state.game.max_players} players",
+                f"{game.title} needs {game.min_players} to {game.max_players} players",
             )
             return
         for m in self.state.members.values():
@@ -150,7 +151,8 @@ class HostCommands:
         if len(players) >= self.state.game.max_players:
             gone = min((m for m in players if m.left), key=lambda m: m.left_at)
             gone.player, gone.seat = False, None
-        self.membership.add_bot_member(bot_name({m.nickname for m in self.state.members.values()}), difficulty)
+        taken = {m.nickname for m in self.state.members.values()}
+        self.membership.add_bot_member(bot_name(taken), difficulty)
         self.frames.broadcast_room()
 
     def _remove_bot(self, conn: Client, member_id: int) -> None:

@@ -48,16 +48,19 @@ class MatchLife:
             self.frames.error(conn, "spectator", "spectators cannot play", message.ref)
             return
         if self.state.journal_full:
-            self.frames.error(conn, "saving", "the server is saving the game; try again in a moment",
+            self.frames.error(conn, "saving",
+                              "the server is saving the game; try again in a moment",
                         message.ref)
             return
         try:
-            events = self.state.match.play(member.seat, message.action, conn.rtt_ms, now=self.state.now.mono)
+            events = self.state.match.play(member.seat, message.action, conn.rtt_ms,
+                                           now=self.state.now.mono)
         except EngineError as exc:
             self.frames.error(conn, exc.code, str(exc), message.ref)
             return
         except Exception:
-            self.frames.error(conn, "internal", "the server could not apply this action", message.ref)
+            self.frames.error(conn, "internal", "the server could not apply this action",
+                              message.ref)
             raise  # the actor recovers (``_recover``): the state as its log says, sent again
         self._after_move(events)
         self.out.append(Counted(self.state.game.id, message))
@@ -112,7 +115,8 @@ class MatchLife:
 
     # --- start and end -------------------------------------------------------------------------
     def start_match(self, *, players: int) -> None:
-        self.state.match = MatchRun(self.state.game, players, dict(self.state.options), started_at=self.state.now.wall,
+        self.state.match = MatchRun(self.state.game, players, dict(self.state.options),
+                                    started_at=self.state.now.wall,
                               t0=self.state.now.mono)
         self.state.match_number += 1
         self.state.status = "playing"
@@ -126,7 +130,8 @@ class MatchLife:
         self.state.unseen = set() if self.state.game.open_table else {
             m.seat for m in self.state.members.values() if m.seat is not None and m.bot is None}
         self.state.sat = self.state.seats_taken()
-        begins = self.frames.record([Event(f"A new match of {self.state.game.title} begins.", kind="start")])
+        begins = self.frames.record(
+            [Event(f"A new match of {self.state.game.title} begins.", kind="start")])
         self._sync_timers()
         self.state.bots.wanted(self._bot_seats_wanted())  # their first frame is the one below
         self.frames.broadcast_room()
@@ -187,7 +192,8 @@ class MatchLife:
         self.state.save_state = (match, "saving")
         self.frames.broadcast_room()
         record = MatchRecord(
-            game=self.state.game.id, room_code=self.state.code, options=match.options, seed=match.seed.hex(),
+            game=self.state.game.id, room_code=self.state.code, options=match.options,
+            seed=match.seed.hex(),
             seed_hash=match.seed_hash, started_at=match.started_at, ended_at=self.state.now.wall,
             summary=summary, players=players, log=list(match.log),
         )

@@ -74,7 +74,8 @@ class Member:
 
 def unique_nickname(wanted: str, taken: Iterable[str]) -> str:
     """``wanted``, or with a number when someone in the room has it already ("Bob 2"), kept
-    within the nickname length; compared without case after normalisation (app/realtime/room/text.py)."""
+    within the nickname length; compared without case after normalisation
+    (app/realtime/room/text.py)."""
     used = {name_key(name) for name in taken}
     name, n = wanted, 2
     while name_key(name) in used:

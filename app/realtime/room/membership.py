@@ -53,7 +53,8 @@ class Membership:
                 return
             conn.watcher = True
             self.state.watchers.add(conn)
-            self.frames.send(conn, {"type": "welcome", "room": self.state.code, "member": None, "seat": None,
+            self.frames.send(conn, {"type": "welcome", "room": self.state.code, "member": None,
+                                    "seat": None,
                               "token": None, "watching": True, "ping_ms": self.state.ping_ms})
         else:
             member = self._member_for(conn, message)
@@ -87,17 +88,19 @@ class Membership:
     def _member_for(self, conn: Client, message: p.Join) -> Member | None:
         if message.token:
             claim = self.tokens.read(message.token)
-            if claim is not None and claim.room == self.state.code and claim.nonce in self.state.banned_nonces:
+            ours = claim is not None and claim.room == self.state.code
+            if claim is not None and ours and claim.nonce in self.state.banned_nonces:
                 self._refuse_removed(conn)
                 return None
-            member = self.state.members.get(claim.member) if claim and claim.room == self.state.code else None
+            member = self.state.members.get(claim.member) if claim is not None and ours else None
             if member is None or claim is None or member.nonce != claim.nonce:
                 self.frames.error(conn, "bad_token", "this seat token is not valid in this room")
                 self.out.append(BadJoin(conn))
                 return None
             return member
         if not message.nickname:
-            self.frames.error(conn, "nickname_required", "a nickname (or a seat token) is needed to join")
+            self.frames.error(conn, "nickname_required",
+                              "a nickname (or a seat token) is needed to join")
             return None
         if name_key(message.nickname) in self.state.banned_names:
             self._refuse_removed(conn)
@@ -118,7 +121,8 @@ class Membership:
         return True
 
     def _refuse_removed(self, conn: Client) -> None:
-        self.out.append(Close(conn, CLOSE_REMOVED, ("removed", "the host removed you from this room")))
+        self.out.append(Close(conn, CLOSE_REMOVED,
+                              ("removed", "the host removed you from this room")))
 
     def add_member(self, nickname: str) -> Member:
         """A new member: a player while seats remain, else a spectator. The time of the input

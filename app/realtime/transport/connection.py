@@ -56,7 +56,8 @@ class Gate(Protocol):
 class Connection:
     """A joined (or joining) WebSocket client of one room."""
 
-    __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_direct", "_backlog",
+    __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_direct",
+                 "_backlog",
                  "_finishing", "_pings", "on_gone", "on_bad_join", "gate", "abort",
                  "__weakref__")
 
