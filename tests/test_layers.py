@@ -130,3 +130,18 @@ def test_no_folder_of_app_holds_more_than_fifteen_modules() -> None:
     crowded = {str(folder.relative_to(ROOT)): n for folder, n in folders.items()
                if n > MAX_MODULES}
     assert len(folders) > 10 and crowded == {}
+
+
+def test_only_the_engine_replays_a_match() -> None:
+    """A match is set up from its seed in one place outside app/engine: the live match
+    (``MatchRun``); every replay of a stored match (restore, the match page, the draws, the
+    arena) goes through app/engine/replay.py, so no other module calls a game's ``setup``."""
+    callers = set()
+    for name, (path, _) in modules().items():
+        if name.startswith(("app.engine", "app.games")):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "setup":
+                callers.add(name)
+    assert callers == {"app.realtime.room.match"}
