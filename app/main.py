@@ -10,8 +10,8 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
-from starlette.types import ASGIApp, Receive, Scope, Send
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api import games, health, matches, operations, pages, rooms
 from app.api.match_replay import ReplayCache
@@ -22,12 +22,12 @@ from app.db.database import UNAVAILABLE_ERRORS, Database, migrate
 from app.db.outbox import MatchWriter, Outbox
 from app.games import load_all
 from app.logs import configure as configure_logging
-from app.realtime.cluster import REDIS_ERRORS, Cluster
+from app.realtime.cluster.relay import REDIS_ERRORS, Cluster
+from app.realtime.durable.journal import Journal
 from app.realtime.endpoint import serve_room_socket
-from app.realtime.guard import SocketGuard, SocketPolicy
-from app.realtime.journal import Journal
 from app.realtime.registry import RoomRegistry
-from app.realtime.tokens import SeatTokens
+from app.realtime.room.tokens import SeatTokens
+from app.realtime.transport.guard import SocketGuard, SocketPolicy
 
 log = logging.getLogger(__name__)
 

@@ -80,7 +80,7 @@ _errors: dict[str, int] = {}
 # --- counted as it happens ------------------------------------------------------------------
 def player_move(game: str, frame: Any) -> None:
     """A player's move was applied and its broadcast handed to the sockets: one move counted,
-    its latency observed from the frame's arrival (``Action.arrived``, app/realtime/protocol.py).
+    its latency observed from the frame's arrival (``Action.arrived``, app/realtime/room/protocol.py).
     """
     _player_moves[game] = _player_moves.get(game, 0) + 1
     latency = _latency.get(game)

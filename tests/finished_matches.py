@@ -1,6 +1,6 @@
 """Finished matches for tests, made the quick way: bots play them to the end in-process
 (app/bots/arena.py), the stand-alone counter follows a script of taps, and the store keeps them
-as a room does (app/realtime/life.py: the summary with the nicknames pasted in, one result per
+as a room does (app/realtime/room/life.py: the summary with the nicknames pasted in, one result per
 seat)."""
 
 from __future__ import annotations

@@ -20,7 +20,6 @@ from websockets.sync.client import connect
 
 from app.config import Settings
 from app.main import create_app
-from app.realtime.delta import apply
 
 
 def run_async(coro: Any) -> Any:
@@ -130,8 +129,8 @@ class ClientPool:
     def __init__(self) -> None:
         self.opened: list[Client] = []
 
-    def __call__(self, server: LiveServer, code: str, deltas: bool = False) -> Client:
-        client = Client(server, code, deltas)
+    def __call__(self, server: LiveServer, code: str) -> Client:
+        client = Client(server, code)
         self.opened.append(client)
         return client
 
@@ -147,13 +146,10 @@ class ClientPool:
 
 
 class Client:
-    """A real WebSocket client of one room; ``frames`` keeps everything it received, in order.
+    """A real WebSocket client of one room; ``frames`` keeps everything it received, in order
+    (``raw``: the texts as they came over the wire)."""
 
-    With ``deltas`` it asks for delta state frames in its join (docs/protocol.md, "Delta state
-    frames") and rebuilds each whole frame from the patch as a page does: ``frames`` holds the
-    whole frames, ``raw`` the texts as they came over the wire (patches included)."""
-
-    def __init__(self, server: LiveServer, code: str, deltas: bool = False) -> None:
+    def __init__(self, server: LiveServer, code: str) -> None:
         # Entered by hand: the client lives as long as the test keeps it (closed by ``close``).
         self.ws = connect(server.ws_url(code), max_size=2**22, open_timeout=10).__enter__()
         self.frames: list[dict[str, Any]] = []
@@ -162,9 +158,6 @@ class Client:
         self.member: int | None = None
         self.seat: int | None = None
         self.token: str | None = None
-        self.deltas = deltas
-        self.patches = 0
-        self._held: dict[str, Any] | None = None
 
     def send(self, frame: dict[str, Any] | str) -> None:
         self.ws.send(frame if isinstance(frame, str) else json.dumps(frame))
@@ -173,15 +166,6 @@ class Client:
         text = self.ws.recv(timeout=timeout)
         self.raw.append(text)
         frame = json.loads(text)
-        if frame["type"] == "state":
-            if "patch" in frame:
-                held = self._held
-                assert self.deltas, "a patch for a client that did not ask for deltas"
-                assert held is not None and [held["match"], held["version"]] == frame["base"], \
-                    f"a patch for {frame['base']} while holding another frame"
-                frame = apply(held, frame["patch"])
-                self.patches += 1
-            self._held = frame
         self.frames.append(frame)
         if frame["type"] == "welcome":
             self.member, self.seat, self.token = frame["member"], frame["seat"], frame["token"]
@@ -233,8 +217,6 @@ class Client:
             frame["token"] = token
         if watch:
             frame["watch"] = True
-        if self.deltas:
-            frame["deltas"] = True
         self.send(frame)
         return self.wait_for("welcome")
 

@@ -26,8 +26,8 @@ import orjson
 
 from app.engine import EngineError, Game, Move, get_game
 from app.engine.replay import Replay
-from app.realtime.frames import event_frame
-from app.realtime.timers import TimerBoard
+from app.realtime.room.frames import event_frame
+from app.realtime.room.timers import TimerBoard
 
 EVERYTHING = "all"
 """The eyes that see every secret (the revealed view)."""

@@ -24,9 +24,9 @@ from app.engine import all_games, get_game, seed_commitment
 from app.i18n import COOKIE, LANGUAGES, catalog, translate
 
 from .deps import Db, Registry, Templates
-from .rooms import count_miss, refuse_if_throttled
 from .games import describe
 from .match_story import clock_text, duration_text, match_story, move_line, summary_text
+from .rooms import count_miss, refuse_if_throttled
 from .site import error_page, request_language
 from .urls import public_base_url, public_url_for
 

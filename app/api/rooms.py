@@ -13,9 +13,9 @@ from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.engine import EngineError, get_game
-from app.realtime.guard import SocketGuard, client_address
-from app.realtime.protocol import Nickname
 from app.realtime.registry import RoomLimitReached
+from app.realtime.room.protocol import Nickname
+from app.realtime.transport.guard import SocketGuard, client_address
 
 from .deps import Registry
 from .urls import follows_host, public_url_for

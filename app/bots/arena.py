@@ -16,8 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine import EngineError, Event, Game, Move, Outcome, SeededRng
+from app.engine import EngineError, Event, Game, Move, Outcome
 from app.engine.registry import get_game
+from app.engine.replay import Replay
 
 from .base import Bot, Frame
 
@@ -87,8 +88,8 @@ def play_match(
     game = get_game(game_id) if isinstance(game_id, str) else game_id
     if game is None:
         raise ValueError(f"unknown game {game_id!r}")
-    rng = SeededRng(seed)
-    state = game.setup(len(bots), game.parse_options(options), rng)
+    run = Replay(game, len(bots), options, seed)  # the match's one path: set up, then step
+    state = run.state
     now = 0
     version = 0
     running: dict[str, tuple[int, Any]] = {}
@@ -142,7 +143,7 @@ def play_match(
             now = max(now, due)
             try:
                 move = Move(seat, game.parse_action(raw), now)
-                events = game.step(state, move, rng)
+                events = run.step(move)
             except EngineError as exc:
                 result.rejected.append((seat, raw, str(exc)))
                 continue
@@ -152,7 +153,7 @@ def play_match(
             del running[key]
             now = max(now, deadline)
             move = Move(None, game.parse_action(dict(timer.action)), now)
-            events = game.step(state, move, rng)
+            events = run.step(move)
         result.log.append(move.logged())
         result.moves += 1
         result.sim_ms = now

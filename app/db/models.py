@@ -60,7 +60,7 @@ class MatchPlayer(Base):
 # A room open in a process, written as it changes so that a restarted process rebuilds it: the
 # room and its members (rare changes, each written whole), the running match (seed, players,
 # options) and every accepted move of it (the hot path, written in batches by the journal,
-# app/realtime/journal.py). Finished matches live in ``matches`` above; these rows go when the
+# app/realtime/durable/journal.py). Finished matches live in ``matches`` above; these rows go when the
 # room closes.
 
 
@@ -102,7 +102,7 @@ class RoomMemberRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     player: Mapped[bool] = mapped_column(Boolean)
     nonce: Mapped[str] = mapped_column(String(32))
-    """The nonce the member's seat token carries (app/realtime/tokens.py)."""
+    """The nonce the member's seat token carries (app/realtime/room/tokens.py)."""
     bot: Mapped[str | None] = mapped_column(String(8), nullable=True)
     """A computer player's difficulty; NULL for a person."""
 

@@ -161,7 +161,7 @@ class MatchWriter:
         return len(self._waiting)
 
     def retry_now(self) -> None:
-        """The database answers again (the rooms' journal saw it: app/realtime/journal.py): the
+        """The database answers again (the rooms' journal saw it: app/realtime/durable/journal.py): the
         matches waiting are written now instead of after the rest of the backoff, which may
         be up to ``max_delay`` (issue 25, item 10)."""
         if self._waiting or self.schema_pending:

@@ -1,6 +1,6 @@
 """Open rooms in the database: the writes the journal batches, and the reads of a restart.
 
-The journal (app/realtime/journal.py) turns a room's changes into the operations below and writes
+The journal (app/realtime/durable/journal.py) turns a room's changes into the operations below and writes
 every operation queued in the last few milliseconds in one transaction (``write_ops``). Each
 operation is idempotent, so a batch whose commit succeeded but whose answer was lost can be
 written again as it is: a room is written whole (its row and all its members), a match start

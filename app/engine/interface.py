@@ -287,22 +287,6 @@ class Game(ABC, Generic[S, O]):
         self.validate(state, move)
         return self.apply(state, move, rng)
 
-    def replay(
-        self, players: int, options: dict[str, Any] | None, seed: bytes, log: Iterable[Move]
-    ) -> S:
-        """Rebuild a match from its seed, options and action log (actions as raw JSON)."""
-        return self.rebuild(players, options, seed, log)[0]
-
-    def rebuild(
-        self, players: int, options: dict[str, Any] | None, seed: bytes, log: Iterable[Move]
-    ) -> tuple[S, SeededRng]:
-        """Like ``replay``, also returning the generator as it stands after the last move (the
-        one replay, app/engine/replay.py)."""
-        from .replay import replay
-
-        done = replay(self, players, options, seed, log)
-        return done.state, done.rng
-
     def player_counts(self) -> range:
         return range(self.min_players, self.max_players + 1)
 

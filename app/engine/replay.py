@@ -2,7 +2,7 @@
 
 A match is fully determined by (seed, options, action log), the system's moves included
 (docs/architecture.md). Every place that rebuilds a match goes through ``Replay``: the live
-match after a failed move (``Game.rebuild``), a restored room, the fairness check's list of
+match after a failed move (``MatchRun.rebuild``, app/realtime/room/match.py), a restored room, the fairness check's list of
 draws (``app/engine/chance.py``), a match page's story and its move-by-move replay. OpenSpiel
 keeps one history per state and replays it; so does this.
 

@@ -1,10 +1,10 @@
 """The WebSocket endpoint: each client frame, checked, goes to the room's queue.
 
-Before anything reaches a room the endpoint applies the server's limits (app/realtime/guard.py):
-sockets per address, room probes per address, frames per connection and per room, and the join
-deadline. A refused frame gets an ``error`` frame for this client only; a refused socket gets an
-``error`` and a close code (docs/protocol.md, "Close codes"). Frames to the client leave through
-its ``Connection``.
+Before anything reaches a room the endpoint applies the server's limits
+(app/realtime/transport/guard.py): sockets per address, room probes per address, frames per
+connection and per room, and the join deadline. A refused frame gets an ``error`` frame for this
+client only; a refused socket gets an ``error`` and a close code (docs/protocol.md, "Close
+codes"). Frames to the client leave through its ``Connection``.
 """
 
 from __future__ import annotations
@@ -12,22 +12,28 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app import logs
 from app.collector import note_connection
-
-from .cluster import CLOSE_TRY_AGAIN_LATER, REDIS_DOWN, UNAVAILABLE
-from .connection import Connection
-from .guard import (
-    CLOSE_JOIN_TIMEOUT, CLOSE_NO_SUCH_ROOM, CLOSE_POLICY, CLOSE_THROTTLED,
-    CLOSE_TOO_MANY_CONNECTIONS, SocketGuard, TokenBucket, client_address,
+from app.realtime.actor import CLOSE_ROOM_CLOSED, Room
+from app.realtime.cluster.relay import CLOSE_TRY_AGAIN_LATER, REDIS_DOWN, UNAVAILABLE
+from app.realtime.registry import RoomRegistry
+from app.realtime.room.protocol import Join, ProtocolError, encode, error_frame, parse_client_frame
+from app.realtime.transport.connection import Connection
+from app.realtime.transport.guard import (
+    CLOSE_JOIN_TIMEOUT,
+    CLOSE_NO_SUCH_ROOM,
+    CLOSE_POLICY,
+    CLOSE_THROTTLED,
+    CLOSE_TOO_MANY_CONNECTIONS,
+    SocketGuard,
+    TokenBucket,
+    client_address,
 )
-from .protocol import Join, ProtocolError, encode, error_frame, parse_client_frame
-from .registry import RoomRegistry
-from .room import CLOSE_ROOM_CLOSED, Room
-from .wire import direct_text_writer, receive_directly, transport_aborter
+from app.realtime.transport.wire import direct_text_writer, receive_directly, transport_aborter
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +84,7 @@ async def _texts(ws: WebSocket, conn: Connection) -> AsyncIterator[str]:
 
 
 async def _receive_directly(ws: WebSocket, handle: Callable[[str], bool]) -> bool:
-    """Hand each of the client's frames to ``handle`` as it arrives (app/realtime/wire.py,
+    """Hand each of the client's frames to ``handle`` as it arrives (app/realtime/transport/wire.py,
     ``DirectInbox``) and wait until the connection is done; False (nothing done) when the server
     cannot, and the caller reads the frames itself."""
     done = asyncio.get_running_loop().create_future()
@@ -156,16 +162,44 @@ async def _serve(
     logs.bind_room(room)  # this task's log lines name the room and the member
     logs.handling(conn)
     conn.on_bad_join = lambda: guard.probes.miss(address)
-    relay_key = None
-    if owner is not None:
-        relay_key = registry.cluster.open_remote(owner, code, conn)
-    else:
-        conn.on_gone = lambda gone: room.post("closed", gone)
     # A relayed client joins on the owner's node: here, the join it sent is what counts.
     sent_join = [False]
+    if owner is not None:
+        assert registry.cluster is not None  # an owner elsewhere is only known through one
+        cluster, node = registry.cluster, owner
+        relay_key = cluster.open_remote(node, code, conn)
+
+        def deliver(text: str, message: Any) -> bool:
+            sent_join[0] = sent_join[0] or isinstance(message, Join)
+            cluster.forward(node, code, relay_key, text)
+            return True
+
+        def leave() -> None:
+            cluster.close_remote(node, code, relay_key)
+
+        joined: Callable[[], bool] = lambda: sent_join[0]  # noqa: E731
+    else:
+        assert room is not None
+        here = room
+        conn.on_gone = lambda gone: here.post("closed", gone)
+
+        def deliver(text: str, message: Any) -> bool:
+            if here.closed:
+                conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
+                return False
+            if _room_busy(here):
+                conn.error("rate_limited", "this room is busy; slow down",
+                           getattr(message, "ref", None))
+            else:
+                here.post("frame", conn, message)
+            return True
+
+        def leave() -> None:
+            here.post("closed", conn)
+
+        joined = lambda: conn.joined  # noqa: E731
     deadline = asyncio.get_running_loop().call_later(
-        guard.policy.join_deadline_seconds, _join_deadline, conn,
-        (lambda: sent_join[0]) if relay_key is not None else (lambda: conn.joined))
+        guard.policy.join_deadline_seconds, _join_deadline, conn, joined)
     limit = FrameLimit(guard)
     loop = asyncio.get_running_loop()
 
@@ -181,18 +215,7 @@ async def _serve(
         if isinstance(message, Join) and guard.probes.blocked(address):
             conn.close(CLOSE_THROTTLED, ("throttled", "too many attempts; wait a moment"))
             return False
-        if relay_key is not None:
-            sent_join[0] = sent_join[0] or isinstance(message, Join)
-            registry.cluster.forward(owner, code, relay_key, text)
-        elif room.closed:
-            conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
-            return False
-        elif _room_busy(room):
-            conn.error("rate_limited", "this room is busy; slow down",
-                       getattr(message, "ref", None))
-        else:
-            room.post("frame", conn, message)
-        return not conn.closed
+        return deliver(text, message) and not conn.closed
 
     try:
         if not await _receive_directly(ws, handle):
@@ -203,10 +226,7 @@ async def _serve(
         pass
     finally:
         deadline.cancel()
-        if relay_key is not None:
-            registry.cluster.close_remote(owner, code, relay_key)
-        else:
-            room.post("closed", conn)
+        leave()
         conn.close()
 
 

@@ -2,8 +2,9 @@
 
 With several processes (``REDIS_URL``) the registry also keeps this node's room leases
 (``lease.py``): it renews them, stops a room whose lease it lost (1012, nothing more written),
-takes over the rooms of nodes that died or stopped (rebuilt from the database by ``restore.py``),
-and lets its leases go after a graceful stop (docs/architecture.md, "Several processes").
+takes over the rooms of nodes that died or stopped (rebuilt from the database by
+``durable/stored.py``), and lets its leases go after a graceful stop (docs/architecture.md,
+"Several processes").
 """
 
 from __future__ import annotations
@@ -20,14 +21,13 @@ from app.db.matches import MatchRecord, save_match
 from app.db.outbox import MatchWriter, SaveState
 from app.db.rooms import StoredRoom
 from app.engine import Game
-
-from .cluster import REDIS_DOWN, Cluster
-from .guard import SocketPolicy
-from .journal import Journal, RoomRecorder
-from .lease import Entry
-from .members import Member
-from .room import CLOSE_SERVER_RESTARTING, Room
-from .tokens import SeatTokens
+from app.realtime.actor import CLOSE_SERVER_RESTARTING, Room
+from app.realtime.cluster.lease import Entry
+from app.realtime.cluster.relay import REDIS_DOWN, Cluster
+from app.realtime.durable.journal import Journal, RoomRecorder
+from app.realtime.room.members import Member
+from app.realtime.room.state import SocketPolicy
+from app.realtime.room.tokens import SeatTokens
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ class RoomRegistry:
         self.rooms[room.code] = room
         if room.recorder is not None:  # the host's token names a member the database has
             assert self.journal is not None
-            await self.journal.wait(room.recorder.record(room), CREATE_WAIT_SECONDS)
+            await self.journal.wait(room.recorder.record(room.state), CREATE_WAIT_SECONDS)
             room.last_activity = time.monotonic()  # its idle time counts from now
         room.start(on_close=self._forget)
         return room, host, room.token_for(host)
@@ -130,7 +130,7 @@ class RoomRegistry:
         return room
 
     async def restore(self) -> int:
-        """Durable rooms, at start: every recorded room comes back (``restore.py``), except
+        """Durable rooms, at start: every recorded room comes back (``durable/stored.py``), except
         those idle past the idle time, which are deleted. With a cluster, only the rooms whose
         lease this node can take (nobody owns them: their node died or stopped) come back here,
         and only those it holds are deleted. Returns the number restored."""
@@ -187,7 +187,7 @@ class RoomRegistry:
     def _rebuild(self, room_data: StoredRoom, fence: int | None = None) -> Room | None:
         """One recorded room, rebuilt and running in this process (None when it cannot be);
         ``fence``: this process's fencing token for it (several processes)."""
-        from .restore import restore_room, resume
+        from app.realtime.durable.stored import restore_room
 
         try:
             room, elapsed = restore_room(room_data, self._new_room)
@@ -196,11 +196,11 @@ class RoomRegistry:
             return None
         assert room.recorder is not None
         room.recorder.gate.lease_fence = fence
-        room.recorder.adopt(room)
+        room.recorder.adopt(room.state)
         self.rooms[room.code] = room
         room.start(on_close=self._forget)
-        resume(room, elapsed)
-        room.recorder.record(room)
+        room.resumed(elapsed)
+        room.recorder.record(room.state)
         return room
 
     async def take_over(self, code: str) -> Room | None:

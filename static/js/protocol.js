@@ -3,11 +3,6 @@
 // The connection is watched: a socket that carries nothing for 2.5 ping intervals (dead Wi-Fi
 // keeps a socket "open" for minutes) is given up and reopened, and each close code of the
 // protocol gets its own reaction (docs/protocol.md, "Close codes").
-// A join frame with `deltas: true` gets state frames after the first as patches; they are turned
-// back into whole frames here (static/js/delta.js), so every game client sees whole views.
-
-import { StateTracker } from "./delta.js";
-
 const TOKEN_PREFIX = "pp:token:";
 export const DEFAULT_PING_MS = 5000;
 const SILENCE_FACTOR = 2.5;
@@ -69,7 +64,6 @@ export class RoomSocket {
     this.retryTimer = null;
     this.finalState = null;
     this.reconnecting = false;
-    this.states = new StateTracker();
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") { this.checkSilence(); this.ensureOpen(); }
     });
@@ -95,7 +89,6 @@ export class RoomSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     this.lastHeard = performance.now();
-    this.states.reset();
     // While reconnecting after a loss, the page keeps saying so (not a bland "Connecting").
     if (!this.reconnecting) this.handlers.onState("connecting");
     ws.onopen = () => {
@@ -110,15 +103,6 @@ export class RoomSocket {
       let frame;
       try { frame = JSON.parse(msg.data); } catch { return; }
       if (frame.type === "ping") ws.send(JSON.stringify({ type: "pong", t: frame.t }));
-      if (frame.type === "state") {
-        const wasWaiting = this.states.waiting;
-        frame = this.states.rebuild(frame);
-        if (frame === null) {
-          // A patch for a frame this page does not hold: ask once for the whole state again.
-          if (!wasWaiting) ws.send(JSON.stringify({ type: "resync" }));
-          return;
-        }
-      }
       if (frame.type === "welcome") {
         this.retry = 0;
         this.reconnecting = false;

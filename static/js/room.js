@@ -28,9 +28,6 @@ const state = {
 };
 const sounds = new Sounds();
 
-// Joins ask for whole state frames: patches would save bytes (about 60% of a Panika frame) but
-// cost the server more CPU per move than they save (docs/protocol.md, "Delta state frames").
-// protocol.js still rebuilds whole frames if a join asks for `deltas: true`.
 function joinFrame() {
   if (tableMode) return { type: "join", watch: true };
   const token = savedToken(code);

@@ -16,7 +16,7 @@ from app.api.match_replay import ReplayCache
 from app.db.models import Match
 from app.engine import EngineError, Move, get_game
 from app.engine.replay import Replay
-from app.realtime.frames import event_frame
+from app.realtime.room.frames import event_frame
 from tests.finished_matches import NAMES, bot_match, finished_match, store
 from tests.live import LiveServer
 

@@ -115,9 +115,9 @@ def test_a_token_redis_forgot_is_raised_past_the_databases(db, redis_url, prefix
     """Redis lost its data (it restarted without persistence): its counter starts again below
     the token the database holds; the node that takes the room draws one above it, and its
     journal's writes are taken."""
-    from app.realtime.cluster import Cluster
+    from app.realtime.cluster.relay import Cluster
     from app.realtime.registry import RoomRegistry
-    from app.realtime.tokens import SeatTokens
+    from app.realtime.room.tokens import SeatTokens
     from tests.live import run_async
 
     write_ops(db, [_room(), _start(), _move(1)], {"ABCD": 1})

@@ -1,4 +1,4 @@
-"""The lease and directory scripts against the real Redis (app/realtime/lease.py): one owner per
+"""The lease and directory scripts against the real Redis (app/realtime/cluster/lease.py): one owner per
 room, compare-and-renew, release only by the owner, takeover after expiry or a handover, and
 the lobby from the hash and its sorted set."""
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from app.realtime.lease import Entry, Leases
+from app.realtime.cluster.lease import Entry, Leases
 from tests.clock import ManualClock
 from tests.live import run_async
 

@@ -9,17 +9,17 @@ from typing import Any
 import orjson
 
 from app.engine import Game
-from app.realtime import protocol as p
-from app.realtime.connection import Connection
-from app.realtime.core import RoomCore
-from app.realtime.effects import Effect, Send, SendEach
-from app.realtime.tokens import SeatTokens
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
+from app.realtime.room.core import RoomCore
+from app.realtime.room.effects import Effect, Send, SendEach
+from app.realtime.room.tokens import SeatTokens
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
 def at(seconds: float) -> Any:
-    from app.realtime.effects import Now
+    from app.realtime.room.effects import Now
 
     return Now(1000.0 + seconds, T0 + timedelta(seconds=seconds))
 

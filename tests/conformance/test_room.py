@@ -1,4 +1,4 @@
-"""Every game in the room (its core driven directly, app/realtime/core.py): every state frame
+"""Every game in the room (its core driven directly, app/realtime/room/core.py): every state frame
 carries exactly the engine's view of its recipient's seat, that seat's legal list, the seats
 waited on and the visible timers; and a random action object from any seat or a spectator is
 either a legal move, applied, or refused with one ``error`` to its sender alone, the match
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.engine import Game
-from app.realtime import protocol as p
+from app.realtime.room import protocol as p
 
 from .games import GAMES, game_id
 from .room import at, frames_to, join, match_of, new_room

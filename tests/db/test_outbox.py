@@ -351,7 +351,7 @@ def test_the_outbox_writes_as_soon_as_the_journal_sees_the_database_back(tmp_pat
     sees the database answer again, not at the end of the writer's backoff (here a minute; up
     to ``OUTBOX_RETRY_MAX_SECONDS`` on a site), as the app wires them (``journal.on_back``)."""
     from app.db.rooms import SaveRoom
-    from app.realtime.journal import Journal
+    from app.realtime.durable.journal import Journal
 
     url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     migrate(url)

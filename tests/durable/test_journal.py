@@ -1,4 +1,4 @@
-"""The journal of open rooms (app/realtime/journal.py; docs/architecture.md, "Durable rooms"):
+"""The journal of open rooms (app/realtime/durable/journal.py; docs/architecture.md, "Durable rooms"):
 group commit, order, the frame gate, and a database that goes away and comes back, on SQLite and
 PostgreSQL."""
 
@@ -14,8 +14,8 @@ import pytest
 from app.db.database import Database, migrate
 from app.db.rooms import AddMove, DeleteRoom, MemberRecord, SaveRoom, StartMatch, load_rooms
 from app.engine import Move
-from app.realtime.connection import Connection
-from app.realtime.journal import FrameGate, Journal
+from app.realtime.transport.connection import Connection
+from app.realtime.durable.journal import FrameGate, Journal
 from tests.clock import ManualClock, until
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
@@ -232,7 +232,7 @@ def test_the_saving_threshold_counts_only_the_rooms_own_unsaved_operations():
     the process, so a room's backlog is its own operations not yet written, not the distance
     from the last ticket it heard was durable. A quiet room beside a busy one is not refused
     with ``saving``; the busy one, past 200 of its own, is; what is written no longer counts."""
-    from app.realtime.journal import MAX_UNSAVED
+    from app.realtime.durable.journal import MAX_UNSAVED
 
     journal = Journal(None)  # type: ignore[arg-type]  # never started: nothing is written
     quiet, busy = FrameGate(journal), FrameGate(journal)
@@ -362,7 +362,7 @@ def test_after_the_hold_the_rooms_play_on_and_the_moves_are_written_when_it_is_b
         conn.gate = gate
         saving: list[bool] = []
         gate.on_saving = saving.append
-        from app.realtime.journal import RoomRecorder
+        from app.realtime.durable.journal import RoomRecorder
 
         recorder = RoomRecorder(journal, "ABCD")
         recorder.gate = gate
@@ -409,9 +409,9 @@ def test_after_the_hold_the_rooms_play_on_and_the_moves_are_written_when_it_is_b
 def test_an_overflowing_queue_is_dropped_and_each_room_written_again_whole(tmp_path):
     from app.engine import get_game
     from app.games import load_all
-    from app.realtime.journal import RoomRecorder
-    from app.realtime.room import Room
-    from app.realtime.tokens import SeatTokens
+    from app.realtime.durable.journal import RoomRecorder
+    from app.realtime.actor import Room
+    from app.realtime.room.tokens import SeatTokens
 
     load_all()
     db, down, up = _sqlite_outage(tmp_path)
@@ -426,25 +426,25 @@ def test_an_overflowing_queue_is_dropped_and_each_room_written_again_whole(tmp_p
                     tokens=SeatTokens("k"), save_match=save)
         room.add_member("Ann")
         room.recorder = RoomRecorder(journal, room.code)
-        room.recorder.record(room)
+        room.recorder.record(room.state)
         await _settled(journal)
         down()
         room.match.play(0, {"type": "tap"}, now=time.monotonic())
-        room.recorder.record(room)
+        room.recorder.record(room.state)
         while journal.failing_since is None:  # the database is found away
             await asyncio.sleep(0.05)
         for i in range(1, 25):  # up and down by one: the counter never bursts
             room.match.play(0, {"type": "tap" if i % 2 == 0 else "back"}, now=time.monotonic())
-            room.recorder.record(room)
+            room.recorder.record(room.state)
         assert journal.pending <= 10  # dropped at 10; the room waits for the database
         up()
         assert await journal.flush(10.0)
         # the room's next input: written again whole
         room.match.play(0, {"type": "back"}, now=time.monotonic())
-        room.recorder.record(room)
+        room.recorder.record(room.state)
         assert await journal.flush(10.0)
         await journal.stop()
-        room._timers.clear()
+        room.state.timers.clear()
 
     asyncio.run(scenario())
     (stored,) = load_rooms(db)

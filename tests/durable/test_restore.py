@@ -1,4 +1,4 @@
-"""A room rebuilt from its records (app/realtime/restore.py; docs/architecture.md, "Durable
+"""A room rebuilt from its records (app/realtime/durable/restore.py; docs/architecture.md, "Durable
 rooms"): members, host and bans as recorded, the match replayed from its seed, the match clock
 continued from its start, and timers re-armed from when they started."""
 
@@ -15,9 +15,9 @@ import orjson
 from app.db.rooms import MemberRecord, StoredMatch, StoredRoom
 from app.engine import Move, get_game
 from app.games import load_all
-from app.realtime.restore import restore_room, resume
-from app.realtime.room import Room
-from app.realtime.tokens import SeatTokens
+from app.realtime.durable.stored import restore_room
+from app.realtime.actor import Room
+from app.realtime.room.tokens import SeatTokens
 from tests.clock import until
 
 SEED = "ab" * 32
@@ -58,7 +58,7 @@ def test_a_restored_room_has_its_members_host_bans_and_match():
             (1, "Ann", 0, True), (2, "Bob", 1, True), (3, "Cy", None, False)]
         assert all(m.left and not m.connected for m in room.members.values())
         assert room.host == 2 and room.match_number == 3 and room.status == "playing"
-        assert room.next_member_id == 4 and room.banned_lists() == {
+        assert room.state.next_member == 4 and room.state.banned_lists() == {
             "nonces": ["gone"], "names": ["eve"]}
         assert room.match is not None and room.match.seed.hex() == SEED
         assert room.match.version == 0
@@ -92,15 +92,15 @@ def test_a_timer_that_ran_out_during_the_downtime_fires_once_a_person_is_back():
     """The restored match starts paused (its members come back as having left: issue 25, item
     4, docs/protocol.md "Computer players"); the first page that reconnects resumes it, and a
     timer that ran out during the downtime fires at once, with the clock run on."""
-    from app.realtime import protocol as p
-    from app.realtime.connection import Connection
+    from app.realtime.room import protocol as p
+    from app.realtime.transport.connection import Connection
 
     load_all()
 
     async def scenario() -> None:
         room, elapsed = restore_room(_stored(10.0), _make_room)
         room.start(on_close=lambda _room: None)
-        resume(room, elapsed)
+        room.resumed(elapsed)
         # Restored paused (nobody is back yet): no timer is armed, nothing has fired.
         assert room.match is not None and room.paused and room._wake is None
         assert room.match.log == [] and room.room_frame()["paused"] is True
@@ -128,7 +128,7 @@ def test_a_replayed_match_equals_the_match_that_was_played():
         original.add_member("Ann")
         original.add_member("Bob")
         original.options = _stored(0).options
-        original._start_match(players=2)
+        original.life.start_match(players=2)
         match = original.match
         assert match is not None
         match.play(None, {"type": "reveal"}, now=time.monotonic())
@@ -145,8 +145,8 @@ def test_a_replayed_match_equals_the_match_that_was_played():
         # The generator stands where it stood: the next draws are the same.
         assert [room.match.rng.getrandbits(32) for _ in range(4)] == \
             [match.rng.getrandbits(32) for _ in range(4)]
-        original._timers.clear()
-        room._timers.clear()
+        original.state.timers.clear()
+        room.state.timers.clear()
 
     asyncio.run(scenario())
 
@@ -157,9 +157,9 @@ def test_the_first_page_back_sees_the_match_after_the_timers_that_ran_out():
     their first state is the match as it now stands (the dice revealed)."""
     import orjson as json_codec
 
-    from app.realtime import protocol as p
-    from app.realtime.connection import Connection
-    from app.realtime.effects import Now, Send, SendEach
+    from app.realtime.room import protocol as p
+    from app.realtime.transport.connection import Connection
+    from app.realtime.room.effects import Now, Send, SendEach
 
     load_all()
     room, elapsed = restore_room(_stored(10.0), _make_room)  # the actor is not started

@@ -169,7 +169,7 @@ def test_bots_and_room_options_come_back_after_a_restart(tmp_path):
         bots = [m for m in room.members.values() if m.bot is not None]
         assert [(m.bot, m.left) for m in bots] == [("hard", False)]
         assert room.room_options["bot_takeover_seconds"] == 45
-        wait_until(lambda: bots[0].seat in room._bots.seats, what="the bot playing on")
+        wait_until(lambda: bots[0].seat in room.state.bots.seats, what="the bot playing on")
 
 
 def test_a_match_the_new_rules_refuse_goes_on_from_its_last_accepted_move(tmp_path):

@@ -16,8 +16,8 @@ import app.games
 from app.engine import Move, SeededRng, registry
 from app.games.panik_pilze.cards import ACTION_JSON, other_side
 from app.games.panika.cards import CARD_JSON
-from app.realtime import protocol as p
-from app.realtime.connection import Connection
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
 from tests.realtime.core_helpers import at, frames_to, room
 
 app.games.load_all()

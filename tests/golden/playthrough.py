@@ -37,13 +37,13 @@ from typing import Any
 import orjson
 
 from app.engine import Game
-from app.realtime import protocol as p
-from app.realtime.connection import Connection
-from app.realtime.core import RoomCore
-from app.realtime.effects import (
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
+from app.realtime.room.core import RoomCore
+from app.realtime.room.effects import (
     Cancel, Close, Control, Effect, Later, Now, Save, Send, SendEach, WakeAt,
 )
-from app.realtime.tokens import SeatTokens
+from app.realtime.room.tokens import SeatTokens
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)

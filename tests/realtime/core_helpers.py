@@ -1,4 +1,4 @@
-"""Driving a room's core directly (app/realtime/core.py): the time named by each test, bare
+"""Driving a room's core directly (app/realtime/room/core.py): the time named by each test, bare
 connections that send nothing, and the frames read back from the core's effects."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import orjson
 
 from app.engine import get_game
 from app.games import load_all
-from app.realtime import protocol as p
-from app.realtime.connection import Connection
-from app.realtime.core import RoomCore
-from app.realtime.effects import Effect, Now, Send, SendEach
-from app.realtime.guard import SocketPolicy
-from app.realtime.tokens import SeatTokens
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
+from app.realtime.room.core import RoomCore
+from app.realtime.room.effects import Effect, Now, Send, SendEach
+from app.realtime.transport.guard import SocketPolicy
+from app.realtime.room.tokens import SeatTokens
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 

@@ -10,11 +10,11 @@ from typing import Any
 import orjson
 import pytest
 
-from app.realtime import protocol as p
-from app.realtime.connection import Connection
-from app.realtime.core import RoomCore
-from app.realtime.effects import Control, Effect, Later
-from app.realtime.membership import MAX_MEMBERS
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
+from app.realtime.room.core import RoomCore
+from app.realtime.room.effects import Control, Effect, Later
+from app.realtime.room.membership import MAX_MEMBERS
 from tests.realtime.core_helpers import at, join, of_type, room
 from tests.realtime.helpers import room_of, wait_frame, wait_type
 
@@ -177,7 +177,7 @@ def test_kick_on_a_bot_removes_it_without_a_ban_and_the_same_name_comes_back():
     assert errors(effects, ann) == []
     (frame,) = of_type(effects, ann, "room")
     assert [m["id"] for m in frame["members"]] == [1] and frame["host"] == 1
-    assert core.banned_count == 0
+    assert not core.state.banned_nonces and not core.state.banned_names
     add_bot(core, ann, t=2)
     assert [m.nickname for m in core.members.values()] == ["Ann", "Bot Ada"]
 
@@ -228,26 +228,26 @@ def test_a_new_takeover_time_mid_match_counts_from_when_the_player_left():
     effects = core.frame(ann, p.SetOptions(type="set_options",
                                            room=p.RoomOptions(bot_takeover_seconds=15)), at(10))
     assert takeover_checks(effects) == [pytest.approx(7.05)]
-    assert core._bots.takeover_seats() == set()
+    assert core.state.bots.takeover_seats() == set()
     effects = core.takeover_check(at(17.05))
-    assert core._bots.takeover_seats() == {seat}
+    assert core.state.bots.takeover_seats() == {seat}
     (frame,) = of_type(effects, ann, "room")
     assert [m.get("played_by_bot", False) for m in frame["members"]] == [False, True]
     # Raised past his time away, the stand-in stops until he has been away that long again.
     effects = core.frame(ann, p.SetOptions(type="set_options",
                                            room=p.RoomOptions(bot_takeover_seconds=30)), at(20))
-    assert core._bots.takeover_seats() == set()
+    assert core.state.bots.takeover_seats() == set()
     assert takeover_checks(effects) == [pytest.approx(12.05)]
     assert not any(m.get("played_by_bot") for m in of_type(effects, ann, "room")[0]["members"])
     # Lowered below his time away: taken over at once, in the same room frame.
     effects = core.frame(ann, p.SetOptions(type="set_options",
                                            room=p.RoomOptions(bot_takeover_seconds=5)), at(21))
-    assert core._bots.takeover_seats() == {seat} and takeover_checks(effects) == []
+    assert core.state.bots.takeover_seats() == {seat} and takeover_checks(effects) == []
     assert of_type(effects, ann, "room")[0]["members"][1]["played_by_bot"] is True
     # 0: never.
     core.frame(ann, p.SetOptions(type="set_options",
                                  room=p.RoomOptions(bot_takeover_seconds=0)), at(22))
-    assert core._bots.takeover_seats() == set()
+    assert core.state.bots.takeover_seats() == set()
 
 
 def test_set_options_is_applied_whole_or_not_at_all_and_room_left_out_fields_default():
@@ -308,7 +308,7 @@ def test_a_seat_whose_player_is_removed_mid_match_is_played_out_by_a_computer_pl
     latest = {conn: of_type(started, conn, "state")[-1] for conn in (ann, bob)}
     assert 3 not in core.members and core.status == "playing"
     played = {m.seat for m in core.members.values()}
-    assert seat not in played and core._bots.takeover_seats() == {seat}
+    assert seat not in played and core.state.bots.takeover_seats() == {seat}
     conns = {core.members[1].seat: ann, core.members[2].seat: bob}
     t, version = 2.0, core.match.version
     for _ in range(60):  # the others play; the bot plays the removed player's turns

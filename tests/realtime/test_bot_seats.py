@@ -12,9 +12,10 @@ from collections.abc import Iterator
 
 import pytest
 
-import app.realtime.bots as seat_bots
+import app.realtime.room.bots as seat_bots
 from app.bots import BOT_GAMES
 from app.engine import Move, get_game
+from app.engine.replay import replay
 from app.games import load_all
 from tests.live import Client, ClientPool, LiveServer
 from tests.realtime.helpers import marks, room_of, shorten_timers, wait_frame, wait_type
@@ -96,7 +97,7 @@ def replay_checks(game_id: str, stored: dict) -> None:
     game = get_game(game_id)
     seats = len(stored["players"])
     moves = [Move(a["seat"], a["action"], a["at_ms"], a["rtt_ms"]) for a in stored["actions"]]
-    state = game.replay(seats, stored["options"], bytes.fromhex(stored["seed"]), moves)
+    state = replay(game, seats, stored["options"], bytes.fromhex(stored["seed"]), moves).state
     assert game.outcome(state) is not None
 
 
@@ -207,7 +208,7 @@ def test_host_and_two_bots_play_panika_to_the_end_with_legal_moves_only(bot_serv
     assert "Bot Ada" not in board_page and "Bot Ada" in board_all
     assert "bots=1" in board_page
     assert {r["nickname"] for r in everyone} == {p["nickname"] for p in players}
-    cost = bot_server.registry.get(code)._bots.cost
+    cost = bot_server.registry.get(code).state.bots.cost
     assert cost.calls > 50 and cost.mean_ms < 20
     print(f"\nPanika, 2 bots: {cost.calls} decisions, mean {cost.mean_ms:.3f} ms, "
           f"worst {cost.worst * 1000:.2f} ms")
@@ -359,7 +360,7 @@ def test_a_player_away_past_the_grace_is_played_by_a_bot_and_takes_the_seat_back
     assert welcome["seat"] == bob_seat
     room = wait_frame(ann, lambda f: f["type"] == "room" and not any(
         m.get("played_by_bot") for m in f["members"]), since)
-    assert not bot_server.registry.get(code)._bots.seats
+    assert not bot_server.registry.get(code).state.bots.seats
     # From now on Bob's seat moves only when Bob sends: his legal turn is his.
     mark = len(match.log)
     deadline = time.monotonic() + 20
@@ -405,7 +406,7 @@ def test_every_game_and_player_count_ends_with_humans_and_bots(
     assert sum(1 for p in room["result"]["players"] if p.get("bot")) == players - humans
     stored = stored_match(bot_server, clients[0])
     replay_checks(game_id, stored)
-    cost = bot_server.registry.get(code)._bots.cost
+    cost = bot_server.registry.get(code).state.bots.cost
     assert players == humans or cost.calls > 0
     assert cost.mean_ms < 20  # the room's cost per bot frame (docs/bots.md, "In a room")
     print(f"\n{game_id} {players} seats, {players - humans} bots: {len(stored['actions'])} "

@@ -16,9 +16,9 @@ from websockets.exceptions import ConnectionClosed
 
 from app.db.database import Database
 from app.db.rooms import claim_room, load_rooms
-from app.realtime.cluster import Cluster
-from app.realtime.connection import Connection
-from app.realtime.lease import Entry
+from app.realtime.cluster.relay import Cluster
+from app.realtime.transport.connection import Connection
+from app.realtime.cluster.lease import Entry
 from tests.clock import wait_until
 from tests.live import Client, ClientPool, LiveServer, run_async
 from tests.realtime.helpers import PanikaTable, start_panika
@@ -362,7 +362,7 @@ def test_a_redis_outage_is_one_warning_and_pages_are_told_to_come_back(tmp_path,
     from tests.db.proxy import DatabaseProxy
 
     caplog.set_level(logging.WARNING)
-    caplog.set_level(logging.DEBUG, logger="app.realtime.cluster")  # the failures in between
+    caplog.set_level(logging.DEBUG, logger="app.realtime.cluster.relay")  # the failures in between
     with DatabaseProxy(REDIS_URL) as proxy, LiveServer(
             tmp_path / "a", redis_url=proxy.url, redis_prefix=prefix,
             ping_interval_seconds=0.5) as node:

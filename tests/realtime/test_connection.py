@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.realtime.connection import BACKLOG_LIMIT, Connection
+from app.realtime.transport.connection import BACKLOG_LIMIT, Connection
 from tests.clock import until
 from tests.live import run_async
 

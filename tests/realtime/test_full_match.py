@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 
 from app.engine import Move, get_game
+from app.engine.replay import replay
 from tests.realtime.helpers import (
     PanikaTable, marks, room_of, start_panika, wait_frame, wait_type,
 )
@@ -63,8 +64,8 @@ def test_full_match_reveals_the_committed_seed_and_replays(fast_server, open_fas
 
     game = get_game(stored["game"])
     log = [Move(a["seat"], a["action"], a["at_ms"], a["rtt_ms"]) for a in stored["actions"]]
-    state = game.replay(len(stored["players"]), stored["options"],
-                        bytes.fromhex(stored["seed"]), log)
+    state = replay(game, len(stored["players"]), stored["options"],
+                   bytes.fromhex(stored["seed"]), log).state
     outcome = game.outcome(state)
     assert outcome is not None
     assert [p["score"] for p in stored["players"]] == outcome.scores

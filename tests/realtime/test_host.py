@@ -147,7 +147,7 @@ def test_chat_is_broadcast_with_the_nickname(server, open_client):
 
 
 def test_the_host_role_passes_on_when_the_host_stays_away(server, open_client, monkeypatch):
-    import app.realtime.membership as room_module
+    import app.realtime.room.membership as room_module
 
     monkeypatch.setattr(room_module, "HOST_HANDOVER_SECONDS", 0.2)
     code, clients = room_of(server, open_client, "panika", 3)

@@ -2,8 +2,37 @@
 
 from __future__ import annotations
 
+import pytest
 
+from app.realtime.room.protocol import ProtocolError, parse_client_frame
 from tests.realtime.helpers import extra_frames, wait_type
+
+
+def test_a_join_asking_for_deltas_is_refused_as_an_unknown_field():
+    """Delta state frames are gone (docs/protocol.md, "Client to server"): ``deltas`` is a field
+    the join does not have, refused like any other, whatever its value."""
+    for value in ("true", "false"):
+        with pytest.raises(ProtocolError) as refused:
+            parse_client_frame('{"type": "join", "nickname": "Ann", "deltas": %s}' % value)
+        assert refused.value.code == "bad_message"
+        assert refused.value.message.startswith("deltas: Extra inputs are not permitted")
+
+
+def test_a_refused_deltas_join_changes_nothing_and_a_plain_join_gets_whole_frames(
+        server, open_client):
+    created = server.create_room("panika", "Ann")
+    c = open_client(created["code"])
+    c.send({"type": "join", "token": created["token"], "deltas": True})
+    error = wait_type(c, "error")
+    assert (error["code"], error["message"].split(":")[0]) == ("bad_message", "deltas")
+    assert [f["type"] for f in c.frames] == ["error"]  # not joined: no welcome, no room frame
+    welcome = c.join(token=created["token"])
+    assert welcome["member"] == created["member"]
+    bob = open_client(created["code"])
+    bob.join(nickname="Bob")
+    c.send({"type": "start"})
+    state = wait_type(c, "state")
+    assert "patch" not in state and "base" not in state and state["view"]
 
 
 def test_host_joins_with_the_token_from_room_creation(server, open_client):

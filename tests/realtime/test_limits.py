@@ -14,7 +14,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from app.realtime.connection import BACKLOG_LIMIT, Connection
+from app.realtime.transport.connection import BACKLOG_LIMIT, Connection
 from tests.clock import until, wait_until
 from tests.live import ClientPool, LiveServer, run_async
 from tests.realtime.helpers import room_of, wait_frame, wait_type
@@ -253,7 +253,7 @@ def test_a_send_that_waits_for_a_reading_client_delivers_everything_in_order():
 def test_a_client_that_fell_behind_and_never_reads_loses_its_socket(monkeypatch):
     """Issue 25, item 8: a client that fell behind has a grace to read its ``too_slow`` error
     and close; after it, its socket is dropped (``abort``), so it is no longer kept open."""
-    import app.realtime.connection as connection
+    import app.realtime.transport.connection as connection
 
     monkeypatch.setattr(connection, "CLOSE_GRACE_SECONDS", 0.05)
 
@@ -278,7 +278,7 @@ def test_a_send_stalled_past_its_limit_is_falling_behind(monkeypatch):
     """Issue 25, item 8: a send that waits ``STALL_SECONDS`` for a client that stopped reading
     counts as falling behind even with few frames waiting: the room is told, ``too_slow`` and
     the close wait for the grace, then the socket is dropped."""
-    import app.realtime.connection as connection
+    import app.realtime.transport.connection as connection
 
     monkeypatch.setattr(connection, "STALL_SECONDS", 0.05)
     monkeypatch.setattr(connection, "CLOSE_GRACE_SECONDS", 0.05)
@@ -372,7 +372,7 @@ def test_a_real_client_that_stopped_reading_is_counted_too_slow_and_its_socket_c
     """Issue 25, item 8, over a real socket: a client that joins and never reads again is shown
     disconnected, counted in ``/metrics`` as ``too_slow``, and once the grace is over its socket
     is closed by the server and no longer counted in ``panic_party_connections``."""
-    import app.realtime.connection as connection
+    import app.realtime.transport.connection as connection
 
     monkeypatch.setattr(connection, "STALL_SECONDS", 1.0)
     monkeypatch.setattr(connection, "CLOSE_GRACE_SECONDS", 0.5)
@@ -408,7 +408,7 @@ def test_a_real_client_that_stopped_reading_is_counted_too_slow_and_its_socket_c
 
 
 def test_token_bucket_allows_its_rate_with_a_second_of_burst():
-    from app.realtime.guard import TokenBucket
+    from app.realtime.transport.guard import TokenBucket
 
     bucket = TokenBucket(10)
     now = time.monotonic()
@@ -437,7 +437,7 @@ def test_more_than_twice_the_allowance_within_a_second_closes_at_once():
     frames are 40 passed and 40 refused (one ``rate_limited``); the 81st closes (1008). It took
     121 before."""
     from app.realtime.endpoint import FrameLimit
-    from app.realtime.guard import SocketGuard, SocketPolicy
+    from app.realtime.transport.guard import SocketGuard, SocketPolicy
 
     limit = FrameLimit(SocketGuard(SocketPolicy(frames_per_second=40)))
     conn = _Recorder()
@@ -452,7 +452,7 @@ def test_a_client_at_twice_its_allowance_for_seconds_is_not_closed():
     """Sending at just under twice the allowance, second after second, is refused in part but
     not closed; a pause gives the whole allowance back."""
     from app.realtime.endpoint import FrameLimit
-    from app.realtime.guard import SocketGuard, SocketPolicy
+    from app.realtime.transport.guard import SocketGuard, SocketPolicy
 
     limit = FrameLimit(SocketGuard(SocketPolicy(frames_per_second=40)))
     conn = _Recorder()

@@ -7,8 +7,8 @@ from __future__ import annotations
 import contextlib
 import socket
 
-from app.realtime import protocol as p
-from app.realtime.connection import Connection
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
 from tests.clock import wait_until
 from tests.live import ClientPool, LiveServer
 from tests.realtime.core_helpers import at, frames_to, join, of_type, room
@@ -118,7 +118,7 @@ def test_a_seated_player_keeps_the_seat_while_the_match_runs():
 
 
 def test_a_full_room_makes_room_by_dropping_the_oldest_ghost(tmp_path):
-    from app.realtime.membership import MAX_MEMBERS
+    from app.realtime.room.membership import MAX_MEMBERS
 
     with live(tmp_path, left_grace_seconds=60, max_sockets_per_address=100) as (
             server, open_client):

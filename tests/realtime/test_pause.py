@@ -12,10 +12,10 @@ import random
 from typing import Any
 
 from app.engine import get_game
-from app.realtime import protocol as p
-from app.realtime.connection import Connection
-from app.realtime.core import CLOSE_ROOM_CLOSED, RoomCore
-from app.realtime.effects import Cancel, Effect, Later, Save, WakeAt
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
+from app.realtime.room.core import CLOSE_ROOM_CLOSED, RoomCore
+from app.realtime.room.effects import Cancel, Effect, Later, Save, WakeAt
 from tests.realtime.core_helpers import at, join, of_type, only, room
 
 
@@ -59,7 +59,7 @@ def test_the_last_person_leaving_pauses_the_match_and_the_first_back_resumes_it(
     # stand-ins due by now (both away past the takeover time) hold.
     assert of_type(core.timers_due(at(100)), table, "state") == []
     effects = core.tick(at(101)) + core.takeover_check(at(102))
-    assert core._bots.takeover_seats() == {ann.seat, bob.seat}
+    assert core.state.bots.takeover_seats() == {ann.seat, bob.seat}
     assert _pending_bots(effects) == {} and only(effects, WakeAt) == []
     assert core.match.version == version
     # Ann is back: the match plays on from where it was.
@@ -110,7 +110,7 @@ def test_a_paused_match_the_idle_close_ends_is_not_recorded(caplog):
     assert core.paused
     core.tick(at(2 + 601))  # nobody for longer than the idle time
     assert core.closed
-    with caplog.at_level(logging.INFO, logger="app.realtime.life"):
+    with caplog.at_level(logging.INFO, logger="app.realtime.room.life"):
         effects = core.shutdown(CLOSE_ROOM_CLOSED, durable=True, now=at(604))
     assert only(effects, Save) == []
     assert any("ended unrecorded" in r.getMessage() and "paused" in r.getMessage()
@@ -155,7 +155,7 @@ def _play_to_the_end(core: RoomCore, ann: Connection, t: float) -> list[Effect]:
             effects = note(core.frame(ann, p.Action(type="action", action=pick.choice(legal)),
                                       at(t)))
             continue
-        soonest = core._timers.soonest()
+        soonest = core.state.timers.soonest()
         due = min(pending.items(), key=lambda item: item[1][0], default=None)
         if due is not None and (soonest is None or due[1][0] <= soonest - at(0).mono):
             del pending[due[0]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from app.realtime.connection import PINGS_REMEMBERED, Connection
+from app.realtime.transport.connection import PINGS_REMEMBERED, Connection
 from tests.realtime.helpers import marks, room_of, start_panika, wait_frame, wait_type
 
 

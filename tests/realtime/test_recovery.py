@@ -55,7 +55,7 @@ def _all_in_step(room, clients):
 def _timers_as_rules_ask(room, game):
     wanted = {t.key for t in game.timers.real(room.match.state)} if isinstance(
         game.timers, FailOnce) else {t.key for t in game.timers(room.match.state)}
-    _wait_until(lambda: room._timers.keys() == wanted)
+    _wait_until(lambda: room.state.timers.keys() == wanted)
     assert wanted
 
 
@@ -118,7 +118,7 @@ def test_a_timer_move_survives_a_failing_engine_call(point, server, open_client,
     _wait_until(lambda: failing.raised == 1)
     if point in ("validate", "apply"):
         # The timer's move failed and changed nothing; the rules still ask for the turn timer.
-        _wait_until(lambda: any(k.startswith("turn:") for k in room._timers.keys()))
+        _wait_until(lambda: any(k.startswith("turn:") for k in room.state.timers.keys()))
         assert room.match.version == 0
     else:
         _wait_until(lambda: room.match.version == 1)

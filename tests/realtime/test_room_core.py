@@ -1,4 +1,4 @@
-"""The room's core driven directly: inputs and the time in, effects out (app/realtime/core.py;
+"""The room's core driven directly: inputs and the time in, effects out (app/realtime/room/core.py;
 docs/architecture.md, "The room's core"). No socket, no event loop, no clock: the connections
 are bare ``Connection`` objects that send nothing, and every test names the time itself."""
 
@@ -15,14 +15,15 @@ import orjson
 import pytest
 
 from app.engine import Game, get_game
-from app.realtime import protocol as p
-from app.realtime.connection import Connection
-from app.realtime.core import CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING, RoomCore
-from app.realtime.effects import (
+from app.engine.replay import replay
+from app.realtime.room import protocol as p
+from app.realtime.transport.connection import Connection
+from app.realtime.room.core import CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING, RoomCore
+from app.realtime.room.effects import (
     BadJoin, Close, Control, Counted, Effect, Later, Save, WakeAt,
 )
-from app.realtime.guard import CLOSE_POLICY
-from app.realtime.membership import CLOSE_REMOVED
+from app.realtime.transport.guard import CLOSE_POLICY
+from app.realtime.room.membership import CLOSE_REMOVED
 from tests.realtime.core_helpers import at, frames_to, join, of_type, only, room
 
 
@@ -138,7 +139,7 @@ def play_out(core: RoomCore, conns: dict[int, Connection], game: Game,
         assert core.match is not None
         seat = next((s for s in conns if game.legal_actions(core.match.state, s)), None)
         if seat is None:
-            soonest = core._timers.soonest()
+            soonest = core.state.timers.soonest()
             assert soonest is not None, "nothing to play and no timer"
             t = soonest - at(0).mono
             effects = core.timers_due(at(t))
@@ -166,8 +167,8 @@ def test_a_match_plays_to_its_end_and_is_saved_with_its_whole_log(game_id):
     assert of_type(last, ann, "room")[-1]["save_state"] == "saving"
     record = save.record
     assert record.log == match.log and record.ended_at == at(ended).wall
-    assert record.seed == match.seed.hex() and game.replay(2, match.options, match.seed,
-                                                          record.log) is not None
+    assert record.seed == match.seed.hex() and replay(game, 2, match.options, match.seed,
+                                                           record.log).state is not None
     news = core.saved(match, "saved", 42, at(ended + 1))
     (frame,) = of_type(news, ann, "room")
     assert frame["save_state"] == "saved" and frame["match_id"] == 42
@@ -227,9 +228,9 @@ def test_a_player_gone_mid_match_is_played_by_a_bot_after_the_grace():
     grace = core.room_options["bot_takeover_seconds"]
     assert check.message == ("bots",) and check.delay == pytest.approx(grace + 0.05)
     core.takeover_check(at(5 + grace / 2))
-    assert core._bots.takeover_seats() == set()
+    assert core.state.bots.takeover_seats() == set()
     effects = core.takeover_check(at(5 + grace + 0.05))
-    assert core._bots.takeover_seats() == {bob.seat}
+    assert core.state.bots.takeover_seats() == {bob.seat}
     (frame,) = of_type(effects, ann, "room")
     assert [m.get("played_by_bot", False) for m in frame["members"]] == [False, True]
     if core.match is not None and core.game.legal_actions(core.match.state, bob.seat):

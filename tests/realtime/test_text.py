@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.realtime.members import unique_nickname
-from app.realtime.protocol import NICKNAME_MAX, ProtocolError, parse_client_frame
-from app.realtime.text import TextRefused, name_key, normalise_text
+from app.realtime.room.members import unique_nickname
+from app.realtime.room.protocol import NICKNAME_MAX, ProtocolError, parse_client_frame
+from app.realtime.room.text import TextRefused, name_key, normalise_text
 from tests.realtime.helpers import wait_type
 
 

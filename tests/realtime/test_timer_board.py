@@ -1,10 +1,10 @@
 """The room's timers: exactly the keys the engine lists, deadlines on the clock the room is
-given (app/realtime/timers.py: pure bookkeeping, no event loop, no clock read)."""
+given (app/realtime/room/timers.py: pure bookkeeping, no event loop, no clock read)."""
 
 from __future__ import annotations
 
 from app.engine import Timer
-from app.realtime.timers import TimerBoard
+from app.realtime.room.timers import TimerBoard
 
 
 def _timer(key: str, seconds: float) -> Timer:

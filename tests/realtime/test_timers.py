@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.realtime import protocol as p
+from app.realtime.room import protocol as p
 from tests.realtime.core_helpers import at, join, of_type, room
 from tests.realtime.helpers import room_of, shorten_timers, start_panika, wait_frame
 
@@ -72,7 +72,7 @@ def test_turn_and_tap_timers_play_for_an_absent_player(server, open_client, shor
 def test_a_kept_timer_shows_who_is_still_to_roll():
     """Panique's roll for the first turn: one timer for the round whose seats are the heirs
     still to roll (docs/games/panique.md, "Timers"); the room shows the engine's latest seats
-    and keeps the round's deadline (app/realtime/timers.py)."""
+    and keeps the round's deadline (app/realtime/room/timers.py)."""
     core = room("panique")
     ann, _ = join(core, "Ann")
     bob, _ = join(core, "Bob")

@@ -1,4 +1,4 @@
-"""Frames straight between uvicorn's protocol and the rooms (app/realtime/wire.py). Out: the
+"""Frames straight between uvicorn's protocol and the rooms (app/realtime/transport/wire.py). Out: the
 bytes are the frame RFC 6455 defines, the writer steps aside whenever the usual path must take
 the frame (flow control, a close, an extension, another server), and a connection keeps its
 order when it does. In: each message goes to the endpoint's handler as it arrives, in order,
@@ -16,8 +16,8 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from app.realtime.connection import Connection
-from app.realtime.wire import (
+from app.realtime.transport.connection import Connection
+from app.realtime.transport.wire import (
     PROTOCOL_ATTRIBUTES, DirectInbox, direct_text_writer, receive_directly, text_frame,
 )
 from tests.clock import until
@@ -273,7 +273,7 @@ def test_the_uvicorn_protocol_has_every_attribute_the_direct_path_reads(tmp_path
         assert protocols
         for protocol in protocols:
             missing = [a for a in PROTOCOL_ATTRIBUTES if not hasattr(protocol, a)]
-            assert not missing, f"uvicorn's protocol lost {missing}: check app/realtime/wire.py"
+            assert not missing, f"uvicorn's protocol lost {missing}: check app/realtime/transport/wire.py"
 
 
 def test_a_protocol_without_those_attributes_gets_the_usual_path(caplog) -> None:

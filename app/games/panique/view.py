@@ -68,8 +68,7 @@ def public_view(state: PaniqueState) -> dict[str, Any]:
 
 def _card(card: dict[str, Any] | None) -> dict[str, Any] | None:
     """A copy of the encounter card: the state's card grows in place (a line per roll, then its
-    outcome), and a view is a snapshot that later moves never change (the room keeps the last
-    frame of each seat and patches from it: docs/protocol.md, "Delta state frames")."""
+    outcome), and a view is a snapshot that later moves never change (tests/conformance/)."""
     if card is None:
         return None
     out = dict(card)

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from app.engine import IllegalAction, Move, SeededRng
+from app.engine.replay import replay
 from app.games.panic_lab import GAME
 
 
@@ -59,7 +60,7 @@ def test_random_match_replays_to_the_same_views_and_outcome(variant, latency_fai
     assert outcome is not None and state.tokens[outcome.winners[0]] == 5
     assert outcome.ranks[outcome.winners[0]] == 1 and outcome.ranks.count(1) == 1
 
-    replayed = GAME.replay(players, options, seed, log)
+    replayed = replay(GAME, players, options, seed, log).state
     assert replayed == state
     assert GAME.outcome(replayed) == outcome
     for seat in [None, *range(players)]:
@@ -71,7 +72,7 @@ def test_replay_through_json_log():
     seed = b"json-log"
     state, log = play_random(seed, 3, {}, random.Random(7))
     wire = json.loads(json.dumps([[m.seat, m.action, m.at_ms, m.rtt_ms] for m in log]))
-    replayed = GAME.replay(3, {}, seed, [Move(*entry) for entry in wire])
+    replayed = replay(GAME, 3, {}, seed, [Move(*entry) for entry in wire]).state
     assert GAME.view(replayed, None) == GAME.view(state, None)
 
 

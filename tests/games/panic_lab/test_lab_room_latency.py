@@ -10,8 +10,8 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from app.realtime import protocol as p
-from app.realtime.effects import Control
+from app.realtime.room import protocol as p
+from app.realtime.room.effects import Control
 from tests.games.panic_lab.rings import answer as answer_of
 from tests.realtime.core_helpers import at, join, of_type, only, room
 

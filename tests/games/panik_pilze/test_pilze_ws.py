@@ -16,6 +16,7 @@ import random
 import orjson
 
 from app.engine import get_game
+from app.engine.replay import replay
 from tests.live import Client
 from tests.realtime.helpers import room_of, wait_frame, wait_type
 from tests.secrets import assert_no_key, assert_seat_private, walk
@@ -116,7 +117,7 @@ def test_a_finished_match_is_stored_and_replays_from_its_record(fast_server, ope
     assert record["game"] == "panik_pilze" and record["options"]["memory_aid"] is True
     game = get_game("panik_pilze")
     log = [Move(a["seat"], a["action"], a["at_ms"], a.get("rtt_ms", 0)) for a in record["actions"]]
-    state = game.replay(2, record["options"], bytes.fromhex(record["seed"]), log)
+    state = replay(game, 2, record["options"], bytes.fromhex(record["seed"]), log).state
     outcome = game.outcome(state)
     by_seat = {p["seat"]: p for p in record["players"]}
     assert [by_seat[s]["score"] for s in range(2)] == outcome.scores

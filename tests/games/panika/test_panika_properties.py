@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from app.engine import Move, SeededRng
+from app.engine.replay import replay
 from app.games.panika import GAME, rules
 from app.games.panika.cards import CARD_JSON
 from app.games.panika.state import PanikaState
@@ -127,7 +128,7 @@ def test_replay_rebuilds_the_identical_match():
         move = Move(seat, raw, at_ms=len(log) * 100)
         GAME.step(state, Move(seat, GAME.parse_action(raw), move.at_ms), rng)
         log.append(move)
-    again = GAME.replay(players, options, seed, log)
+    again = replay(GAME, players, options, seed, log).state
     for seat in [None, *range(players)]:
         assert GAME.view(again, seat) == GAME.view(state, seat)
     assert GAME.outcome(again) == GAME.outcome(state)

@@ -11,6 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from app.engine import IllegalAction, Move, SeededRng
+from app.engine.replay import replay
 from app.games.panika_counter import GAME
 from tests.clock import wait_until
 from tests.realtime.helpers import wait_frame, wait_type
@@ -90,7 +91,7 @@ def test_a_new_counter_reveals_the_seed_and_starts_a_fresh_counter(server, open_
     assert stored["seed"] == seed and stored["seed_hash"] == seed_hash
     log = [Move(a["seat"], a["action"], a["at_ms"], a.get("rtt_ms", 0))
            for a in stored["actions"]]
-    replayed = GAME.replay(GAME.max_players, {}, bytes.fromhex(seed), log)
+    replayed = replay(GAME, GAME.max_players, {}, bytes.fromhex(seed), log).state
     assert replayed.ended and replayed.taps_total[1] == 5
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.engine import Move, get_game
+from app.engine.replay import replay
 from tests.live import Client
 from tests.realtime.helpers import marks, room_of, shorten_timers, wait_frame
 
@@ -167,7 +168,7 @@ def test_a_whole_match_is_saved_and_replays_from_its_record(fast_server, open_fa
     assert stored["game"] == "panique" and stored["options"] == {"choice_seconds": 30}
     game = get_game("panique")
     log = [Move(a["seat"], a["action"], a["at_ms"], a["rtt_ms"]) for a in stored["actions"]]
-    state = game.replay(3, stored["options"], bytes.fromhex(stored["seed"]), log)
+    state = replay(game, 3, stored["options"], bytes.fromhex(stored["seed"]), log).state
     outcome = game.outcome(state)
     assert outcome is not None
     assert [p["rank"] for p in stored["players"]] == outcome.ranks

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from app.engine import Event, Game, Move, MoveLog, Outcome, SeededRng, new_seed, seed_commitment
+from app.engine import Event, Move, MoveLog, Outcome, SeededRng, new_seed, seed_commitment
+from app.engine.registry import AnyGame
+from app.engine.replay import replay
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +24,7 @@ log = logging.getLogger(__name__)
 class MatchRun:
     """One match of one game between fixed seats."""
 
-    game: Game
+    game: AnyGame
     players: int
     options: dict[str, Any]
     seed: bytes = field(default_factory=new_seed)
@@ -68,8 +70,10 @@ class MatchRun:
         return events
 
     def rebuild(self) -> None:
-        """Replay the log from the seed: the state and the generator as they were."""
-        self.state, self.rng = self.game.rebuild(self.players, self.options, self.seed, self.log)
+        """Replay the log from the seed (the one replay, app/engine/replay.py): the state and
+        the generator as they were."""
+        done = replay(self.game, self.players, self.options, self.seed, self.log)
+        self.state, self.rng = done.state, done.rng
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.game.view(self.state, seat)

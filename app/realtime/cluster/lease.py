@@ -223,14 +223,14 @@ class Leases:
     # --- reading ------------------------------------------------------------------------------
     async def owner(self, code: str) -> str | None:
         raw = await self.redis.get(self.lease_key(code))
-        return raw.decode() if raw else None
+        return _text(raw) if raw else None
 
     async def owners(self, codes: list[str]) -> dict[str, str | None]:
         """Each code's owning node (None: no lease)."""
         if not codes:
             return {}
         values = await self.redis.mget([self.lease_key(c) for c in codes])
-        return {c: (v.decode() if v else None) for c, v in zip(codes, values, strict=True)}
+        return {c: (_text(v) if v else None) for c, v in zip(codes, values, strict=True)}
 
     async def summary(self, code: str) -> dict[str, Any] | None:
         raw = await self.redis.hget(self.rooms_key, code)
@@ -246,7 +246,7 @@ class Leases:
         """Codes whose owner stopped renewing them: rooms to take over."""
         codes = await self.redis.zrangebyscore(self.expiry_key, "-inf", now_ms(self.clock),
                                                start=0, num=limit)
-        return [c.decode() for c in codes]
+        return [_text(c) for c in codes]
 
     # --- nodes --------------------------------------------------------------------------------
     def alive_key(self, node: str) -> str:
@@ -262,3 +262,8 @@ class Leases:
             return {}
         values = await self.redis.mget([self.alive_key(n) for n in nodes])
         return {n: v is not None for n, v in zip(nodes, values, strict=True)}
+
+
+def _text(value: object) -> str:
+    """A Redis reply as text (the client returns ``bytes``; typed as it may be configured)."""
+    return value.decode() if isinstance(value, bytes) else str(value)

@@ -19,47 +19,22 @@ from __future__ import annotations
 
 import time
 from collections import Counter, deque
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-if TYPE_CHECKING:
-    from app.config import Settings
+from app.realtime.room.protocol import CLOSE_POLICY
+from app.realtime.room.state import SocketPolicy
 
-CLOSE_POLICY = 1008
+__all__ = ["CLOSE_JOIN_TIMEOUT", "CLOSE_NO_SUCH_ROOM", "CLOSE_POLICY", "CLOSE_THROTTLED",
+           "CLOSE_TOO_MANY_CONNECTIONS", "FrameWindow", "ProbeThrottle", "SocketGuard",
+           "SocketPolicy", "TokenBucket", "client_address"]
+
 CLOSE_JOIN_TIMEOUT = 4002
 CLOSE_TOO_MANY_CONNECTIONS = 4004
 CLOSE_NO_SUCH_ROOM = 4404
 CLOSE_THROTTLED = 4429
-
-
-@dataclass(frozen=True)
-class SocketPolicy:
-    frames_per_second: int = 40
-    join_deadline_seconds: float = 5.0
-    max_sockets_per_address: int = 30
-    max_watchers_per_room: int = 8
-    room_frames_per_second: int = 400
-    room_probes_per_minute: int = 60
-    left_grace_seconds: float = 20.0
-    bot_think_scale: float = 1.0
-    """Computer players' thinking times are multiplied by this (docs/bots.md, "In a room")."""
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> SocketPolicy:
-        return cls(
-            frames_per_second=settings.ws_messages_per_second,
-            join_deadline_seconds=settings.join_deadline_seconds,
-            max_sockets_per_address=settings.max_sockets_per_address,
-            max_watchers_per_room=settings.max_watchers_per_room,
-            room_frames_per_second=settings.room_frames_per_second,
-            room_probes_per_minute=settings.room_probes_per_minute,
-            left_grace_seconds=settings.left_grace_seconds,
-            bot_think_scale=settings.bot_think_scale,
-        )
 
 
 class FrameWindow:

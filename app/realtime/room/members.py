@@ -1,14 +1,46 @@
-"""The people in a room: members (players and spectators) and their nicknames."""
+"""The people in a room: members (players and spectators), their nicknames, and ``Client``, what
+the room's core needs of a connection.
+
+The core never holds a socket: a ``Client`` is any object with these attributes (the transport's
+``Connection`` and the cluster's ``RelayConnection`` are two; the tests' plain ``Connection()``
+another). Declared here, below the transport, so the core names it without importing the layer
+above (docs/architecture.md, the arrows between the folders).
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from .connection import Connection
-from .protocol import NICKNAME_MAX
-from .text import name_key
+from app.realtime.room.protocol import NICKNAME_MAX
+from app.realtime.room.text import name_key
+
+
+class Client(Protocol):
+    """One client connection of a room, as the core and the actor use it."""
+
+    member: Member | None
+    watcher: bool
+    rtt_ms: int
+    on_bad_join: Callable[[], None] | None
+
+    @property
+    def joined(self) -> bool: ...
+
+    @property
+    def seat(self) -> int | None: ...
+
+    def ping_sent(self, t: int, now: float) -> None: ...
+
+    def answer_ping(self, t: float, now: float) -> bool: ...
+
+    def send_text(self, text: str) -> None: ...
+
+    def send_control(self, text: str) -> None: ...
+
+    def close(self, code: int = 1000, error: tuple[str, str] | None = None) -> None: ...
 
 
 @dataclass(eq=False)
@@ -20,7 +52,7 @@ class Member:
     nonce: str
     player: bool
     seat: int | None = None
-    conns: set[Connection] = field(default_factory=set)
+    conns: set[Client] = field(default_factory=set)
     left_at: float = field(default_factory=time.monotonic)
     """When the member's last connection closed (``time.monotonic``); a member who has not
     connected yet counts from their creation, so a room's creator gets the full host handover
@@ -42,7 +74,8 @@ class Member:
 
 def unique_nickname(wanted: str, taken: Iterable[str]) -> str:
     """``wanted``, or with a number when someone in the room has it already ("Bob 2"), kept
-    within the nickname length; compared without case after normalisation (app/realtime/text.py)."""
+    within the nickname length; compared without case after normalisation
+    (app/realtime/room/text.py)."""
     used = {name_key(name) for name in taken}
     name, n = wanted, 2
     while name_key(name) in used:

@@ -12,21 +12,30 @@ from typing import Annotated, Any, Literal
 
 import orjson
 from pydantic import (
-    AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError,
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    TypeAdapter,
+    ValidationError,
 )
 
 from app import metrics
-
-from .text import normaliser
+from app.realtime.room.text import normaliser
 
 MAX_FRAME_BYTES = 16 * 1024
+CLOSE_POLICY = 1008
+"""A socket closed for breaking a limit (docs/protocol.md, "Close codes")."""
+CLOSE_SERVER_RESTARTING = 1012
+CLOSE_ROOM_CLOSED = 4003
 NICKNAME_MAX = 24
 CHAT_MAX = 300
 
 Nickname = Annotated[
     str, Field(max_length=NICKNAME_MAX * 8), AfterValidator(normaliser(NICKNAME_MAX, "a nickname"))
 ]
-"""A nickname as normalised at the door (app/realtime/text.py); at most ``NICKNAME_MAX``
+"""A nickname as normalised at the door (app/realtime/room/text.py); at most ``NICKNAME_MAX``
 characters once normalised."""
 ChatText = Annotated[
     str, Field(max_length=CHAT_MAX * 8), AfterValidator(normaliser(CHAT_MAX, "a chat line"))
@@ -43,14 +52,12 @@ class _Message(BaseModel):
 
 class Join(_Message):
     """Enter the room: with a seat token to come back, a nickname to join, or ``watch`` for the
-    table view (the public view only); ``deltas`` to receive state frames as patches."""
+    table view (the public view only)."""
 
     type: Literal["join"]
     nickname: Nickname | None = None
     token: str | None = Field(None, max_length=512)
     watch: bool = False
-    deltas: bool = False
-    """Send state frames after the first as patches (docs/protocol.md, "Delta state frames")."""
 
 
 class Action(_Message):
@@ -66,7 +73,8 @@ class Action(_Message):
         """When the frame was parsed on its way to the room (``time.perf_counter``): where the
         move-to-broadcast latency starts (app/metrics.py). Read from pydantic's private-attribute
         slot: a plain ``self._arrived`` goes through ``__getattr__``, several times slower."""
-        return self.__pydantic_private__["_arrived"]  # type: ignore[index]
+        arrived: float = self.__pydantic_private__["_arrived"]  # type: ignore[index]
+        return arrived
 
 
 class Chat(_Message):

@@ -109,7 +109,7 @@ class TimerBoard:
         """The timers players see, with the milliseconds left (for the state frame); while the
         board is paused, the time each had left at the pause and ``"paused": true``."""
         paused = self._paused_at is not None
-        at = self._paused_at if paused else now
+        at = self._paused_at if self._paused_at is not None else now
         shown = []
         for key, e in self._running.items():
             if not e.timer.visible:

@@ -3,9 +3,9 @@
 Every input (a client's frame, a new or closed connection, a timer, the periodic tick, a saved
 match) is a message on the queue, handled one at a time in arrival order: arrival order at the
 actor is the arbitration order. The actor is a thin shell around the room's core
-(``RoomCore``, app/realtime/core.py), which makes every decision: for each message the actor
+(``RoomCore``, app/realtime/room/core.py), which makes every decision: for each message the actor
 reads the clocks once, hands the core the input and the time, and performs the effects it gets
-back, in order (app/realtime/effects.py): frames through the connections (and the durable
+back, in order (app/realtime/room/effects.py): frames through the connections (and the durable
 room's frame gate), closes, messages posted back after a delay, the one loop timer for the
 room's timers, the save of a finished match, the metrics (docs/architecture.md, "The room's
 core").
@@ -21,15 +21,26 @@ from typing import Any
 from app import logs, metrics
 from app.db.matches import MatchRecord
 from app.engine import Game
-
-from .core import CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING, RoomCore
-from .effects import (
-    BadJoin, Cancel, Close, Control, Counted, Effect, Later, Now, Save, Send, SendEach, WakeAt,
+from app.realtime.durable.journal import RoomRecorder
+from app.realtime.room.core import CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING, RoomCore
+from app.realtime.room.effects import (
+    BadJoin,
+    Cancel,
+    Close,
+    Control,
+    Counted,
+    Effect,
+    Later,
+    Now,
+    Save,
+    Send,
+    SendEach,
+    WakeAt,
 )
-from .guard import SocketPolicy, TokenBucket
-from .journal import RoomRecorder
-from .match import MatchRun
-from .tokens import SeatTokens
+from app.realtime.room.match import MatchRun
+from app.realtime.room.state import SocketPolicy
+from app.realtime.room.tokens import SeatTokens
+from app.realtime.transport.guard import TokenBucket
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +130,7 @@ class Room(RoomCore):
                     self._recover()
                 finally:
                     if recorder is not None:
-                        recorder.end(self)
+                        recorder.end(self.state)
         finally:
             tick.cancel()
             self._shutdown()
@@ -154,7 +165,8 @@ class Room(RoomCore):
             match, state, *match_id = args
             self.perform(self.saved(match, state, match_id[0] if match_id else None, now))
         elif kind == "bot":
-            self.perform(self.bot_decision(*args, now))
+            seat, generation, action = args
+            self.perform(self.bot_decision(seat, generation, action, now))
         elif kind == "bots":
             self.perform(self.takeover_check(now))
         elif kind == "recover":
@@ -194,7 +206,7 @@ class Room(RoomCore):
 
     def resumed(self, elapsed: Mapping[str, float]) -> None:
         """A restored room, just started: its timers run on, its bots play, or its ended match
-        is finished (app/realtime/restore.py)."""
+        is finished (app/realtime/durable/stored.py)."""
         self.perform(self.resume(elapsed, Now.read()))
 
     def on_saving(self, waiting: bool) -> None:
@@ -251,7 +263,7 @@ class Room(RoomCore):
 
     def _arm(self, at: float) -> None:
         """One loop timer for all the room's timers, armed for the soonest deadline; a later
-        deadline needs no re-arming (see app/realtime/timers.py)."""
+        deadline needs no re-arming (see app/realtime/room/timers.py)."""
         if self._wake is not None and self._wake_at <= at:
             return
         if self._wake is not None:

@@ -31,12 +31,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from app.db.database import Database
-from app.db.rooms import AddMove, DeleteRoom, MemberRecord, RoomOp, SaveRoom, StartMatch, write_ops
+from app.db.rooms import AddMove, DeleteRoom, RoomOp, write_ops
+from app.realtime.durable.stored import fingerprint, save_room, start_match
 
 if TYPE_CHECKING:
-    from .connection import Connection, Message
-    from .match import MatchRun
-    from .room import Room
+    from app.realtime.room.match import MatchRun
+    from app.realtime.room.state import RoomState
+    from app.realtime.transport.connection import Connection, Message
 
 log = logging.getLogger(__name__)
 
@@ -430,18 +431,6 @@ class FrameGate:
             self.on_saving(waiting)
 
 
-def _members(room: Room) -> tuple[MemberRecord, ...]:
-    return tuple(MemberRecord(m.id, m.nickname, m.seat, m.player, m.nonce, m.bot)
-                 for m in room.members.values())
-
-
-def _fingerprint(room: Room) -> tuple[Any, ...]:
-    """What a ``SaveRoom`` holds, cheaply compared after every input."""
-    return (room.host, room.public, room.status, room.match_number, room.next_member_id,
-            room.banned_count, room.options, room.room_options,
-            tuple((m.id, m.nickname, m.seat, m.player, m.bot) for m in room.members.values()))
-
-
 class RoomRecorder:
     """Records one room's changes in the journal and gates its frames (see the module doc)."""
 
@@ -466,41 +455,36 @@ class RoomRecorder:
     def begin(self) -> None:
         self.gate.begin()
 
-    def end(self, room: Room) -> None:
+    def end(self, state: RoomState) -> None:
         """After an input: queue what changed, then let the input's frames follow it."""
         try:
-            self.record(room)
+            self.record(state)
         finally:
             self.gate.end()
 
-    def adopt(self, room: Room) -> None:
+    def adopt(self, state: RoomState) -> None:
         """A restored room: what the database holds already is not written again; but a match
-        that lost moves the rules now refuse (``room.dropped_moves``) is written again whole,
+        that lost moves the rules now refuse (``state.dropped_moves``) is written again whole,
         so its rows lose them too (a new match start replaces the match and its moves)."""
-        self._fingerprint = _fingerprint(room)
-        self._match = room.match if not room.dropped_moves else None
-        self._logged = len(room.match.log) if room.match is not None else 0
+        self._fingerprint = fingerprint(state)
+        self._match = state.match if not state.dropped_moves else None
+        self._logged = len(state.match.log) if state.match is not None else 0
 
-    def record(self, room: Room) -> int:
-        """Queue the room's changes since the last call; returns the room's last ticket."""
+    def record(self, state: RoomState) -> int:
+        """Queue the room's changes since the last call (converted by
+        app/realtime/durable/stored.py); returns the room's last ticket."""
         if self._stale:
             if not self.journal.accepting:
                 return self.gate.ticket
             self._stale = False
-        fingerprint = _fingerprint(room)
-        if fingerprint != self._fingerprint:
-            self._fingerprint = fingerprint
-            self._write(SaveRoom(
-                code=room.code, game=room.game.id, options=dict(room.options), host=room.host,
-                public=room.public, status=room.status, match_number=room.match_number,
-                next_member=room.next_member_id, banned=room.banned_lists(),
-                members=_members(room), room_options=dict(room.room_options)))
-        match = room.match
+        now_fingerprint = fingerprint(state)
+        if now_fingerprint != self._fingerprint:
+            self._fingerprint = now_fingerprint
+            self._write(save_room(state))
+        match = state.match
         if match is not None and match is not self._match:
             self._match, self._logged = match, 0
-            self._write(StartMatch(
-                code=room.code, match_number=room.match_number, seed=match.seed.hex(),
-                players=match.players, options=dict(match.options), started_at=match.started_at))
+            self._write(start_match(state, match))
         if match is not None and len(match.log) > self._logged:
             now = datetime.now(UTC)
             for seq in range(self._logged + 1, len(match.log) + 1):

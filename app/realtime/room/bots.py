@@ -5,7 +5,7 @@ seat is played by a bot when its member is a bot (added by the host) or when its
 disconnected during the match past the room's ``bot_takeover_seconds``. The room hands every
 such seat the state frame a seated client would get (``deliver``), exactly as sent; the bot
 ``observe``s it and ``decide``s, and its action comes back to the room's queue after the
-thinking time (a ``Later`` effect the actor performs, app/realtime/effects.py), so it reaches
+thinking time (a ``Later`` effect the actor performs, app/realtime/room/effects.py), so it reaches
 the actor like any player's frame and arrival order at the actor stays the arbitration order.
 Each frame replaces the seat's pending decision (a generation number tells a stale one that was
 already queued). A bot's exception costs that decision only; it never reaches the room. No
@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots import Bot, has_bots, make_bot
-
-from .effects import Cancel, Effect, Later
-from .text import name_key
+from app.realtime.room.effects import Cancel, Effect, Later
+from app.realtime.room.text import name_key
 
 log = logging.getLogger(__name__)
 

@@ -29,9 +29,9 @@ import orjson
 import redis.asyncio as aioredis
 import redis.exceptions
 
-from .connection import Connection, Message
-from .lease import Leases
-from .protocol import ProtocolError, parse_client_frame
+from app.realtime.cluster.lease import Leases
+from app.realtime.room.protocol import ProtocolError, parse_client_frame
+from app.realtime.transport.connection import Connection, Message
 
 log = logging.getLogger(__name__)
 
@@ -282,7 +282,7 @@ class Cluster:
         if op == "out":
             self._fan_out(message["items"])
             return
-        code = message.get("code")
+        code: str = message.get("code") or ""
         if code in self._held and op in ("frame", "closed"):
             self._held[code].append(message)
             return

@@ -1,9 +1,9 @@
 """What the room's core asks its shell to do, and the time it is told (docs/architecture.md,
 "The room's core").
 
-The core (``app/realtime/core.py``) decides; it never sends, sleeps, reads a clock or starts a
+The core (``app/realtime/room/core.py``) decides; it never sends, sleeps, reads a clock or starts a
 task. Each input it handles gives an ordered list of the effects below, which the actor
-(``app/realtime/room.py``) performs in that order: frames to connections, closes, messages to
+(``app/realtime/actor.py``) performs in that order: frames to connections, closes, messages to
 post back to the room later, the moment the room's timers next fall due, a finished match to
 save, a move to count in the metrics. Tests drive the core and read these lists directly.
 """
@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from app.db.matches import MatchRecord
-
-    from .connection import Connection
-    from .match import MatchRun
+    from app.realtime.room.match import MatchRun
+    from app.realtime.room.members import Client
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +40,7 @@ class Now:
 class Send:
     """One encoded frame to each of ``conns`` (through the room's frame gate, in order)."""
 
-    conns: Sequence[Connection]
+    conns: Sequence[Client]
     text: str
 
 
@@ -49,14 +48,14 @@ class Send:
 class SendEach:
     """A frame of its own to each connection (the state frames: one view per seat)."""
 
-    frames: Sequence[tuple[Connection, str]]
+    frames: Sequence[tuple[Client, str]]
 
 
 @dataclass(frozen=True, slots=True)
 class Control:
     """A ping, pong or ``saving`` frame: past the frame gate (they show no move)."""
 
-    conns: Sequence[Connection]
+    conns: Sequence[Client]
     text: str
 
 
@@ -64,7 +63,7 @@ class Control:
 class Close:
     """Close ``conn`` with ``code``, after an ``error`` frame saying why (``why``: code, text)."""
 
-    conn: Connection
+    conn: Client
     code: int
     why: tuple[str, str] | None = None
 
@@ -73,7 +72,7 @@ class Close:
 class BadJoin:
     """A join failed on a bad seat token: the connection's probe budget pays for it."""
 
-    conn: Connection
+    conn: Client
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,14 +25,11 @@ import itertools
 import statistics
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
-from .protocol import encode, error_frame
-from .wire import TextWriter
-
-if TYPE_CHECKING:
-    from .journal import FrameGate
-    from .members import Member
+from app.realtime.room.members import Member
+from app.realtime.room.protocol import encode, error_frame
+from app.realtime.transport.wire import TextWriter
 
 BACKLOG_LIMIT = 512
 STALL_SECONDS = 10.0
@@ -49,11 +46,19 @@ Message = dict[str, Any]
 AsgiSend = Callable[[Message], Awaitable[None]]
 
 
+class Gate(Protocol):
+    """What a connection's frames pass through before its socket: a durable room's frame gate
+    (``FrameGate``, app/realtime/durable/journal.py), named here without importing it."""
+
+    def send(self, conn: Connection, message: Message) -> None: ...
+
+
 class Connection:
     """A joined (or joining) WebSocket client of one room."""
 
-    __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_direct", "_backlog",
-                 "_finishing", "_pings", "on_gone", "on_bad_join", "gate", "deltas", "held", "abort",
+    __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_direct",
+                 "_backlog",
+                 "_finishing", "_pings", "on_gone", "on_bad_join", "gate", "abort",
                  "__weakref__")
 
     def __init__(self, send: AsgiSend | None = None, direct: TextWriter | None = None) -> None:
@@ -68,7 +73,7 @@ class Connection:
         """Writes a text frame straight to the socket when it safely can (``wire.py``)."""
         self._backlog: deque[Message] | None = None
         self._finishing: asyncio.Task[None] | None = None
-        self._pings: dict[int, float] | None = None
+        self._pings: dict[float, float] | None = None
         """The server's pings not answered yet: their ``t`` and when they left."""
         self.on_gone: Callable[[Connection], None] | None = None
         """Called once when the server gives up on this connection (fell behind, broken)."""
@@ -77,14 +82,9 @@ class Connection:
         self.abort: Callable[[], None] | None = None
         """Drops the socket at once (its transport closed without sending what waits): for a
         client that fell behind and did not read its close in time (``wire.py``)."""
-        self.gate: FrameGate | None = None
+        self.gate: Gate | None = None
         """The room's frame gate once the room has this connection (durable rooms: frames wait
-        until the journal has the moves they show; app/realtime/journal.py)."""
-        self.deltas = False
-        """The client asked for delta state frames in its ``join`` (app/realtime/delta.py)."""
-        self.held: dict[str, Any] | None = None
-        """The last state frame this delta client was sent (whole or as a patch): what the next
-        patch applies to."""
+        until the journal has the moves they show; app/realtime/durable/journal.py)."""
 
     @property
     def joined(self) -> bool:
@@ -131,9 +131,9 @@ class Connection:
             except Exception:  # noqa: BLE001 - the socket is gone
                 self._abandon()
                 return
-        coro = self._send(message)
+        coro = cast(Coroutine[Any, Any, None], self._send(message))  # an ASGI send: a coroutine
         try:
-            yielded = coro.send(None)  # type: ignore[attr-defined]
+            yielded = coro.send(None)
         except StopIteration:
             return
         except Exception:  # noqa: BLE001 - the socket is gone

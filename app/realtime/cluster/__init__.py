@@ -1,0 +1,1 @@
+"""Several processes joined through Redis: room leases, the directory and the relay."""

@@ -1,0 +1,2 @@
+"""Durable rooms: the journal of every change, the frame gate, and the room to and from its
+rows."""

@@ -1,0 +1,191 @@
+"""Frame building for the room's core: the room frame, the state frames, events and errors.
+
+A part of ``RoomCore`` (app/realtime/room/core.py): ``Frames`` turns the room's state
+(``RoomState``, app/realtime/room/state.py) into the frames of docs/protocol.md ("room",
+"state", "chat", "error", events) and hands them to the actor as effects (``Send``,
+``SendEach``; app/realtime/room/effects.py); it never writes to a socket. A state frame is built
+once per seat (one view, one encoding), and a seat a bot plays gets the very frame a client of
+that seat gets (decoded afresh).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+
+from app.engine import Event
+from app.realtime.room import protocol as p
+from app.realtime.room.bots import has_bots
+from app.realtime.room.effects import Effect, Send, SendEach
+from app.realtime.room.members import Client, Member
+from app.realtime.room.state import RoomState
+
+SEAT_MARKER = re.compile(r"\{seat:(\d+)\}")
+"""How an engine's event text names a seat (docs/protocol.md, "Events")."""
+
+
+class Frames:
+    """The frames of one room: ``state`` is the room, ``out`` the effects of the input being
+    handled."""
+
+    def __init__(self, state: RoomState, out: list[Effect]) -> None:
+        self.state = state
+        self.out = out
+
+    # --- sending -------------------------------------------------------------------------------
+    def send(self, conn: Client, frame: dict[str, Any]) -> None:
+        self.out.append(Send((conn,), p.encode(frame)))
+
+    def error(self, conn: Client, code: str, message: str, ref: int | None = None) -> None:
+        self.send(conn, p.error_frame(code, message, ref))
+
+    def broadcast(self, frame: dict[str, Any]) -> None:
+        self.out.append(Send(self.state.all_connections(), p.encode(frame)))
+
+    # --- the room frame ------------------------------------------------------------------------
+    def room_frame(self) -> dict[str, Any]:
+        match = self.state.match
+        takeovers = self.state.bots.takeover_seats()
+        return {
+            "type": "room",
+            "code": self.state.code,
+            "game": self.state.game.id,
+            "status": self.state.status,
+            "public": self.state.public,
+            "host": self.state.host,
+            "options": self.state.options,
+            "members": [self._member_frame(m, takeovers) for m in self.state.members.values()],
+            "room_options": self.state.room_options,
+            "bots": has_bots(self.state.game.id) and not self.state.game.open_table,
+            "watchers": len(self.state.watchers),
+            "seed_hash": match.seed_hash if match else None,
+            "result": self.state.result,
+            "match_id": self.state.match_id,
+            "save_state": self.state.match_save_state(),
+            "match_number": self.state.match_number,
+            "paused": self.state.paused,
+        }
+
+    def _member_frame(self, m: Member, takeovers: set[int]) -> dict[str, Any]:
+        """A member as the room frame lists them: a bot with its difficulty (always connected,
+        it needs no socket), a player whose seat a bot plays meanwhile with ``played_by_bot``."""
+        frame: dict[str, Any] = {
+            "id": m.id, "nickname": m.nickname, "seat": m.seat, "player": m.player,
+            "connected": m.connected or m.bot is not None, "rtt_ms": m.rtt_ms}
+        if m.left and not self.state.keeps_place(m):
+            frame["left"] = True
+        if m.bot is not None:
+            frame["bot"] = m.bot
+        elif m.seat is not None and m.seat in takeovers:
+            frame["played_by_bot"] = True
+        return frame
+
+    def broadcast_room(self) -> None:
+        self.broadcast(self.room_frame())
+
+    def send_room(self, conn: Client) -> None:
+        self.send(conn, self.room_frame())
+
+    # --- state frames --------------------------------------------------------------------------
+    def _state_common(self, events: list[dict[str, Any]], moved: bool = False) -> dict[str, Any]:
+        """The part of a state frame that every recipient shares; after a move, which move it
+        was (its number, seat and time: never the action, which may be a secret)."""
+        match = self.state.match
+        assert match is not None
+        common = {"match": self.state.match_number, "version": match.version,
+                  "active": self.state.game.active_seats(match.state),
+                  "timers": self.state.timers.visible(self.state.now.mono), "events": events}
+        if moved and match.log:
+            last = match.log[-1]
+            common["move"] = {"seq": match.version, "seat": last.seat, "at_ms": last.at_ms}
+        return common
+
+    def _state_frame(self, common: dict[str, Any], seat: int | None, view: dict[str, Any]) -> str:
+        return p.encode(self._state_dict(common, seat, view))
+
+    def _state_dict(self, common: dict[str, Any], seat: int | None,
+                    view: dict[str, Any]) -> dict[str, Any]:
+        """A seat's state frame: its view and, for a seat, its ``legal`` actions now (the
+        table and spectators get the public view only)."""
+        frame: dict[str, Any] = {"type": "state", "seat": seat, "view": view}
+        if seat is not None and self.state.match is not None:
+            frame["legal"] = self.state.game.legal_actions(self.state.match.state, seat)
+        frame.update(common)
+        return frame
+
+    def broadcast_state(self, events: list[dict[str, Any]], moved: bool = False,
+                         skip: Client | None = None) -> None:
+        """Each recipient gets its own seat's view; one view and one encoding per seat. A seat
+        a bot plays gets the very frame a client of that seat gets (decoded afresh). ``skip``:
+        a connection that gets its frame otherwise (a join)."""
+        if self.state.match is None:
+            return
+        conns = self.state.all_connections()
+        if skip is not None:
+            conns = [c for c in conns if c is not skip]
+        common = self._state_common(events, moved)
+        bot_seats = list(self.state.bots.seats)
+        views = self.state.match.views({conn.seat for conn in conns} | set(bot_seats))
+        texts = {seat: self._state_frame(common, seat, view) for seat, view in views.items()}
+        self.out.append(SendEach([(conn, texts[conn.seat]) for conn in conns]))
+        for seat in bot_seats:
+            self.state.bots.deliver(seat, orjson.loads(texts[seat]))
+
+    def send_state(self, conn: Client) -> None:
+        if self.state.match is not None:
+            seat = conn.seat
+            text = self._state_frame(self._state_common([]), seat, self.state.match.view(seat))
+            self.out.append(Send((conn,), text))
+
+    def deliver_to_bots(self, seats: list[int]) -> None:
+        """Seats a bot has just begun to play get their state frame now."""
+        if self.state.match is None:
+            return
+        common = self._state_common([])
+        views = self.state.match.views(set(seats))
+        for seat in seats:
+            frame = orjson.loads(self._state_frame(common, seat, views[seat]))
+            self.state.bots.deliver(seat, frame)
+
+    # --- events --------------------------------------------------------------------------------
+    def record(self, events: list[Event]) -> list[dict[str, Any]]:
+        """Events as frames, kept in the room's history (``record_events``)."""
+        return record_events(self.state.history, events)
+
+    def names(self, text: str) -> str:
+        """``{seat:N}`` in an engine's text replaced by that seat's nickname, in one pass: a
+        nickname that looks like a marker is pasted as it is, never expanded again (issue 7,
+        item 3). Used for the stored summary only; events go out with their markers."""
+        names = {m.seat: m.nickname for m in self.state.members.values() if m.seat is not None}
+
+        def name(found: re.Match[str]) -> str:
+            seat = int(found.group(1))
+            return names.get(seat, f"Seat {seat + 1}")
+
+        return SEAT_MARKER.sub(name, text)
+
+
+def record_events(history: deque[str], events: Iterable[Event]) -> list[dict[str, Any]]:
+    """Events as the frames carry them, the lasting ones kept in ``history`` as JSON text (their
+    ``{seat:N}`` markers unexpanded: the page names the seats, docs/protocol.md "Events")."""
+    frames = []
+    for event in events:
+        frame = event_frame(event)
+        frames.append(frame)
+        if not event.transient:
+            history.append(p.encode(frame))
+    return frames
+
+
+def event_frame(event: Event) -> dict[str, Any]:
+    """An engine's event as the ``events`` of a state frame carry it."""
+    frame: dict[str, Any] = {"text": event.text, "seat": event.seat, "kind": event.kind}
+    if event.data:
+        frame["data"] = event.data
+    if event.transient:
+        frame["transient"] = True
+    return frame
