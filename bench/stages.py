@@ -8,7 +8,7 @@ over every player action of seeded Panika matches (no server, no sockets, no dat
 A real ``Room`` with four seated connections (no table view, no bot) runs its actor on an event
 loop with a real ``Journal`` and ``RoomRecorder`` (a durable room), whose database only answers
 at once: the database thread's side of a commit is not counted, the loop's side is. Each
-connection writes through the real direct writer (app/realtime/wire.py) into a transport that
+connection writes through the real direct writer (app/realtime/transport/wire.py) into a transport that
 only counts the bytes, so the kernel's part (the sends on loopback) is not in the table either.
 Each move is what the endpoint does with a client's ``action`` frame (``parse_client_frame``,
 then ``Room.post``), then the loop runs until the actor has handled it, the journal has
@@ -56,18 +56,18 @@ from app.engine import rng as engine_rng  # noqa: E402
 from app.games import load_all  # noqa: E402
 
 # The room layer, by module path (a move of app/realtime/ renames these imports).
-from app.realtime import connection as connection_mod  # noqa: E402
-from app.realtime import core as core_mod  # noqa: E402
-from app.realtime import effects as effects_mod  # noqa: E402
-from app.realtime import frames as frames_mod  # noqa: E402
-from app.realtime import journal as journal_mod  # noqa: E402
-from app.realtime import life as life_mod  # noqa: E402
-from app.realtime import match as match_mod  # noqa: E402
-from app.realtime import protocol as protocol_mod  # noqa: E402
-from app.realtime import room as room_mod  # noqa: E402
-from app.realtime import timers as timers_mod  # noqa: E402
-from app.realtime import tokens as tokens_mod  # noqa: E402
-from app.realtime import wire as wire_mod  # noqa: E402
+from app.realtime import actor as room_mod  # noqa: E402
+from app.realtime.durable import journal as journal_mod  # noqa: E402
+from app.realtime.room import core as core_mod  # noqa: E402
+from app.realtime.room import effects as effects_mod  # noqa: E402
+from app.realtime.room import frames as frames_mod  # noqa: E402
+from app.realtime.room import life as life_mod  # noqa: E402
+from app.realtime.room import match as match_mod  # noqa: E402
+from app.realtime.room import protocol as protocol_mod  # noqa: E402
+from app.realtime.room import timers as timers_mod  # noqa: E402
+from app.realtime.room import tokens as tokens_mod  # noqa: E402
+from app.realtime.transport import connection as connection_mod  # noqa: E402
+from app.realtime.transport import wire as wire_mod  # noqa: E402
 
 GAME = "game"
 """Stands for the game's engine object in ``STAGES`` (its methods are wrapped on the instance)."""
@@ -83,8 +83,8 @@ STAGES: list[tuple[str, str, list[tuple[Any, str]]]] = [
     ("views", "views: the game's views of every seat",
      [(GAME, "views"), (GAME, "view")]),
     ("frames", "frame dicts, events, JSON encodes",
-     [(frames_mod.Frames, "_broadcast_state"), (frames_mod.Frames, "_state_common"),
-      (frames_mod.Frames, "_state_dict"), (frames_mod.Frames, "_record"),
+     [(frames_mod.Frames, "broadcast_state"), (frames_mod.Frames, "_state_common"),
+      (frames_mod.Frames, "_state_dict"), (frames_mod.Frames, "record"),
       (frames_mod, "event_frame"), (protocol_mod, "encode")]),
     ("timers", "timers: the rules' timers, the board synced, shown, the loop timer armed",
      [(life_mod.MatchLife, "_sync_timers"), (GAME, "timers"),
@@ -101,7 +101,7 @@ STAGES: list[tuple[str, str, list[tuple[Any, str]]]] = [
      "metrics",
      [(room_mod.Room, "post"), (room_mod.Room, "_handle"), (room_mod.Room, "perform"),
       (core_mod.RoomCore, "frame"), (core_mod.RoomCore, "take"), (core_mod.RoomCore, "_on_frame"),
-      (life_mod.MatchLife, "_on_action"), (life_mod.MatchLife, "_after_move"),
+      (life_mod.MatchLife, "on_action"), (life_mod.MatchLife, "_after_move"),
       (match_mod.MatchRun, "play"), (effects_mod.Now, "read"), (logs, "handling"),
       (metrics, "player_move")]),
     ("send", "send path: Connection.send_text and its write, the direct writer (header, encode)",
@@ -274,10 +274,10 @@ class Table:
             recorder.begin()
         room.now = effects_mod.Now.read()
         events = room.match.play(None, action, now=effects_mod.Now.read().mono)
-        room._after_move(events)  # noqa: SLF001 - what MatchLife._on_timer does
+        room.life._after_move(events)  # noqa: SLF001 - what MatchLife.on_timer does
         room.perform(room.take())
         if recorder is not None:
-            recorder.end(room)
+            recorder.end(room.state)
         await self.settle()
 
     async def close(self) -> None:
