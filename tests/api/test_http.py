@@ -187,8 +187,7 @@ def test_lobby_shows_every_game_with_its_picture_and_the_games_in_the_works(http
     for game in http.get("/api/games").json():
         assert f'data-game="{game["id"]}"' in page and f'img/{game["id"]}.svg' in page
         assert http.get(f'/static/img/{game["id"]}.svg').status_code == 200
-    for title in ("Panik Pilze", "Panique"):
-        assert title in page
-    for game_id in ("panik_pilze", "panique"):
-        assert f'class="btn create-room" data-game="{game_id}"' in page
+    for game in http.get("/api/games").json():
+        assert game["title"] in page
+        assert f'class="btn create-room" data-game="{game["id"]}"' in page
     assert "coming soon" not in page

@@ -11,9 +11,9 @@ import json
 
 import pytest
 
-from app.bots import make_bot, make_random_bot
+from app.bots import has_bots, make_bot, make_random_bot
 from app.bots.arena import play_match
-from app.engine.registry import get_game
+from app.engine.registry import all_games, get_game
 from tests.secrets import assert_no_key, walk
 
 FRAME_KEYS = {"type", "seat", "version", "view", "legal", "active", "timers", "events"}
@@ -110,8 +110,8 @@ def test_panic_lab_bot_sees_no_dice_before_the_reveal_and_no_answer_before_the_e
                 assert_no_key([view["players"]], r"tile|answer")
 
 
-@pytest.mark.parametrize("game_id", ["panique", "panik_pilze"])
-def test_other_games_frames_are_plain_seat_frames(monkeypatch, game_id):
+@pytest.mark.parametrize("game_id", sorted(g.id for g in all_games() if has_bots(g.id)))
+def test_every_games_bot_frames_are_plain_seat_frames(monkeypatch, game_id):
     spies, _ = spy_match(monkeypatch, game_id, 2, b"plain", lambda state, seat: None)
     for seat, spy in enumerate(spies):
         assert_plain_frames(frames_of(spy), seat)

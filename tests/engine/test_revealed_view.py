@@ -7,6 +7,7 @@ hand, every hidden side, the burst number, the answer and claims of a search), w
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -25,35 +26,41 @@ GAMES = sorted(g.id for g in registry.all_games())
 STEPS = 300
 
 
+SECRETS: dict[str, Callable[[Any], dict[str, Any]]] = {
+    "panika": lambda state: {
+        "burst_at": state.burst_at,
+        "hands": [[CARD_JSON[c] for c in hand] for hand in state.hands],
+        "piles": [[CARD_JSON[c] for c in pile] for pile in state.piles]},
+    "panika_counter": lambda state: {"burst_at": state.burst_at},
+    "panic_lab": lambda state: {
+        "answer": None if state.solution is None else state.solution.answer,
+        "claims": [claim.tile for claim in state.claims]},
+    "panik_pilze": lambda state: {
+        "hands": [[ACTION_JSON[c] for c in hand] for hand in state.hands],
+        "pile": [{"up": state.up[c], "down": other_side(c, state.up[c])} for c in state.pile],
+        "action_pile": [ACTION_JSON[c] for c in state.action_pile],
+        "downs": [other_side(c, state.up[c]) for c in state.display]},
+    "panique": lambda state: {},
+}
+"""What each game's state keeps secret, read from the state itself (docs/games/<game>.md): a
+new game declares its own here (docs/adding-a-game.md)."""
+
+SHOWN: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "panic_lab": lambda view: {"answer": view["revealed"]["answer"],
+                               "claims": [c["tile"] for c in view["revealed"]["claims"]]},
+    "panik_pilze": lambda view: {**view["revealed"], "downs": [d["down"] for d in view["display"]]},
+}
+"""The same secrets as a game's revealed view shows them, where that is not its ``revealed``
+field as it is."""
+
+
 def secrets(game_id: str, state: Any) -> dict[str, Any]:
-    """What each game's state keeps secret, read from the state itself (docs/games)."""
-    if game_id == "panika":
-        return {"burst_at": state.burst_at,
-                "hands": [[CARD_JSON[c] for c in hand] for hand in state.hands],
-                "piles": [[CARD_JSON[c] for c in pile] for pile in state.piles]}
-    if game_id == "panika_counter":
-        return {"burst_at": state.burst_at}
-    if game_id == "panic_lab":
-        return {"answer": None if state.solution is None else state.solution.answer,
-                "claims": [claim.tile for claim in state.claims]}
-    if game_id == "panik_pilze":
-        return {"hands": [[ACTION_JSON[c] for c in hand] for hand in state.hands],
-                "pile": [{"up": state.up[c], "down": other_side(c, state.up[c])}
-                         for c in state.pile],
-                "action_pile": [ACTION_JSON[c] for c in state.action_pile],
-                "downs": [other_side(c, state.up[c]) for c in state.display]}
-    assert game_id == "panique"
-    return {}
+    assert game_id in SECRETS, f"declare what {game_id}'s state keeps secret in SECRETS"
+    return SECRETS[game_id](state)
 
 
 def shown(game_id: str, revealed_view: dict[str, Any]) -> dict[str, Any]:
-    """The same secrets as the revealed view shows them."""
-    revealed = revealed_view["revealed"]
-    if game_id == "panic_lab":
-        return {"answer": revealed["answer"], "claims": [c["tile"] for c in revealed["claims"]]}
-    if game_id == "panik_pilze":
-        return {**revealed, "downs": [d["down"] for d in revealed_view["display"]]}
-    return revealed
+    return SHOWN.get(game_id, lambda view: view["revealed"])(revealed_view)
 
 
 def random_steps(game_id: str, players: int, seed: str):

@@ -15,6 +15,7 @@ import orjson
 import pytest
 
 from app.engine import Game, get_game
+from app.engine.registry import all_games
 from app.engine.replay import replay
 from app.realtime.room import protocol as p
 from app.realtime.transport.connection import Connection
@@ -24,6 +25,7 @@ from app.realtime.room.effects import (
 )
 from app.realtime.transport.guard import CLOSE_POLICY
 from app.realtime.room.membership import CLOSE_REMOVED
+from tests.conformance.games import option_sets
 from tests.realtime.core_helpers import at, frames_to, join, of_type, only, room
 
 
@@ -154,9 +156,12 @@ def by_seat(ann: Connection, bob: Connection) -> dict[int, Connection]:
     return {c.seat: c for c in (ann, bob) if c.seat is not None}
 
 
-@pytest.mark.parametrize("game_id", ["panika", "panic_lab", "panik_pilze", "panique"])
+TWO_PLAYER_GAMES = sorted(g.id for g in all_games() if not g.open_table and g.min_players <= 2)
+
+
+@pytest.mark.parametrize("game_id", TWO_PLAYER_GAMES)
 def test_a_match_plays_to_its_end_and_is_saved_with_its_whole_log(game_id):
-    options = {"target_tokens": 1} if game_id == "panic_lab" else None
+    options = option_sets(get_game(game_id))[-1]  # every number at its smallest: the shortest
     core, ann, bob, _ = seated(game_id, options)
     game = get_game(game_id)
     ended, last = play_out(core, by_seat(ann, bob), game)
