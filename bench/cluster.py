@@ -1,4 +1,4 @@
-"""Several processes under load (docs/performance.md, "Several processes"): the same load
+"""Several processes under load (docs/architecture.md, "Several processes"): the same load
 (bench/load.py's bots) against one server process and against two processes of one site sharing
 PostgreSQL and Redis, and one process with durable rooms on and off.
 

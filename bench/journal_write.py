@@ -18,7 +18,7 @@ Printed per way and round: wall time and this process's CPU time per transaction
 server's own CPU is not counted: on PostgreSQL it is another process). The journal commits at
 most once per ``JOURNAL_WINDOW_MS`` with everything that came in meanwhile, so ``--moves`` is
 the batch a server writes: one or a few when quiet, about 24 at saturation with 50 rooms
-(docs/performance.md, "Where the rest goes: holding the frames").
+(docs/performance.md, "The cost of durable rooms").
 """
 
 from __future__ import annotations

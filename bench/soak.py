@@ -1,5 +1,5 @@
 """Soak: a long run at the target load, to see the longest pause the server ever takes, the full
-collection included (docs/performance.md, "Soak").
+collection included (docs/performance.md, "How to run").
 
     .venv/bin/python bench/soak.py --conns 4000 --rate 2000 --minutes 30 [--full-gc-seconds 600]
 
