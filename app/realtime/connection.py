@@ -53,7 +53,7 @@ class Connection:
     """A joined (or joining) WebSocket client of one room."""
 
     __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_direct", "_backlog",
-                 "_finishing", "_pings", "on_gone", "on_bad_join", "gate", "deltas", "held", "abort",
+                 "_finishing", "_pings", "heard", "on_gone", "on_bad_join", "gate", "deltas", "held", "abort",
                  "__weakref__")
 
     def __init__(self, send: AsgiSend | None = None, direct: TextWriter | None = None) -> None:
@@ -70,6 +70,8 @@ class Connection:
         self._finishing: asyncio.Task[None] | None = None
         self._pings: dict[int, float] | None = None
         """The server's pings not answered yet: their ``t`` and when they left."""
+        self.heard: float | None = None
+        """When the client last answered a ping of the server (None: it never has)."""
         self.on_gone: Callable[[Connection], None] | None = None
         """Called once when the server gives up on this connection (fell behind, broken)."""
         self.on_bad_join: Callable[[], None] | None = None
@@ -247,6 +249,7 @@ class Connection:
         sent = self._pings.pop(t, None) if self._pings else None
         if sent is None:
             return False
+        self.heard = now
         self.record_rtt(now - sent)
         return True
 

@@ -24,7 +24,7 @@ from app.engine import Game
 
 from . import protocol as p
 from .bots import BotSeats
-from .connection import Connection
+from .connection import CLOSE_FELL_BEHIND, Connection
 from .delta import StatePatches
 from .effects import Close, Control, Effect, Now, WakeAt
 from .frames import Frames
@@ -227,6 +227,7 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
         self._broadcast({"type": "chat", **line})
 
     def _on_tick(self, now: float) -> None:
+        self._close_silent(now)
         conns = self._all_connections()
         if conns:
             self.last_activity = now
@@ -241,3 +242,18 @@ class RoomCore(Membership, HostCommands, MatchLife, Frames):
         self._drop_gone_members(now)
         self._sync_bots()
         self._hand_host_over(now)
+
+    def _close_silent(self, now: float) -> None:
+        """Presence (docs/protocol.md, "Presence"): a connection that answered the server's pings
+        and has answered none for ``silence_seconds`` (at least two ping intervals) is given up,
+        as a dead network would never tell: closed (``too_slow``), its member away at once, so
+        every other screen can say so while the phone itself is reconnecting."""
+        limit = self.policy.silence_seconds
+        if limit <= 0:
+            return
+        limit = max(limit, 2 * self.ping_ms / 1000)
+        for conn in self._all_connections():
+            if conn.heard is not None and now - conn.heard >= limit:
+                self.out.append(Close(conn, CLOSE_FELL_BEHIND,
+                                      ("too_slow", "no answer to the server's pings")))
+                self._on_closed(conn)
