@@ -185,6 +185,7 @@ function onRoom(room) {
   renderResult();
   renderWatching();
   renderPaused(room);
+  renderAway(previous, room);
   if (room.status !== "waiting") ensureGame();
   setPlaying();
   if (state.game && state.game.onRoom) state.game.onRoom(room);
@@ -305,6 +306,7 @@ function memberChip(m, room, active, amHost) {
   if (m.id === state.me) tags.push(T.you);
   if (!m.player) tags.push(T.watching);
   if (m.left) tags.push(T.left);
+  else if (isAway(m)) tags.push(T.awayTag);
   if (m.bot) tags.push(T.botTag(T.botLevels[m.bot] || m.bot));
   if (m.played_by_bot) tags.push(T.playedByBot);
   name.textContent = m.nickname + (tags.length ? ` (${tags.join(", ")})` : "");
@@ -388,7 +390,9 @@ let inviteForced = null;
 function inviteUpFront() {
   const room = state.room;
   if (!room) return false;
-  if (room.status === "waiting") return true;
+  // Folded away (the room badge opens it) once someone else has joined: the next step leads.
+  // The table view keeps it up front: it is the room's way in.
+  if (room.status === "waiting") return tableMode || room.members.filter((m) => !m.bot && !m.left).length < 2;
   return root.dataset.openTable === "true" && room.members.filter((m) => m.player && !m.left).length < 2;
 }
 
@@ -436,6 +440,7 @@ function renderWaiting() {
   const room = state.room;
   const waiting = room.status === "waiting" && !tableMode;
   $("waiting").hidden = !waiting;
+  $("next-step").hidden = !waiting;
   if (!waiting) return;
   const amHost = room.host === state.me;
   const players = room.members.filter((m) => m.player && !m.left).length;
@@ -446,10 +451,14 @@ function renderWaiting() {
   const min = Number(root.dataset.minPlayers), max = Number(root.dataset.maxPlayers);
   const ready = players >= min && players <= max;
   renderBots(amHost, players, max);
+  // The one thing this person can do now leads the page (docs/architecture.md, "The room
+  // page"): the host's Start (sticky on a phone), a player's word that they are in.
+  const mine = room.members.find((m) => m.id === state.me);
   $("start-btn").hidden = !amHost;
   $("start-btn").disabled = !ready;
+  $("next-step").classList.toggle("with-start", amHost);
   $("waiting-note").textContent = !amHost
-    ? T.waitingForHost(hostName())
+    ? (mine && mine.player ? T.youreIn(mine.nickname, hostName()) : T.waitingForHost(hostName()))
     : ready ? T.readyToStart(players) : T.needPlayers(players, min, max);
 }
 
@@ -557,6 +566,62 @@ $("takeover-seconds").addEventListener("change", (e) => {
 $("start-btn").addEventListener("click", () => socket.send({ type: "start" }));
 $("rematch-btn").addEventListener("click", () => socket.send({ type: "rematch" }));
 
+// --- presence (docs/protocol.md, "Presence"): who is away, and when a bot stands in ------------
+// Every screen (the TV too) names a seated player away from a running match, with the time until
+// a bot takes over, counted down here from the room frame's `bot_in_ms`; "back" when they return.
+let awayDeadlines = new Map(); // member id -> performance.now() when the bot takes over (or null)
+let backNotes = new Map(); // member id -> until when "back" shows
+
+function isAway(m) {
+  return !m.bot && m.seat !== null && !m.connected && state.room && state.room.status === "playing";
+}
+
+function renderAway(previous, room) {
+  const now = performance.now();
+  const next = new Map();
+  for (const m of room.members) {
+    if (!isAway(m) || m.id === state.me) continue;
+    next.set(m.id, m.played_by_bot ? 0 : m.bot_in_ms === null || m.bot_in_ms === undefined ? null : now + m.bot_in_ms);
+  }
+  if (previous && room.status === "playing") {
+    for (const id of awayDeadlines.keys()) {
+      const m = room.members.find((x) => x.id === id);
+      if (m && m.connected) backNotes.set(id, now + 4000);
+    }
+  }
+  awayDeadlines = next;
+  drawAway();
+}
+
+function drawAway() {
+  const line = $("away-line");
+  const now = performance.now();
+  const members = state.room ? state.room.members : [];
+  const name = (id) => (members.find((m) => m.id === id) || {}).nickname;
+  const items = [];
+  for (const [id, deadline] of awayDeadlines) {
+    const who = name(id);
+    if (!who) continue;
+    const text = deadline === null ? T.away(who)
+      : deadline - now > 0 ? T.awayBotIn(who, Math.ceil((deadline - now) / 1000)) : T.awayBotNow(who);
+    items.push(["away", id, text]);
+  }
+  for (const [id, until] of backNotes) {
+    if (until < now || awayDeadlines.has(id) || !name(id)) { backNotes.delete(id); continue; }
+    items.push(["back", id, T.back(name(id))]);
+  }
+  line.hidden = items.length === 0;
+  const shown = [...line.children].map((li) => li.textContent).join("|");
+  if (shown === items.map((i) => i[2]).join("|")) return;
+  line.replaceChildren(...items.map(([kind, id, text]) => {
+    const li = document.createElement("li");
+    li.className = kind;
+    li.dataset.member = id;
+    li.textContent = text;
+    return li;
+  }));
+}
+
 // --- timers ----------------------------------------------------------------------------------
 let timerDeadlines = [];
 function renderTimers(timers) {
@@ -592,7 +657,7 @@ function drawTimers() {
     return el;
   }));
 }
-setInterval(drawTimers, 250);
+setInterval(() => { drawTimers(); drawAway(); }, 250);
 
 // --- result ----------------------------------------------------------------------------------
 // The engine's summary is English ("{seat:0} wins with 5 tokens."); another language names the

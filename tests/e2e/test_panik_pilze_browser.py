@@ -145,7 +145,7 @@ def test_a_group_plays_panik_pilze_to_the_end_and_again(live, new_page, screensh
     check_screen(host, "Panik Pilze waiting room (host)", fits=False)
     check_screen(brendon, "Panik Pilze waiting room (phone)", fits=False)
     check_screen(group.table, "Panik Pilze table view, waiting", fits=False)
-    assert "Waiting for Nicole" in brendon.inner_text("#waiting-note")
+    assert "You're in, Brendon — Nicole starts the match" in brendon.inner_text("#waiting-note")
 
     host.click("#start-btn")
     wait_all(group.everyone, PLAYING)

@@ -71,7 +71,7 @@ def test_a_group_plays_panique_to_the_end_and_again(live, new_page, screenshots)
     check_screen(host, "Panique waiting room (host)", fits=False)
     check_screen(brendon, "Panique waiting room (phone)", fits=False)
     check_screen(group.table, "Panique table view, waiting", fits=False)
-    assert "Waiting for Nicole" in brendon.inner_text("#waiting-note")
+    assert "You're in, Brendon — Nicole starts the match" in brendon.inner_text("#waiting-note")
 
     host.click("#start-btn")
     wait_all(group.everyone, '.pq-root[data-phase="order"]')

@@ -1,0 +1,116 @@
+"""A room that explains itself (issue 23): every screen leads with the one thing its person can
+do now. The host's Start is inside the viewport at 360 x 640, 390 x 844 and 1366 x 768 (and
+stays there on a phone while the page scrolls); a guest reads "You're in, <name> — <host> starts
+the match" without scrolling; the invite folds away once someone has joined."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.axe import assert_accessible
+from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
+from tests.e2e.room_flow import no_errors, wait_member
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(360, 640), (390, 844), (1366, 768)]
+
+
+@pytest.fixture
+def live(shared_live):  # type: ignore[no-untyped-def]
+    """The tests of this module share one server (each makes its own rooms)."""
+    return shared_live
+
+
+def _inside(page, selector: str) -> None:  # type: ignore[no-untyped-def]
+    """``selector`` is rendered wholly inside the viewport."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box is not None, f"{selector} is not rendered"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5, \
+        f"{selector} at y {box['y']:.0f}..{box['y'] + box['height']:.0f} in {size}"
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, box
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_waiting_room_leads_with_the_next_step(live, new_page, size) -> None:  # type: ignore[no-untyped-def]
+    phone_size = size[0] < 700
+    host = new_page(phone=phone_size, size=size)
+    code = create_room_in_lobby(host, live.base_url, "panik_pilze", "Nicole")
+    host.wait_for_selector("#invite:not([hidden])")  # alone: the way in is up front
+    guest = new_page(phone=phone_size, size=size)
+    join_with_nickname(guest, f"{live.base_url}/r/{code}", "Ana")
+    wait_member(host, "Ana")
+
+    # The host: Start, enabled, on screen; the invite folded behind the room badge.
+    host.wait_for_selector("#start-btn:not([disabled])")
+    host.wait_for_selector("#invite", state="hidden")
+    _inside(host, "#start-btn")
+    assert host.get_attribute("#share-toggle", "aria-expanded") == "false"
+    if phone_size:  # sticky: still on screen with the page scrolled to its end
+        host.evaluate("() => window.scrollTo(0, document.scrollingElement.scrollHeight)")
+        host.wait_for_function("() => window.scrollY > 0 || document.scrollingElement.scrollHeight <= innerHeight")
+        _inside(host, "#start-btn")
+        host.evaluate("() => window.scrollTo(0, 0)")
+
+    # The guest: told they are in and who starts, on screen; no Start of their own.
+    guest.wait_for_function(
+        "() => document.getElementById('waiting-note').textContent.includes('You\\'re in, Ana')")
+    assert guest.inner_text("#waiting-note") == "You're in, Ana — Nicole starts the match"
+    _inside(guest, "#waiting-note")
+    assert guest.locator("#start-btn").is_hidden()
+    assert guest.locator("#invite").is_hidden()
+
+    # The invite is still one tap away.
+    host.click("#share-toggle")
+    host.wait_for_selector("#invite:not([hidden])")
+    assert_accessible(host, f"waiting room {size}")
+    assert_accessible(guest, f"waiting room, guest {size}")
+    no_errors([host, guest])
+
+
+def test_a_dropped_phone_knows_it_and_everyone_else_names_it_away(live, new_page) -> None:  # type: ignore[no-untyped-def]
+    """Presence (docs/protocol.md, "Presence"): a phone whose network stalls mid-match says it
+    is offline within 3 s (the heartbeat it expects); within 5 s the host's screen and the TV
+    name the player as away with the time until a bot stands in; back, they say so."""
+    import time
+
+    from tests.e2e.conftest import TV_SIZE
+    from tests.e2e.proxy import TcpProxy
+
+    with TcpProxy(live.port) as proxy:
+        host = new_page()
+        code = create_room_in_lobby(host, live.base_url, "panika", "Nicole")
+        phone = new_page(phone=True)
+        join_with_nickname(phone, f"{proxy.base_url}/r/{code}", "Ben")
+        wait_member(host, "Ben")
+        tv = new_page(size=TV_SIZE)
+        tv.goto(f"{live.base_url}/r/{code}/table")
+        tv.wait_for_selector('#conn[data-state="connected"]')
+        host.click("#start-btn")
+        phone.wait_for_selector("#panika-hand button.card")
+        tv.wait_for_selector("#timers .timer")
+
+        proxy.stall()
+        stalled = time.monotonic()
+        phone.wait_for_selector('#conn[data-state="lost"]', timeout=3_000)
+        assert time.monotonic() - stalled <= 3.0
+        for page in (host, tv):
+            page.wait_for_selector("#away-line li.away", timeout=max(500, 5_000 - 1000 * (time.monotonic() - stalled)))
+            text = page.inner_text("#away-line")
+            assert text.startswith("Ben is away · a bot takes over in "), text
+            assert page.locator("#away-line").is_visible()
+        assert time.monotonic() - stalled <= 5.5
+        # The count-down runs: the seconds go down between two readings.
+        first = int(host.inner_text("#away-line li.away").rsplit(" ", 2)[1])
+        host.wait_for_function(
+            "n => { const li = document.querySelector('#away-line li.away');"
+            " return li && parseInt(li.textContent.split(' ').at(-2)) < n; }", arg=first)
+        assert_accessible(tv, "TV with a player away")
+
+        proxy.resume()
+        phone.wait_for_selector('#conn[data-state="connected"]', timeout=15_000)
+        for page in (host, tv):
+            page.wait_for_selector("#away-line li.back", timeout=5_000)
+            assert page.inner_text("#away-line li.back") == "Ben is back"
+        no_errors([host, tv])
