@@ -668,6 +668,24 @@ function resultSummary(r) {
   return T.winners(winners);
 }
 
+// The end of every match: a winner screen on every page and the TV, "You win!" on the winner's.
+function renderWinner(r) {
+  const banner = $("winner-banner");
+  const winners = r.players.filter((p) => p.winner);
+  banner.hidden = winners.length === 0;
+  if (!winners.length) return;
+  const mine = !tableMode && state.seat !== null && winners.some((p) => p.seat === state.seat);
+  const others = winners.filter((p) => p.seat !== state.seat).map((p) => p.nickname);
+  if (mine) {
+    banner.textContent = others.length
+      ? t("room.you_all_win", { names: others.reduce((a, b) => t("event.and", { a, b })) })
+      : t("room.you_win");
+  } else {
+    banner.textContent = T.winners(winners.map((p) => p.nickname));
+  }
+  banner.classList.toggle("mine", mine);
+}
+
 function renderResult() {
   const room = state.room;
   const r = room.result;
@@ -675,6 +693,7 @@ function renderResult() {
   if (!r) return;
   if (room.status === "finished") timerDeadlines = [];
   $("result-summary").textContent = resultSummary(r);
+  renderWinner(r);
   $("result-rows").replaceChildren(...[...r.players].sort((a, b) => a.rank - b.rank).map((p) => {
     const tr = document.createElement("tr");
     if (p.winner) tr.className = "winner";

@@ -114,3 +114,59 @@ def test_a_dropped_phone_knows_it_and_everyone_else_names_it_away(live, new_page
             page.wait_for_selector("#away-line li.back", timeout=5_000)
             assert page.inner_text("#away-line li.back") == "Ben is back"
         no_errors([host, tv])
+
+
+FEED = "frame => panicParty.socket.handlers.onFrame(frame)"
+TV_TEXT = """(selectors) => selectors.flatMap((sel) => [...document.querySelectorAll(sel)]
+  .filter((el) => el.getClientRects().length && el.textContent.trim())
+  .map((el) => [sel, el.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(el).fontSize)]))"""
+
+
+def test_the_end_of_a_match_shows_the_winner_everywhere_and_the_tv_reads_from_the_sofa(live, new_page) -> None:  # type: ignore[no-untyped-def]
+    """A winner screen on every page and the TV ("You win!" on the winner's own), standings
+    with a labelled score column, and on the 1920 x 1080 table view the names, the room code,
+    the timers and the status at 32 px or more."""
+    from tests.e2e.conftest import TV_SIZE
+
+    host = new_page()
+    code = create_room_in_lobby(host, live.base_url, "panika", "Nicole")
+    phone = new_page(phone=True)
+    join_with_nickname(phone, f"{live.base_url}/r/{code}", "Cleo")
+    wait_member(host, "Cleo")
+    tv = new_page(size=TV_SIZE)
+    tv.goto(f"{live.base_url}/r/{code}/table")
+    tv.wait_for_selector('#conn[data-state="connected"]')
+    wait_member(tv, "Cleo")
+    tv.wait_for_selector("#members .member")
+    sizes = tv.evaluate(TV_TEXT, ["#room-code", "#members .member .name"])
+    assert sizes and all(size >= 32 for _, _, size in sizes), sizes
+
+    host.click("#start-btn")
+    tv.wait_for_selector("#timers .timer")
+    sizes = tv.evaluate(TV_TEXT, ["#room-code", "#timers .timer", "h1"])
+    assert len(sizes) >= 3 and all(size >= 32 for _, _, size in sizes), sizes
+
+    # The match ends (the room frame the server sends at the end, fed to the pages as it is):
+    # Cleo won.
+    room = host.evaluate("() => structuredClone(panicParty.state.room)")
+    cleo = next(m for m in room["members"] if m["nickname"] == "Cleo")
+    nicole = next(m for m in room["members"] if m["nickname"] == "Nicole")
+    result = {"summary": "Cleo wins", "seed": "ab" * 32, "seed_hash": "cd" * 32, "players": [
+        {"seat": cleo["seat"], "nickname": "Cleo", "score": 0, "rank": 1, "winner": True, "bot": None},
+        {"seat": nicole["seat"], "nickname": "Nicole", "score": -3, "rank": 2, "winner": False, "bot": None}]}
+    finished = {**room, "type": "room", "status": "finished", "result": result, "match_id": None,
+                "save_state": "saving"}
+    for page in (host, phone, tv):
+        page.evaluate(FEED, finished)
+        page.wait_for_selector("#winner-banner:not([hidden])")
+        _inside(page, "#winner-banner")
+        assert page.inner_text("#score-head") == "Score (minus the cards left)"
+        assert page.inner_text("#standings-caption") == "Final standings"
+    assert phone.inner_text("#winner-banner") == "You win!"
+    assert host.inner_text("#winner-banner") == "Cleo wins!"
+    assert tv.inner_text("#winner-banner") == "Cleo wins!"
+    sizes = tv.evaluate(TV_TEXT, ["#winner-banner", "#result-rows td", "#room-code"])
+    assert all(size >= 32 for _, _, size in sizes), sizes
+    assert_accessible(phone, "winner screen, phone")
+    assert_accessible(tv, "winner screen, TV")
+    no_errors([host, phone, tv])
