@@ -35,7 +35,18 @@ function joinFrame() {
   if (tableMode) return { type: "join", watch: true };
   const token = savedToken(code);
   if (token) return { type: "join", token };
+  state.wantedName = state.nickname; // told below if the room gave them another name
   return { type: "join", nickname: state.nickname };
+}
+
+// A removed member sees only the removal and the way back to the lobby, also after a reload
+// (the page remembers it for this room: its token is void, and so is its nickname).
+const REMOVED_KEY = `pp:removed:${code}`;
+function showRemoved() {
+  try { localStorage.setItem(REMOVED_KEY, "1"); } catch { /* private mode */ }
+  document.body.classList.add("removed");
+  $("removed-panel").hidden = false;
+  closeSide();
 }
 
 const socket = new RoomSocket(code, joinFrame, {
@@ -54,6 +65,7 @@ function setConnection(name, detail) {
   if (name === "lost" && detail) text = T.retryIn(detail);
   $("conn-text").textContent = text;
   pill.classList.toggle("final", CONN_FINAL.has(name));
+  if (name === "removed") showRemoved();
   document.body.classList.toggle("offline", !state.connected);
 }
 
@@ -63,6 +75,10 @@ function setStatus(text) {
 }
 
 function start() {
+  if (!tableMode && localStorage.getItem(REMOVED_KEY)) {
+    setConnection("removed");
+    return;
+  }
   if (!tableMode && !savedToken(code) && !state.nickname) {
     showJoin();
     return;
@@ -178,6 +194,14 @@ function onRoom(room) {
   if (room.seed_hash) state.seedHash = room.seed_hash;
   const mine = room.members.find((m) => m.id === state.me);
   if (mine) state.seat = mine.seat;
+  if (mine && state.wantedName) {
+    // A taken nickname gets a number ("Nicole 2"): the newcomer is told what they became.
+    if (mine.nickname !== state.wantedName) {
+      setStatus(T.renamed(state.wantedName, mine.nickname));
+      $("status-line").dataset.kind = "renamed";
+    }
+    state.wantedName = null;
+  }
   renderMembers();
   if (previous && inviteUpFront() !== wasUpFront(previous)) inviteForced = null;
   renderInvite();

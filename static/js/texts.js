@@ -20,6 +20,7 @@ export const T = {
   throttled: t("room.throttled"),
   disconnected: t("room.disconnected"),
   chooseNickname: t("room.choose_nickname"),
+  renamed: (wanted, name) => t("room.renamed", { wanted, name }),
 
   // watching
   watchingStarted: t("room.watching_started"),

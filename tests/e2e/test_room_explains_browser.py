@@ -170,3 +170,36 @@ def test_the_end_of_a_match_shows_the_winner_everywhere_and_the_tv_reads_from_th
     assert_accessible(phone, "winner screen, phone")
     assert_accessible(tv, "winner screen, TV")
     no_errors([host, phone, tv])
+
+
+def test_a_removed_player_sees_only_the_removal_and_a_renamed_one_is_told(live, new_page) -> None:  # type: ignore[no-untyped-def]
+    host = new_page()
+    code = create_room_in_lobby(host, live.base_url, "panika", "Nicole")
+    twin = new_page(phone=True)
+    join_with_nickname(twin, f"{live.base_url}/r/{code}", "nicole")
+    wait_member(host, "nicole 2")
+    twin.wait_for_selector("#status-line[data-kind='renamed']")
+    assert twin.inner_text("#status-line") == "“nicole” was taken in this room: you are “nicole 2”."
+    _inside(twin, "#status-line")
+
+    menu = host.locator('#members .member:has-text("nicole 2") .host-menu')
+    menu.locator("summary").click()
+    host.once("dialog", lambda d: d.accept())
+    menu.get_by_role("button", name="Remove").click()
+    for reload in (False, True):
+        if reload:
+            twin.reload()
+        twin.wait_for_selector("#removed-panel:not([hidden])")
+        assert twin.locator("#members").is_hidden() and twin.locator("#game").is_hidden()
+        assert twin.locator("#next-step").is_hidden()
+        visible = twin.evaluate("""() => [...document.querySelectorAll('#room > *')]
+          .filter((el) => el.getClientRects().length).map((el) => el.id || el.className)""")
+        assert "removed-panel" in visible and set(visible) <= {"room-header", "removed-panel"}, visible
+        back = twin.locator("#removed-panel a[href='/']")
+        box = back.bounding_box()
+        assert box and box["height"] >= 44 and box["width"] >= 44
+        _inside(twin, "#removed-panel a[href='/']")
+    assert_accessible(twin, "removed")
+    twin.click("#removed-panel a[href='/']")
+    twin.wait_for_url(f"{live.base_url}/")
+    no_errors([host])
