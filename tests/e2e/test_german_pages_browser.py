@@ -56,6 +56,12 @@ ENGLISH = """async () => {
 }"""
 
 
+MOVED_OR_MINE = """() => { const s = panicParty.state, f = s.frame;
+  return (s.version || 0) >= 1 || !!(f && f.legal && f.legal.length && f.active.includes(s.seat)); }"""
+PLAY_MINE = """() => { const s = panicParty.state, f = s.frame;
+  if ((s.version || 0) < 1) panicParty.socket.send({ type: "action", action: f.legal[0] }); }"""
+
+
 @pytest.fixture(scope="module")
 def quick_bots(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
     """A server whose bots think fast, so that moves come soon after the start."""
@@ -89,8 +95,11 @@ def test_a_german_phone_sees_no_english_and_nothing_cut_off(browser, quick_bots,
         page.wait_for_function("() => panicParty.state.room.status === 'playing' && !!panicParty.state.game")
         if game == "panika_counter":  # no bots: the page's own taps are the moves
             page.click("#counter-tap")
-        # Moves were played (the state's version counts them).
-        page.wait_for_function("() => (panicParty.state.version || 0) >= 1", timeout=45_000)
+        # Moves were played (the state's version counts them): the bots', or the page's own
+        # first legal move when the match waits on it.
+        page.wait_for_function(MOVED_OR_MINE, timeout=30_000)
+        page.evaluate(PLAY_MINE)
+        page.wait_for_function("() => (panicParty.state.version || 0) >= 1", timeout=30_000)
         settle(page)
         assert_no_english(page, f"{game} room mid-match")
         assert_not_clipped(page)
