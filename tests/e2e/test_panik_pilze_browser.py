@@ -155,6 +155,7 @@ def test_a_group_plays_panik_pilze_to_the_end_and_again(live, new_page, screensh
         check_screen(page, label)
     shoot(brendon, screenshots, "panik_pilze-phone")
     shoot(host, screenshots, "panik_pilze-laptop")
+    shoot(group.table, screenshots, "panik_pilze-tv")
     check_everywhere(brendon, "panik_pilze-phone")
     check_everywhere(group.table, "panik_pilze-table")
 

@@ -71,6 +71,7 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots) 
         check_screen(page, label)
     shoot(phone, screenshots, "panika-phone")
     shoot(host, screenshots, "panika-laptop")
+    shoot(group.table, screenshots, "panika-tv")
     check_everywhere(phone, "panika-phone")
     check_everywhere(group.table, "panika-table")
 

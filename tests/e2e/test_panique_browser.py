@@ -82,6 +82,7 @@ def test_a_group_plays_panique_to_the_end_and_again(live, new_page, screenshots)
         check_screen(page, label)
     shoot(brendon, screenshots, "panique-phone")
     shoot(host, screenshots, "panique-laptop")
+    shoot(group.table, screenshots, "panique-tv")
     check_everywhere(brendon, "panique-phone")
     check_everywhere(group.table, "panique-table")
 
