@@ -143,8 +143,10 @@ def test_the_end_of_a_match_shows_the_winner_everywhere_and_the_tv_reads_from_th
 
     host.click("#start-btn")
     tv.wait_for_selector("#timers .timer")
-    sizes = tv.evaluate(TV_TEXT, ["#room-code", "#timers .timer", "h1"])
-    assert len(sizes) >= 3 and all(size >= 32 for _, _, size in sizes), sizes
+    tv.wait_for_selector(".pk-player .pk-name")
+    sizes = tv.evaluate(TV_TEXT, ["#room-code", "#timers .timer", "h1", ".pk-player .pk-name",
+                                  ".pk-status", ".pk-tap-hint", ".pk-info"])
+    assert len(sizes) >= 6 and all(size >= 32 for _, _, size in sizes), sizes
 
     # The match ends (the room frame the server sends at the end, fed to the pages as it is):
     # Cleo won.
