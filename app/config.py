@@ -64,7 +64,15 @@ class Settings(BaseSettings):
     room_idle_seconds: float = Field(600.0, description="An empty room closes after this long.")
     max_rooms: int = Field(5000, description="Rooms open at once, at most.")
     ws_messages_per_second: int = Field(40, description="Client frames accepted per second.")
-    ping_interval_seconds: float = Field(3.0, description="How often the server measures RTT.")
+    ping_interval_seconds: float = Field(
+        1.0, description="How often the server pings every page: its heartbeat (a page that hears "
+        "nothing for 2.5 intervals says it is offline) and its round-trip measure."
+    )
+    presence_timeout_seconds: float = Field(
+        3.0, description="A connection that answered the server's pings and then answers none for "
+        "this long (at least two ping intervals) is closed: its member shows as away at once "
+        "(docs/protocol.md, \"Presence\"). 0: never."
+    )
     gc_young_seconds: float = Field(
         0.03, description="Collect young objects this often (0: CPython's automatic collector "
         "instead; see app/collector.py)."

@@ -87,6 +87,9 @@ class LiveServer(LocalSite):
         # The collector schedule is process-wide: tests keep CPython's own (several servers
         # share one test process).
         settings.setdefault("gc_young_seconds", 0)
+        # A test's client answers pings only while it reads: the presence timeout (a silent
+        # connection closed) is on only where a test asks for it (the browser tests do).
+        settings.setdefault("presence_timeout_seconds", 0)
         self.settings = Settings(
             var_dir=var_dir, database_url=database_url, secret_key="test-secret", **settings
         )

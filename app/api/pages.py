@@ -171,9 +171,14 @@ def rules_page(game_id: str, request: Request, templates: Templates) -> Response
     # A game may give its rules page data to render (Panique's board and tables, say), so the
     # page shows the engine's own data rather than a copy of it.
     data = game.rules_data()
-    return templates.TemplateResponse(
-        request, f"rules/{game.id}.html", {"game": describe(game), "data": data}
-    )
+    # The rules in the reader's language where the game has them (rules/<game>.<lang>.html),
+    # else a summary in that language and the full rules in English (docs/architecture.md,
+    # "Languages").
+    lang = request_language(request)
+    name = f"rules/{game.id}.{lang}.html"
+    if lang == "en" or not (templates.env.loader and name in templates.env.loader.list_templates()):
+        name = f"rules/{game.id}.html"
+    return templates.TemplateResponse(request, name, {"game": describe(game), "data": data})
 
 
 @router.get("/lang/{lang}", name="choose_language")

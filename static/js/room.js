@@ -32,7 +32,18 @@ function joinFrame() {
   if (tableMode) return { type: "join", watch: true };
   const token = savedToken(code);
   if (token) return { type: "join", token };
+  state.wantedName = state.nickname; // told below if the room gave them another name
   return { type: "join", nickname: state.nickname };
+}
+
+// A removed member sees only the removal and the way back to the lobby, also after a reload
+// (the page remembers it for this room: its token is void, and so is its nickname).
+const REMOVED_KEY = `pp:removed:${code}`;
+function showRemoved() {
+  try { localStorage.setItem(REMOVED_KEY, "1"); } catch { /* private mode */ }
+  document.body.classList.add("removed");
+  $("removed-panel").hidden = false;
+  closeSide();
 }
 
 const socket = new RoomSocket(code, joinFrame, {
@@ -51,6 +62,7 @@ function setConnection(name, detail) {
   if (name === "lost" && detail) text = T.retryIn(detail);
   $("conn-text").textContent = text;
   pill.classList.toggle("final", CONN_FINAL.has(name));
+  if (name === "removed") showRemoved();
   document.body.classList.toggle("offline", !state.connected);
 }
 
@@ -60,6 +72,10 @@ function setStatus(text) {
 }
 
 function start() {
+  if (!tableMode && localStorage.getItem(REMOVED_KEY)) {
+    setConnection("removed");
+    return;
+  }
   if (!tableMode && !savedToken(code) && !state.nickname) {
     showJoin();
     return;
@@ -175,6 +191,14 @@ function onRoom(room) {
   if (room.seed_hash) state.seedHash = room.seed_hash;
   const mine = room.members.find((m) => m.id === state.me);
   if (mine) state.seat = mine.seat;
+  if (mine && state.wantedName) {
+    // A taken nickname gets a number ("Nicole 2"): the newcomer is told what they became.
+    if (mine.nickname !== state.wantedName) {
+      setStatus(T.renamed(state.wantedName, mine.nickname));
+      $("status-line").dataset.kind = "renamed";
+    }
+    state.wantedName = null;
+  }
   renderMembers();
   if (previous && inviteUpFront() !== wasUpFront(previous)) inviteForced = null;
   renderInvite();
@@ -182,6 +206,7 @@ function onRoom(room) {
   renderResult();
   renderWatching();
   renderPaused(room);
+  renderAway(previous, room);
   if (room.status !== "waiting") ensureGame();
   setPlaying();
   if (state.game && state.game.onRoom) state.game.onRoom(room);
@@ -302,6 +327,7 @@ function memberChip(m, room, active, amHost) {
   if (m.id === state.me) tags.push(T.you);
   if (!m.player) tags.push(T.watching);
   if (m.left) tags.push(T.left);
+  else if (isAway(m)) tags.push(T.awayTag);
   if (m.bot) tags.push(T.botTag(T.botLevels[m.bot] || m.bot));
   if (m.played_by_bot) tags.push(T.playedByBot);
   name.textContent = m.nickname + (tags.length ? ` (${tags.join(", ")})` : "");
@@ -385,7 +411,9 @@ let inviteForced = null;
 function inviteUpFront() {
   const room = state.room;
   if (!room) return false;
-  if (room.status === "waiting") return true;
+  // Folded away (the room badge opens it) once someone else has joined: the next step leads.
+  // The table view keeps it up front: it is the room's way in.
+  if (room.status === "waiting") return tableMode || room.members.filter((m) => !m.bot && !m.left).length < 2;
   return root.dataset.openTable === "true" && room.members.filter((m) => m.player && !m.left).length < 2;
 }
 
@@ -433,6 +461,7 @@ function renderWaiting() {
   const room = state.room;
   const waiting = room.status === "waiting" && !tableMode;
   $("waiting").hidden = !waiting;
+  $("next-step").hidden = !waiting;
   if (!waiting) return;
   const amHost = room.host === state.me;
   const players = room.members.filter((m) => m.player && !m.left).length;
@@ -443,10 +472,14 @@ function renderWaiting() {
   const min = Number(root.dataset.minPlayers), max = Number(root.dataset.maxPlayers);
   const ready = players >= min && players <= max;
   renderBots(amHost, players, max);
+  // The one thing this person can do now leads the page (docs/architecture.md, "The room
+  // page"): the host's Start (sticky on a phone), a player's word that they are in.
+  const mine = room.members.find((m) => m.id === state.me);
   $("start-btn").hidden = !amHost;
   $("start-btn").disabled = !ready;
+  $("next-step").classList.toggle("with-start", amHost);
   $("waiting-note").textContent = !amHost
-    ? T.waitingForHost(hostName())
+    ? (mine && mine.player ? T.youreIn(mine.nickname, hostName()) : T.waitingForHost(hostName()))
     : ready ? T.readyToStart(players) : T.needPlayers(players, min, max);
 }
 
@@ -554,6 +587,62 @@ $("takeover-seconds").addEventListener("change", (e) => {
 $("start-btn").addEventListener("click", () => socket.send({ type: "start" }));
 $("rematch-btn").addEventListener("click", () => socket.send({ type: "rematch" }));
 
+// --- presence (docs/protocol.md, "Presence"): who is away, and when a bot stands in ------------
+// Every screen (the TV too) names a seated player away from a running match, with the time until
+// a bot takes over, counted down here from the room frame's `bot_in_ms`; "back" when they return.
+let awayDeadlines = new Map(); // member id -> performance.now() when the bot takes over (or null)
+let backNotes = new Map(); // member id -> until when "back" shows
+
+function isAway(m) {
+  return !m.bot && m.seat !== null && !m.connected && state.room && state.room.status === "playing";
+}
+
+function renderAway(previous, room) {
+  const now = performance.now();
+  const next = new Map();
+  for (const m of room.members) {
+    if (!isAway(m) || m.id === state.me) continue;
+    next.set(m.id, m.played_by_bot ? 0 : m.bot_in_ms === null || m.bot_in_ms === undefined ? null : now + m.bot_in_ms);
+  }
+  if (previous && room.status === "playing") {
+    for (const id of awayDeadlines.keys()) {
+      const m = room.members.find((x) => x.id === id);
+      if (m && m.connected) backNotes.set(id, now + 4000);
+    }
+  }
+  awayDeadlines = next;
+  drawAway();
+}
+
+function drawAway() {
+  const line = $("away-line");
+  const now = performance.now();
+  const members = state.room ? state.room.members : [];
+  const name = (id) => (members.find((m) => m.id === id) || {}).nickname;
+  const items = [];
+  for (const [id, deadline] of awayDeadlines) {
+    const who = name(id);
+    if (!who) continue;
+    const text = deadline === null ? T.away(who)
+      : deadline - now > 0 ? T.awayBotIn(who, Math.ceil((deadline - now) / 1000)) : T.awayBotNow(who);
+    items.push(["away", id, text]);
+  }
+  for (const [id, until] of backNotes) {
+    if (until < now || awayDeadlines.has(id) || !name(id)) { backNotes.delete(id); continue; }
+    items.push(["back", id, T.back(name(id))]);
+  }
+  line.hidden = items.length === 0;
+  const shown = [...line.children].map((li) => li.textContent).join("|");
+  if (shown === items.map((i) => i[2]).join("|")) return;
+  line.replaceChildren(...items.map(([kind, id, text]) => {
+    const li = document.createElement("li");
+    li.className = kind;
+    li.dataset.member = id;
+    li.textContent = text;
+    return li;
+  }));
+}
+
 // --- timers ----------------------------------------------------------------------------------
 let timerDeadlines = [];
 function renderTimers(timers) {
@@ -589,7 +678,7 @@ function drawTimers() {
     return el;
   }));
 }
-setInterval(drawTimers, 250);
+setInterval(() => { drawTimers(); drawAway(); }, 250);
 
 // --- result ----------------------------------------------------------------------------------
 // The engine's summary is English ("{seat:0} wins with 5 tokens."); another language names the
@@ -600,6 +689,24 @@ function resultSummary(r) {
   return T.winners(winners);
 }
 
+// The end of every match: a winner screen on every page and the TV, "You win!" on the winner's.
+function renderWinner(r) {
+  const banner = $("winner-banner");
+  const winners = r.players.filter((p) => p.winner);
+  banner.hidden = winners.length === 0;
+  if (!winners.length) return;
+  const mine = !tableMode && state.seat !== null && winners.some((p) => p.seat === state.seat);
+  const others = winners.filter((p) => p.seat !== state.seat).map((p) => p.nickname);
+  if (mine) {
+    banner.textContent = others.length
+      ? t("room.you_all_win", { names: others.reduce((a, b) => t("event.and", { a, b })) })
+      : t("room.you_win");
+  } else {
+    banner.textContent = T.winners(winners.map((p) => p.nickname));
+  }
+  banner.classList.toggle("mine", mine);
+}
+
 function renderResult() {
   const room = state.room;
   const r = room.result;
@@ -607,6 +714,7 @@ function renderResult() {
   if (!r) return;
   if (room.status === "finished") timerDeadlines = [];
   $("result-summary").textContent = resultSummary(r);
+  renderWinner(r);
   $("result-rows").replaceChildren(...[...r.players].sort((a, b) => a.rank - b.rank).map((p) => {
     const tr = document.createElement("tr");
     if (p.winner) tr.className = "winner";

@@ -20,6 +20,7 @@ export const T = {
   throttled: t("room.throttled"),
   disconnected: t("room.disconnected"),
   chooseNickname: t("room.choose_nickname"),
+  renamed: (wanted, name) => t("room.renamed", { wanted, name }),
 
   // watching
   watchingStarted: t("room.watching_started"),
@@ -32,6 +33,11 @@ export const T = {
   host: t("room.host"),
   watching: t("room.watching"),
   left: t("room.left"),
+  away: (name) => t("room.away", { name }),
+  awayBotIn: (name, s) => t("room.away_bot_in", { name, s }),
+  awayBotNow: (name) => t("room.away_bot_now", { name }),
+  awayTag: t("room.away_tag"),
+  back: (name) => t("room.back", { name }),
   you: t("room.you"),
   tableViews: (n) => t("room.table_views", { n }),
   hostTools: (name) => t("room.host_tools", { name }),
@@ -64,6 +70,7 @@ export const T = {
   joinLink: t("room.join_link"),
   tableLink: t("room.table_link"),
   waitingForHost: (host) => t("room.waiting_for_host", { host }),
+  youreIn: (name, host) => t("room.youre_in", { name, host }),
   waitingForHostAgain: (host) => t("room.waiting_for_host_again", { host }),
   readyToStart: (n) => t("room.ready_to_start", { n }),
   needPlayers: (n, min, max) => t("room.need_players", { n, min, max }),

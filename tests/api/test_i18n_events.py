@@ -91,7 +91,9 @@ def test_the_match_page_tells_the_moves_in_german():
 
 def test_the_rules_pages_sum_up_in_german_before_the_english_rules(server):
     with server.http() as http:
-        for game_id in ("panika", "panika_counter", "panic_lab", "panik_pilze", "panique"):
+        german = http.get("/games/panika_counter/rules", headers={"Accept-Language": "de"}).text
+        assert "Was es ist" in german and 'lang="en">' not in german  # its rules in German
+        for game_id in ("panika", "panic_lab", "panik_pilze", "panique"):
             german = http.get(f"/games/{game_id}/rules", headers={"Accept-Language": "de"}).text
             assert "Kurz gefasst" in german and catalog("de")[f"rules.{game_id}.summary"][:40] in german
             assert 'lang="en">' in german, game_id  # the full rules, marked as English

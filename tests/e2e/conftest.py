@@ -70,7 +70,7 @@ def new_page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def live(tmp_path) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
-    with LiveServer(tmp_path / "var", ping_interval_seconds=0.5) as server:
+    with LiveServer(tmp_path / "var", ping_interval_seconds=0.5, presence_timeout_seconds=3) as server:
         yield server
 
 
@@ -78,7 +78,8 @@ def live(tmp_path) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
 def shared_live(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
     """One live server for all the tests of a module whose tests need no fresh site (each
     makes its own rooms): such a module overrides ``live`` with a fixture returning it."""
-    with LiveServer(tmp_path_factory.mktemp("site") / "var", ping_interval_seconds=0.5) as server:
+    with LiveServer(tmp_path_factory.mktemp("site") / "var", ping_interval_seconds=0.5,
+                    presence_timeout_seconds=3) as server:
         yield server
 
 

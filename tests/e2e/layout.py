@@ -148,3 +148,39 @@ def assert_readable(page, scope: str = "body", minimum: float = 12) -> None:  # 
     """No visible text under ``minimum`` px."""
     small = page.evaluate(_SMALL_TEXT, [scope, minimum])
     assert not small, f"text under {minimum}px:\n" + "\n".join(small)
+
+
+_CLIPPED = """(scope) => {
+  const clipped = [];
+  for (const box of document.querySelectorAll(scope)) {
+    for (const el of [box, ...box.querySelectorAll("*")]) {
+      if (el instanceof SVGElement || el.closest("[aria-hidden=true], .visually-hidden")) continue;
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (!own || !el.getClientRects().length || el.clientWidth <= 1) continue; // 1 px: read aloud only
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden") continue;
+      const hides = style.overflowX !== "visible" || style.textOverflow === "ellipsis";
+      if (hides && el.scrollWidth > el.clientWidth + 1)
+        clipped.push(`"${el.textContent.trim().slice(0, 40)}" (${el.tagName.toLowerCase()}.${el.className}): ` +
+          `${el.scrollWidth} > ${el.clientWidth}`);
+      if (hides && style.overflowY !== "visible" && style.overflowY !== "auto" && style.overflowY !== "scroll"
+          && el.scrollHeight > el.clientHeight + 2)
+        clipped.push(`"${el.textContent.trim().slice(0, 40)}" (${el.tagName.toLowerCase()}.${el.className}): ` +
+          `height ${el.scrollHeight} > ${el.clientHeight}`);
+    }
+  }
+  return clipped;
+}"""
+
+
+def clipped_text(page, scope: str = "#room") -> list[str]:  # type: ignore[no-untyped-def]
+    """Text elements whose text is cut off: wider (or taller) than their box while their
+    overflow hides it (``overflow`` not visible, or an ellipsis)."""
+    return page.evaluate(_CLIPPED, scope)
+
+
+def assert_not_clipped(page, scope: str = "#room") -> None:  # type: ignore[no-untyped-def]
+    """No game text clipped (issue 23): cards, clues, board labels, buttons, status lines."""
+    clipped = clipped_text(page, scope)
+    size = page.viewport_size
+    assert not clipped, f"text cut off at {size['width']}x{size['height']}:\n" + "\n".join(clipped)

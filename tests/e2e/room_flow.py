@@ -12,7 +12,8 @@ from pathlib import Path
 from tests.e2e.axe import assert_accessible
 from tests.e2e.conftest import PHONE_SIZE, TV_SIZE
 from tests.e2e.layout import (
-    assert_fits, assert_fits_everywhere, assert_readable, assert_touch_targets, settle,
+    assert_fits, assert_fits_everywhere, assert_not_clipped, assert_readable, assert_touch_targets,
+    settle,
 )
 from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
 
@@ -84,6 +85,7 @@ def check_everywhere(page, label: str, screenshots: Path | None = None) -> None:
     try:
         assert_touch_targets(page)
         assert_readable(page, "#room")
+        assert_not_clipped(page)
     finally:
         page.set_viewport_size(original)
 

@@ -37,6 +37,7 @@ def test_a_group_shares_one_counter_until_it_bursts(live, new_page, screenshots)
     assert room.match.state.counter == 12
     shoot(first, screenshots, "panika_counter-phone")
     shoot(host, screenshots, "panika_counter-laptop")
+    shoot(group.table, screenshots, "panika_counter-tv")
     check_everywhere(first, "panika_counter-phone")
     check_everywhere(group.table, "panika_counter-table")
 

@@ -57,9 +57,9 @@ def test_german_browsers_see_the_room_and_the_events_in_german(live, browser) ->
         assert host.inner_text("#start-btn") == "Partie starten"
         assert host.inner_text("#invite-title") == "Lade deine Freunde ein"
         assert host.inner_text("#options-form").startswith("Sekunden pro Zug")
-        assert "Warte, bis Nicole die Partie startet" in phone.inner_text("#waiting-note")
+        assert "Du bist dabei, Ryan — Nicole startet die Partie" in phone.inner_text("#waiting-note")
         assert "Sekunden pro Zug" in phone.inner_text("#options-text")
-        assert "Waiting for Nicole to start the match" in english.inner_text("#waiting-note")
+        assert "You're in, Brendon — Nicole starts the match" in english.inner_text("#waiting-note")
 
         host.click("#start-btn")
         players = [host, phone, english]

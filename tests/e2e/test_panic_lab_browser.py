@@ -87,6 +87,7 @@ def test_a_group_plays_panic_lab_to_its_target_and_again(live, new_page, screens
         check_screen(page, label)
     shoot(brendon, screenshots, "panic_lab-phone")
     shoot(host, screenshots, "panic_lab-laptop")
+    shoot(group.table, screenshots, "panic_lab-tv")
     check_everywhere(brendon, "panic_lab-phone")
     check_everywhere(group.table, "panic_lab-table")
 

@@ -145,7 +145,7 @@ def test_a_group_plays_panik_pilze_to_the_end_and_again(live, new_page, screensh
     check_screen(host, "Panik Pilze waiting room (host)", fits=False)
     check_screen(brendon, "Panik Pilze waiting room (phone)", fits=False)
     check_screen(group.table, "Panik Pilze table view, waiting", fits=False)
-    assert "Waiting for Nicole" in brendon.inner_text("#waiting-note")
+    assert "You're in, Brendon — Nicole starts the match" in brendon.inner_text("#waiting-note")
 
     host.click("#start-btn")
     wait_all(group.everyone, PLAYING)
@@ -155,6 +155,7 @@ def test_a_group_plays_panik_pilze_to_the_end_and_again(live, new_page, screensh
         check_screen(page, label)
     shoot(brendon, screenshots, "panik_pilze-phone")
     shoot(host, screenshots, "panik_pilze-laptop")
+    shoot(group.table, screenshots, "panik_pilze-tv")
     check_everywhere(brendon, "panik_pilze-phone")
     check_everywhere(group.table, "panik_pilze-table")
 

@@ -61,7 +61,7 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots) 
     # A guest sees the options as text, not as inputs it cannot use.
     assert phone.locator("#options-form").is_hidden()
     assert phone.locator("#options-text dt").count() >= 1
-    assert "Waiting for Nicole" in phone.inner_text("#waiting-note")
+    assert "Nicole starts the match" in phone.inner_text("#waiting-note")
 
     host.click("#start-btn")
     wait_all(group.everyone, "#panika-counter")
@@ -71,6 +71,7 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots) 
         check_screen(page, label)
     shoot(phone, screenshots, "panika-phone")
     shoot(host, screenshots, "panika-laptop")
+    shoot(group.table, screenshots, "panika-tv")
     check_everywhere(phone, "panika-phone")
     check_everywhere(group.table, "panika-table")
 

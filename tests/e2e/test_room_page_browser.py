@@ -105,7 +105,7 @@ def test_texts_markers_a_late_joiner_and_the_host_menu(live, new_page) -> None: 
     assert_accessible(host, "host menu open")
     menu.get_by_role("button", name="Make host").click()
     phone.wait_for_selector("#start-btn:not([hidden])")
-    assert "Waiting for <b>Bob</b>" in host.inner_text("#waiting-note")
+    assert "You're in, Nicole — <b>Bob</b> starts the match" in host.inner_text("#waiting-note")
     assert phone.locator("#members b").count() == 0  # the nickname was never parsed as HTML
 
     # The match starts; a latecomer is told they watch, and why.

@@ -18,7 +18,8 @@ from tests.e2e.axe import serious_violations
 pytestmark = pytest.mark.browser
 
 TARGETS = (".site-nav a, .brand, .page .btn, .match-card-link, ul.tabs a, .links a, "
-           ".site-footer a, .room-list a, #join-code")
+           ".site-footer a, .room-list a, #join-code, .game-card .meta a, .rules a[href='/'], .pl-rules a[href='/'], "
+           "dialog[open] input, dialog[open] .btn")
 
 _CHECKS = """([targets, vw]) => {
   const problems = [];
@@ -92,6 +93,8 @@ def test_lobby_on_a_phone_creates_a_room_and_passes_axe(live, new_page) -> None:
     page.wait_for_selector("body[data-ready=lobby]")
     page.click('button.create-room[data-game="panika"]')
     assert serious_violations(page) == [], "the create dialog"
+    problems = page.evaluate(_CHECKS, [TARGETS, page.viewport_size["width"]])
+    assert not problems, "the create dialog:\n" + "\n".join(problems)
     page.click("#create-cancel")
     code = create_room_in_lobby(page, live.base_url, "panika", "Ann")
     assert len(code) == 4 and page.url.endswith(f"/r/{code}")
@@ -175,3 +178,22 @@ def test_the_site_pages_fit_every_screen_size(browser, live) -> None:  # type: i
                 assert not problems, f"{path} at {width}x{height}:\n" + "\n".join(problems)
         finally:
             context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_rules_page_fits_a_360_px_phone_with_44_px_targets(browser, live, lang) -> None:  # type: ignore[no-untyped-def]
+    """Issue 23: the rules pages' way back was 19 px high; every rules page, in both languages."""
+    from tests.e2e.conftest import CONTEXT
+
+    context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
+                                  has_touch=True, locale="de-DE" if lang == "de" else "en-US",
+                                  **CONTEXT)
+    try:
+        page = context.new_page()
+        for game in ("panika", "panika_counter", "panic_lab", "panik_pilze", "panique"):
+            page.goto(f"{live.base_url}/games/{game}/rules")
+            assert page.locator(".rules a[href='/'], .pl-rules a[href='/']").count() >= 1
+            problems = page.evaluate(_CHECKS, [TARGETS, 360])
+            assert not problems, f"{game} rules ({lang}):\n" + "\n".join(problems)
+    finally:
+        context.close()

@@ -199,7 +199,8 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
             return []
         timers: list[Timer] = []
         if state.phase == "play":
-            timers.append(Timer(f"turn:{state.turn_serial}", state.turn_seconds,
+            shown = rules.BURST_SHOW_SECONDS if state.turn_serial == state.burst_turn else 0
+            timers.append(Timer(f"turn:{state.turn_serial}", state.turn_seconds + shown,
                                 {"type": "timeout"}, "Turn", (state.turn,)))
         else:
             timers.append(Timer(f"autotap:{state.tap_serial}", rules.AUTO_TAP_SECONDS,

@@ -21,6 +21,9 @@ BURST_MIN, BURST_MAX = 21, 30
 AUTO_TAP_SECONDS = 8
 """docs/games/panika.md, Tapping: after 8 s without a tap the rest complete by themselves."""
 LAST_CARD_SECONDS = 3
+BURST_SHOW_SECONDS = 3
+"""The burst is shown this long (its number, who burst, the penalty) before the next turn's clock
+starts: that turn's timer runs this much longer (docs/games/panika.md, "Turn timer")."""
 """docs/games/panika.md, Last card: the call may come up to 3 s after the turn."""
 
 
@@ -287,7 +290,9 @@ def burst(state: PanikaState, seat: int, rng: SeededRng) -> list[Event]:
     first = (seat + 1) % state.players
     events.append(Event("Round %d: {seat:%d} begins" % (state.round, first), first, "round",
                         {"round": state.round}))
-    return events + begin_turn(state, first, rng)
+    events += begin_turn(state, first, rng)
+    state.burst_turn = state.turn_serial  # its clock starts once the burst has been shown
+    return events
 
 
 def give_penalty(state: PanikaState, receiver: int, rng: SeededRng) -> list[Event]:

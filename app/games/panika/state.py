@@ -57,6 +57,9 @@ class PanikaState:
     has not called yet)."""
 
     turn_serial: int = 0
+    burst_turn: int = -1
+    """The ``turn_serial`` of the turn that follows a burst: its timer runs
+    ``rules.BURST_SHOW_SECONDS`` longer, the time the burst is shown."""
     tap_serial: int = 0
     window_serial: int = 0
     total_taps: int = 0

@@ -196,7 +196,7 @@ def land(state: PaniqueState, heir: int) -> list[Event]:
                     "space", {"space": space.index})]
     if space.roll is not None:
         table = TABLES[space.roll]
-        open_card(state, heir, table.title)
+        open_card(state, heir, table.id)
         wait(state, "table", [roller(state, heir)], table=table.id, heir=heir)
         return events
     events += apply_ops(state, heir, space.effect)
@@ -205,16 +205,17 @@ def land(state: PaniqueState, heir: int) -> list[Event]:
 
 def start_encounter(state: PaniqueState, heir: int) -> list[Event]:
     """The player on the heir's left rolls the Circle of Life on the Encounter Table."""
-    open_card(state, heir, ENCOUNTER.title)
+    open_card(state, heir, ENCOUNTER.id)
     wait(state, "encounter", [roller(state, heir)], heir=heir)
     return []
 
 
-def open_card(state: PaniqueState, heir: int, title: str) -> None:
-    """A new encounter card for ``heir``: its lines come with each roll, its outcome at the end."""
+def open_card(state: PaniqueState, heir: int, table: str) -> None:
+    """A new encounter card for ``heir``: its lines come with each roll, its outcome at the end.
+    ``table``: the id of the table that names the card (``title``, its English title)."""
     h = state.heirs[heir]
-    state.card = {"heir": heir, "title": title, "space": h.space, "lines": [], "done": False,
-                  "outcome": None}
+    state.card = {"heir": heir, "table": table, "title": TABLES[table].title, "space": h.space,
+                  "lines": [], "done": False, "outcome": None}
     state.card_before = (h.life, h.space, h.lost_turns)
 
 
@@ -242,6 +243,7 @@ def resolve_entry(state: PaniqueState, heir: int, entry: Entry, value: int, roll
     card = state.card
     if card is not None:
         if entry.roll is not None and table_id == "encounter":
+            card["table"] = entry.roll
             card["title"] = TABLES[entry.roll].title
         card["lines"].append({"entry": entry.id, "table": table_id, "roll": value,
                               "roller": rolled_by, "text": entry.text})

@@ -33,7 +33,9 @@ from app.realtime.room.life import MatchLife
 from app.realtime.room.match import MatchRun
 from app.realtime.room.members import Client, Member
 from app.realtime.room.membership import Membership
-from app.realtime.room.protocol import CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING
+from app.realtime.room.protocol import (
+    CLOSE_FELL_BEHIND, CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING,
+)
 from app.realtime.room.state import RoomState, SocketPolicy
 from app.realtime.room.tokens import SeatTokens
 
@@ -247,6 +249,7 @@ class RoomCore:
         self.frames.broadcast({"type": "chat", **line})
 
     def _on_tick(self, now: float) -> None:
+        self._close_silent(now)
         state = self.state
         conns = state.all_connections()
         if conns:
@@ -262,3 +265,19 @@ class RoomCore:
         self.membership.drop_gone_members(now)
         self.life.sync_bots()
         self.membership.hand_host_over(now)
+
+    def _close_silent(self, now: float) -> None:
+        """Presence (docs/protocol.md, "Presence"): a connection that answered the server's pings
+        and has answered none for ``silence_seconds`` (at least two ping intervals) is given up,
+        as a dead network would never tell: closed (``too_slow``), its member away at once, so
+        every other screen can say so while the phone itself is reconnecting."""
+        state = self.state
+        limit = state.policy.silence_seconds
+        if limit <= 0:
+            return
+        limit = max(limit, 2 * state.ping_ms / 1000)
+        for conn in state.all_connections():
+            if conn.heard is not None and now - conn.heard >= limit:
+                self.out.append(Close(conn, CLOSE_FELL_BEHIND,
+                                      ("too_slow", "no answer to the server's pings")))
+                self.membership.on_closed(conn)

@@ -82,7 +82,19 @@ class Frames:
             frame["bot"] = m.bot
         elif m.seat is not None and m.seat in takeovers:
             frame["played_by_bot"] = True
+        elif m.seat is not None and not m.connected and self.state.status == "playing":
+            frame.update(self._away(m))
         return frame
+
+    def _away(self, m: Member) -> dict[str, Any]:
+        """A seated person away from a running match (docs/protocol.md, "Presence"): for how
+        long, and how long until a bot stands in (``None``: no bot will)."""
+        state = self.state
+        away = max(0.0, state.now.mono - m.left_at)
+        grace = state.room_options["bot_takeover_seconds"]
+        stands_in = grace > 0 and has_bots(state.game.id) and not state.game.open_table
+        bot_in = round(max(0.0, grace - away) * 1000) if stands_in else None
+        return {"away_ms": round(away * 1000), "bot_in_ms": bot_in}
 
     def broadcast_room(self) -> None:
         self.broadcast(self.room_frame())

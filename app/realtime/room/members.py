@@ -24,6 +24,8 @@ class Client(Protocol):
     member: Member | None
     watcher: bool
     rtt_ms: int
+    heard: float | None
+    """When the client last answered a ping of the server (None: it never has)."""
     on_bad_join: Callable[[], None] | None
 
     @property

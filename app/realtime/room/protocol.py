@@ -29,6 +29,9 @@ CLOSE_POLICY = 1008
 """A socket closed for breaking a limit (docs/protocol.md, "Close codes")."""
 CLOSE_SERVER_RESTARTING = 1012
 CLOSE_ROOM_CLOSED = 4003
+CLOSE_FELL_BEHIND = 4001
+"""A client that fell behind (its sends waited too long) or stopped answering the server's
+pings (docs/protocol.md, "Close codes" and "Presence")."""
 NICKNAME_MAX = 24
 CHAT_MAX = 300
 

@@ -43,6 +43,9 @@ class SocketPolicy:
     left_grace_seconds: float = 20.0
     bot_think_scale: float = 1.0
     """Computer players' thinking times are multiplied by this (docs/bots.md, "In a room")."""
+    silence_seconds: float = 0.0
+    """A connection that answered pings and then none for this long is closed (0: never;
+    docs/protocol.md, "Presence")."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SocketPolicy:
@@ -55,6 +58,7 @@ class SocketPolicy:
             room_probes_per_minute=settings.room_probes_per_minute,
             left_grace_seconds=settings.left_grace_seconds,
             bot_think_scale=settings.bot_think_scale,
+            silence_seconds=settings.presence_timeout_seconds,
         )
 
 

@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, cast
 
 from app.realtime.room.members import Member
-from app.realtime.room.protocol import encode, error_frame
+from app.realtime.room.protocol import CLOSE_FELL_BEHIND, encode, error_frame
 from app.realtime.transport.wire import TextWriter
 
 BACKLOG_LIMIT = 512
@@ -37,7 +37,6 @@ STALL_SECONDS = 10.0
 CLOSE_GRACE_SECONDS = 5.0
 """How long a client that fell behind has to read its ``too_slow`` error and its close before
 its socket is dropped."""
-CLOSE_FELL_BEHIND = 4001
 RTT_SAMPLES = 5
 PINGS_REMEMBERED = 4
 _ids = itertools.count(1)
@@ -58,7 +57,7 @@ class Connection:
 
     __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_direct",
                  "_backlog",
-                 "_finishing", "_pings", "on_gone", "on_bad_join", "gate", "abort",
+                 "_finishing", "_pings", "heard", "on_gone", "on_bad_join", "gate", "abort",
                  "__weakref__")
 
     def __init__(self, send: AsgiSend | None = None, direct: TextWriter | None = None) -> None:
@@ -75,6 +74,8 @@ class Connection:
         self._finishing: asyncio.Task[None] | None = None
         self._pings: dict[float, float] | None = None
         """The server's pings not answered yet: their ``t`` and when they left."""
+        self.heard: float | None = None
+        """When the client last answered a ping of the server (None: it never has)."""
         self.on_gone: Callable[[Connection], None] | None = None
         """Called once when the server gives up on this connection (fell behind, broken)."""
         self.on_bad_join: Callable[[], None] | None = None
@@ -247,6 +248,7 @@ class Connection:
         sent = self._pings.pop(t, None) if self._pings else None
         if sent is None:
             return False
+        self.heard = now
         self.record_rtt(now - sent)
         return True
 

@@ -12,7 +12,9 @@ import { t } from "../i18n.js";
 
 const T = (key, params) => t(`game.panika.${key}`, params);
 
-const BURST_SHOW_MS = 2600;
+// The server gives the turn after a burst this much more time (docs/games/panika.md, "Turn
+// timer"): the burst is shown for it, so the next player's clock starts when it goes.
+const BURST_SHOW_MS = 3000;
 const FLASH_MS = 3000;
 const PENDING_RESET_MS = 2500; // unanswered taps are forgotten after this (a refused tap, say)
 const FLASH_KINDS = new Set([

@@ -337,11 +337,11 @@ export function mount(container, ctx) {
     if (!card) return;
     const lines = card.lines.map((l, i) => html("li", {
       class: i === card.lines.length - 1 ? "latest" : "", "data-entry": l.entry,
-    }, html("b", { class: "pq-roll-n", text: `${l.roll}` }), ` ${l.text}`));
+    }, html("b", { class: "pq-roll-n", text: `${l.roll}` }), ` ${t(`event.panique.entry.${l.entry}`, {}, l.text)}`));
     const last = card.lines[card.lines.length - 1];
     cardEl.dataset.entry = last ? last.entry : "";
     const parts = [
-      html("h3", { id: "pq-card-title", text: `${card.title} · ${name(card.heir)}` }),
+      html("h3", { id: "pq-card-title", text: `${t(`event.panique.table_title.${card.table}`, {}, card.title)} · ${name(card.heir)}` }),
       // The lines scroll: focusable so a keyboard reaches them, named by the card's title.
       html("ol", { class: "pq-lines", tabindex: "0", "aria-labelledby": "pq-card-title" }, ...lines),
     ];

@@ -155,3 +155,22 @@ def _all_keys(obj):
         return set().union(*(_all_keys(v) for v in obj)) if obj else set()
     return set()
 
+
+
+def test_the_turn_after_a_burst_has_the_burst_shown_first():
+    """docs/games/panika.md, "Turn timer": the next turn's clock starts once the burst has been
+    shown, so its timer runs BURST_SHOW_SECONDS longer; the turn after it is a normal one."""
+    from app.games.panika import rules
+
+    state, _ = build([["2", "1", "1", "1"], ["1"] * 4, ["1"] * 4], [5, 5, 5], counter=19,
+                     burst_at=20, turn_seconds=20)
+    play(state, 0, state.hands[0][0])
+    tap(state, 0)  # 20: the counter bursts
+    assert state.last_burst is not None and state.phase == "play"
+    [timer] = GAME.timers(state)
+    assert timer.seats == (state.turn,) and timer.seconds == 20 + rules.BURST_SHOW_SECONDS
+    play(state, state.turn, state.hands[state.turn][0])
+    while state.phase == "tapping":
+        tap(state, state.tap_queue[0][0])
+    [timer] = GAME.timers(state)
+    assert timer.seconds == 20

@@ -343,15 +343,17 @@ def test_the_card_opens_when_the_encounter_is_awaited() -> None:
     state = in_play(2, circle=4, spaces=[0, 0])
     roll(state, 6)  # two spaces, to blank space 2
     card = GAME.view(state, None)["card"]
-    assert card == {"heir": 0, "title": "Encounter Table", "space": 2, "lines": [],
-                    "done": False, "outcome": None}
+    assert card == {"heir": 0, "table": "encounter", "title": "Encounter Table", "space": 2,
+                    "lines": [], "done": False, "outcome": None}
     roll(state, 6)  # the Mad Killers
     assert GAME.view(state, None)["card"]["title"] == "The Mad Killers"
+    assert GAME.view(state, None)["card"]["table"] == "mad_killers"
     roll(state, 1)  # the man with hooks: roll again
     assert GAME.view(state, None)["card"]["title"] == "The Mad Killers"
     state = in_play(2, circle=4, spaces=[6, 0])
     roll(state, 6)  # the Portrait Gallery: its table's card, before the roll
     assert GAME.view(state, None)["card"]["title"] == "The Ghost"
+    assert GAME.view(state, None)["card"]["table"] == "ghost"
     assert GAME.view(state, None)["card"]["lines"] == []
 
 

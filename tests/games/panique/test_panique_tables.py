@@ -257,3 +257,19 @@ def test_ally_c_vampire_out_at_the_door_drops_the_push_back() -> None:
     assert (state.heirs[0].status, state.heirs[0].space) == ("out", 29)
     assert state.heirs[1].space == 20 and state.heirs[1].lost_turns == 0
     assert state.phase == "play" and pending(state) == ("move", [1], None)
+
+
+def test_every_entry_is_worded_in_every_catalog_and_the_english_is_the_rulebooks():
+    """docs/games/panique.md, decision 16: each entry has its wording in every language; the
+    English one is exactly the text the engine quotes, so the two cannot drift apart."""
+    from app.i18n import LANGUAGES, catalog
+    from app.games.panique.tables import ENTRIES, TABLES
+
+    for eid, entry in ENTRIES.items():
+        assert catalog("en")[f"event.panique.entry.{eid}"] == entry.text, eid
+        for lang in LANGUAGES:
+            assert catalog(lang)[f"event.panique.entry.{eid}"], (lang, eid)
+    for tid in TABLES:
+        for lang in LANGUAGES:
+            assert catalog(lang)[f"event.panique.table_title.{tid}"], (lang, tid)
+    assert catalog("de")["event.panique.entry.butler.1-4"].startswith("Er bietet an")
