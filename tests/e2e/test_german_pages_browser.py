@@ -83,7 +83,7 @@ def test_a_german_phone_sees_no_english_and_nothing_cut_off(browser, quick_bots,
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        code = create_room_in_lobby(page, quick_bots.base_url, game, "Nicole")
+        create_room_in_lobby(page, quick_bots.base_url, game, "Nicole")
         assert page.get_attribute("html", "lang") == "de"
         if game != "panika_counter":
             page.wait_for_selector("#waiting:not([hidden])")
