@@ -5,6 +5,8 @@ winners."""
 
 from __future__ import annotations
 
+from html import unescape
+
 import random
 
 import pytest
@@ -89,16 +91,19 @@ def test_the_match_page_tells_the_moves_in_german():
                for line in lines), german
 
 
-def test_the_rules_pages_sum_up_in_german_before_the_english_rules(server):
+def test_every_rules_page_is_german_for_a_german_reader(server):
+    """Every game's rules page in the reader's language (templates/rules/<game>.de.html): a
+    German reader gets German rules, with no part left in English, and the game's German pitch;
+    an English reader the English page, without the German one's words."""
     with server.http() as http:
-        german = http.get("/games/panika_counter/rules", headers={"Accept-Language": "de"}).text
-        assert "Was es ist" in german and 'lang="en">' not in german  # its rules in German
-        for game_id in ("panika", "panic_lab", "panik_pilze", "panique"):
+        for game_id in GAMES:
             german = http.get(f"/games/{game_id}/rules", headers={"Accept-Language": "de"}).text
-            assert "Kurz gefasst" in german and catalog("de")[f"rules.{game_id}.summary"][:40] in german
-            assert 'lang="en">' in german, game_id  # the full rules, marked as English
+            article = german[german.index('<article'):]
+            assert 'lang="en"' not in article, game_id
+            assert catalog("de")[f"game.{game_id}.pitch"][:30] in unescape(article), game_id
+            assert "Zurück zu den Spielen" in article, game_id
             english = http.get(f"/games/{game_id}/rules", headers={"Accept-Language": "en"}).text
-            assert "Kurz gefasst" not in english and "In short" not in english, game_id
+            assert "Zurück zu den Spielen" not in english and "Kurz gefasst" not in english, game_id
 
 
 GAMES = sorted(g.id for g in registry.all_games())

@@ -28,6 +28,8 @@ class ServerProcess(LocalSite):
         self.env = {
             **os.environ, "VAR_DIR": str(var_dir), "WS_MESSAGES_PER_SECOND": "100000",
             "PING_INTERVAL_SECONDS": "0.5", "LOG_LEVEL": "warning",
+            # As in tests/live.py: these clients answer pings only while they read.
+            "PRESENCE_TIMEOUT_SECONDS": "0",
             **{k.upper(): str(v) for k, v in env.items()},
         }
         if "secret_key" not in env:  # the key generated once and kept in var/secret_key

@@ -1,9 +1,9 @@
 """German everywhere a German phone looks (issue 23): for every game, a German phone at 360 x 640
 creates a room, fills it with computer players (the counter plays at once), starts, and once
 moves have been played the page shows no English text of the catalogs (every English wording
-that German words differently, its literal parts of 12 characters or more; the full rules,
-marked ``lang="en"``, are the one English part a German page may have: docs/architecture.md,
-"Languages"), no text cut off, and the language switch on screen from the side panel."""
+that German words differently, its literal parts of 12 characters or more; every game's rules
+page included, which is German too: docs/architecture.md, "Languages"), no text cut off, and the
+language switch on screen from the side panel."""
 
 from __future__ import annotations
 
