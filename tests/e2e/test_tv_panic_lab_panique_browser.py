@@ -92,6 +92,9 @@ def test_panique_reads_from_the_sofa(live, new_page) -> None:  # type: ignore[no
     more = tv.evaluate(TV_TEXT, [".pq-card h3", ".pq-lines li", ".pq-news", ".pq-badge", ".pq-outcome", ".pq-die"])
     assert all(size >= 32 for _, _, size in more), more
     # The dice and the board: large; every space of the house at least 56 px.
+    # The prompt has a line of its own, not a word per line beside the dice.
+    prompt = tv.evaluate(BOXES, ".pq-prompt")
+    assert prompt and prompt[0][0] >= 400, prompt
     dice = tv.evaluate(BOXES, ".pq-die")
     assert dice and all(w >= 120 and h >= 120 for w, h in dice), dice
     board = tv.evaluate(BOXES, ".pq-board")
