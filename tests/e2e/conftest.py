@@ -29,8 +29,11 @@ TEST_SCREENSHOTS = ROOT / "test-results" / "screenshots"
 it was)."""
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
+    """One Chromium per test process, shared by every browser test it runs: each test opens its
+    own contexts (``new_page``), which share nothing; launching Chromium and Playwright's driver
+    once per module cost about a second of CPU each time (docs/testing.md)."""
     if not os.path.exists(CHROMIUM):
         if REQUIRE_BROWSER:
             pytest.fail(f"Chromium is required but missing at {CHROMIUM}")
