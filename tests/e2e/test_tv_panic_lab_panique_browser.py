@@ -1,7 +1,9 @@
 """Panic Lab and Panique on the TV (issue 23): a laptop host, two bots, the table view at
 1920 x 1080 once the match runs. The game's own player names, status and prompt lines, scores
 and card text measure 32 px or more (computed font size); the ring's tiles and the haunted
-house's board fill the screen; axe-core finds nothing serious or critical."""
+house's board fill the screen, and every label of the board (a space's number, mark and name, a
+room's name) renders at 24 px or more inside its space; axe-core finds nothing serious or
+critical."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from tests.e2e.axe import assert_accessible
 from tests.e2e.conftest import TV_SIZE
 from tests.e2e.lobby import create_room_in_lobby
 from tests.e2e.room_flow import no_errors
+from tests.e2e.test_panique_board_labels_browser import NAMED, board_labels, label_problems
 
 pytestmark = pytest.mark.browser
 
@@ -101,6 +104,16 @@ def test_panique_reads_from_the_sofa(live, new_page) -> None:  # type: ignore[no
     assert board and board[0][0] >= 1100 and board[0][1] >= 750, board
     spaces = tv.evaluate(BOXES, ".pq-space rect")
     assert len(spaces) >= 20 and all(w >= 56 and h >= 56 for w, h in spaces), spaces
+    # The board's labels, as rendered (the computed size times the drawing's scale): 24 px or
+    # more, each inside its space; every named space shows its mark and its name, every room its
+    # name (in its first blank space).
+    labels = board_labels(tv)
+    small = [(label["space"], label["text"], label["px"]) for label in labels if label["px"] < 24]
+    assert not small, small
+    assert not label_problems(labels), label_problems(labels)
+    for cls in ("pq-mark", "pq-name"):
+        assert {label["space"] for label in labels if label["cls"] == cls} == NAMED, (cls, labels)
+    assert len({label["space"] for label in labels if label["cls"] == "pq-room"}) == 12, labels
     assert tv.evaluate("() => document.documentElement.scrollHeight <= innerHeight + 1")
     assert_accessible(tv, "Panique table view")
     no_errors([host, tv])

@@ -15,16 +15,13 @@
 
 import { t } from "../i18n.js";
 import { el as html } from "../dom.js";
+import { labelSpaces } from "./panique_labels.js";
 
 const T = (key, params) => t(`game.panique.${key}`, params);
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["#ff6b6b", "#4dabf7", "#51cf66", "#fcc419", "#cc5de8"];
 const ROLL_MS = 700;
 const SENT_RESET_MS = 2500;
-const MARKS = {
-  0: T("mark.0"), 3: "+1♥", 5: "−1♥", 8: T("mark.8"), 10: "+3", 13: "+1♥", 15: "→5", 17: T("mark.17"),
-  19: T("mark.19"), 21: T("mark.21"), 23: T("mark.23"), 25: T("mark.25"), 27: "−4", 29: T("mark.29"),
-};
 const KIND = {
   0: "start", 3: "good", 5: "bad", 8: "table", 10: "move", 13: "good", 15: "bad", 17: "bad",
   19: "table", 21: "table", 23: "table", 25: "table", 27: "move", 29: "goal",
@@ -50,10 +47,13 @@ function svg(tag, attrs = {}, text) {
   return node;
 }
 
-// The best snake of `cols` columns for a box: the largest square-ish cell.
+// The best snake of `cols` columns for a box: the largest square-ish cell, among those at least
+// 48 px wide when there are such (a five-letter mark fits that width; a phone's short box would
+// otherwise get ten columns of narrow spaces).
 function chooseGrid(w, h) {
   let best = null;
-  for (const cols of [3, 5, 6, 10, 15]) {
+  const wide = [3, 5, 6, 10, 15].filter((cols) => w / cols >= 48);
+  for (const cols of wide.length ? wide : [3, 5, 6, 10, 15]) {
     const rows = 30 / cols;
     const cell = Math.min(w / cols, h / rows);
     if (!best || cell > best.cell) best = { cols, rows, cell };
@@ -174,52 +174,31 @@ export function mount(container, ctx) {
       house.append(floor);
     }
     house.append(track);
-    const pad = Math.max(2, Math.min(cw, ch) * 0.07);
+    const pad = Math.max(2, Math.min(cw, ch) * 0.05);
+    const cells = [];
     for (const s of view.board) {
       const p = centres[s.index];
       const kind = KIND[s.index] || "blank";
       const cell = svg("g", { class: `pq-space ${kind}`, "data-index": s.index });
+      const box = { x: p.x - cw / 2 + pad, y: p.y - ch / 2 + pad, w: cw - 2 * pad, h: ch - 2 * pad };
+      cells[s.index] = box;
       cell.append(svg("rect", {
-        x: (p.x - cw / 2 + pad).toFixed(1), y: (p.y - ch / 2 + pad).toFixed(1),
-        width: (cw - 2 * pad).toFixed(1), height: (ch - 2 * pad).toFixed(1), rx: 8,
+        x: box.x.toFixed(1), y: box.y.toFixed(1), width: box.w.toFixed(1), height: box.h.toFixed(1), rx: 8,
         fill: ROOM_TINT[s.room] || "#2a1f47",
       }));
       cell.append(svg("title", {}, s.blank ? T("space_blank", { n: s.index, room: roomName(s.room) })
         : T("space_named", { n: s.index, name: spaceName(s), text: spaceText(s) })));
-      const top = p.y - ch / 2 + pad + 14;
-      cell.append(svg("text", { class: "pq-num", x: (p.x - cw / 2 + pad + 5).toFixed(1), y: top.toFixed(1) }, String(s.index)));
-      if (!s.blank) {
-        const markY = big ? p.y - ch * 0.14 : p.y + 6;
-        cell.append(svg("text", { class: "pq-mark", x: p.x.toFixed(1), y: markY.toFixed(1), "text-anchor": "middle" }, MARKS[s.index] || ""));
-        if (big) cell.append(svg("text", { class: "pq-name", x: p.x.toFixed(1), y: (markY + 18).toFixed(1), "text-anchor": "middle" }, spaceName(s)));
-      }
-      const prev = view.board[s.index - 1];
-      if (big && (!prev || prev.room !== s.room)) {
-        cell.append(svg("text", { class: "pq-room", x: (p.x + cw / 2 - pad - 6).toFixed(1), y: top.toFixed(1), "text-anchor": "end" }, roomName(s.room)));
-      }
       house.append(cell);
     }
     tokensG = svg("g", { class: "pq-tokens" });
     house.append(tokensG);
     boardEl.replaceChildren(house);
-    fitLabels(house, cw - 2 * pad);
-    // On large cells the discs sit in the lower half, under the space's mark and name.
-    layout = { centres, cw, ch, big, r: Math.max(10, Math.min(cw, ch) * (big ? 0.15 : 0.2)) };
+    // On large cells the discs sit at the foot of the space, under its labels.
+    const r = Math.max(10, Math.min(cw, ch) * (big ? 0.14 : 0.2));
+    const discY = (index) => cells[index].y + cells[index].h - r - 3;
+    labelSpaces(house, view.board, cells, big, (index) => discY(index) - r, roomName, spaceName);
+    layout = { centres, cw, ch, big, r, discY };
     drawTokens(true);
-  }
-
-  // Labels wider than their space: a space's name is squeezed into it (its size stays), a room's
-  // name that would cover the space's number is left out (the room's floor names it too).
-  function fitLabels(house, inner) {
-    for (const name of house.querySelectorAll(".pq-name")) {
-      if (name.getComputedTextLength() > inner - 6) {
-        name.setAttribute("textLength", (inner - 6).toFixed(1));
-        name.setAttribute("lengthAdjust", "spacingAndGlyphs");
-      }
-    }
-    for (const room of house.querySelectorAll(".pq-room")) {
-      if (room.getComputedTextLength() > inner - 34) room.remove();
-    }
   }
 
   function drawTokens(instant) {
@@ -233,7 +212,7 @@ export function mount(container, ctx) {
       if (!node) {
         node = svg("g", { class: "pq-token", "data-seat": h.seat });
         node.append(svg("circle", { r: layout.r, fill: COLOURS[h.seat % COLOURS.length] }));
-        node.append(svg("text", { "text-anchor": "middle", dy: "0.35em", "font-size": Math.max(13, Math.round(layout.r)) }, initial(h.seat)));
+        node.append(svg("text", { "text-anchor": "middle", dy: "0.35em", "font-size": Math.max(13, Math.round(layout.r * 1.05)) }, initial(h.seat)));
         tokensG.append(node);
         instant = true;
       }
@@ -249,7 +228,7 @@ export function mount(container, ctx) {
       if (layout.big) {
         const step = Math.min(layout.r * 2.1, (layout.cw - 2 * layout.r - 12) / Math.max(n - 1, 1));
         x = c.x + (k - (n - 1) / 2) * step;
-        y = c.y + layout.ch * 0.22;
+        y = layout.discY(h.space);
       } else {
         const spread = Math.min(layout.cw, layout.ch) * 0.22;
         const angle = (2 * Math.PI * k) / Math.max(n, 1) - Math.PI / 2;
