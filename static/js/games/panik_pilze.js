@@ -62,6 +62,11 @@ export function mount(container, shell) {
   root.append(padEl);
   container.replaceChildren(root);
   window.addEventListener("resize", queueFit);
+  // The room around the game changes height too (a player away or back, the chat opened):
+  // the page is measured again whenever the body's size changes (fit() settles on one size,
+  // so its own change is seen once and then no more).
+  const bodySize = new ResizeObserver(queueFit);
+  bodySize.observe(document.body);
 
   // --- helpers -----------------------------------------------------------------------------------
   function freshSelection() {
@@ -448,6 +453,7 @@ export function mount(container, shell) {
     },
     destroy() {
       window.removeEventListener("resize", queueFit);
+      bodySize.disconnect();
       container.replaceChildren();
     },
   };
