@@ -75,8 +75,8 @@ GAME = "game"
 STAGES: list[tuple[str, str, list[tuple[Any, str]]]] = [
     ("parse", "frame + action parsing: orjson, the protocol's model, the game's action model",
      [(protocol_mod, "parse_client_frame"), (GAME, "parse_action")]),
-    ("log", "logging the move: Move.logged, MoveLog.append",
-     [(Move, "logged"), (MoveLog, "append")]),
+    ("log", "logging the move: Move.logged, MoveLog.append, the validated action's text kept",
+     [(Move, "logged"), (MoveLog, "append"), (MoveLog, "append_text")]),
     ("rules", "rules: validate, apply, outcome, active seats, legal actions per seat",
      [(GAME, "validate"), (GAME, "apply"), (GAME, "outcome"), (GAME, "active_seats"),
       (GAME, "legal_actions")]),
@@ -254,7 +254,7 @@ class Table:
     async def send(self, conn: Any, text: bytes | str) -> None:
         """What the endpoint does with a client's frame, then the loop until it is handled, its
         changes written and its frames out."""
-        self.room.post("frame", conn, protocol_mod.parse_client_frame(text))
+        self.room.post("frame", conn, protocol_mod.parse_client_frame(text, self.room.game))
         await self.settle()
 
     async def settle(self) -> None:

@@ -99,6 +99,16 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class ValidAction:
+    """A client's action validated with its frame in one pass (app/engine/actioncodec.py,
+    docs/decisions/0031-one-strict-decode-of-an-action.md): the game's action model, and its
+    normalised JSON text, which the log keeps as it is instead of dumping the model again."""
+
+    model: Any
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Event:
     """A public line for the event log. ``text`` may name seats as ``{seat:N}``."""
 
