@@ -5,7 +5,8 @@
   (``action`` a plain object), then the game's action model (``parse_action``), then
   ``Move.logged`` (``model_dump``) and ``MoveLog.append`` (orjson again);
 - ``pydantic, one pass``: pydantic's fastest path, one ``TypeAdapter`` per game over the frame
-  with the game's action inside, ``validate_json`` from the bytes, the text by ``model_dump_json``;
+  with the game's action inside, ``validate_json`` from the bytes, the text by ``model_dump_json``,
+  handed on as the room gets it (an ``Action`` carrying a ``ValidAction``);
 - ``msgspec, one pass``: what the room does now, ``parse_client_frame(text, game)`` (one strict
   msgspec pass, the game's model built from it) and ``MoveLog.append_text``.
 
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pydantic import Field, TypeAdapter  # noqa: E402
 
 from app.engine import Move, MoveLog, SeededRng, all_games  # noqa: E402
+from app.engine.interface import ValidAction  # noqa: E402
 from app.games import load_all  # noqa: E402
 from app.realtime.room import protocol  # noqa: E402
 
@@ -75,8 +77,11 @@ def pydantic_one_pass(game: Any) -> Any:
     adapter: TypeAdapter[Any] = TypeAdapter(union)
 
     def run(text: bytes, log: MoveLog) -> None:
-        message = adapter.validate_json(text)
-        log.append_text(Move(0, message.action, 1200, 35), message.action.model_dump_json())
+        frame = adapter.validate_json(text)
+        # What the room is handed, as the msgspec way hands it.
+        valid = ValidAction(frame.action, frame.action.model_dump_json())
+        message = protocol.Action(action=valid, ref=frame.ref)
+        log.append_text(Move(0, message.action.model, 1200, 35), message.action.text)
     return run
 
 

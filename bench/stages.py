@@ -73,7 +73,8 @@ GAME = "game"
 """Stands for the game's engine object in ``STAGES`` (its methods are wrapped on the instance)."""
 
 STAGES: list[tuple[str, str, list[tuple[Any, str]]]] = [
-    ("parse", "frame + action parsing: orjson, the protocol's model, the game's action model",
+    ("parse", "frame + action parsing: one msgspec pass and the game's model built from it "
+     "(orjson, the protocol's and the game's pydantic models for what that pass refuses)",
      [(protocol_mod, "parse_client_frame"), (GAME, "parse_action")]),
     ("log", "logging the move: Move.logged, MoveLog.append, the validated action's text kept",
      [(Move, "logged"), (MoveLog, "append"), (MoveLog, "append_text")]),

@@ -198,15 +198,16 @@ def parse_client_frame(text: str | bytes, game: Game[Any, Any] | None = None) ->
     With the room's ``game``, an ``action`` frame is first decoded with the game's action in one
     strict msgspec pass (docs/decisions/0031-one-strict-decode-of-an-action.md): what that
     accepts is an ``Action`` carrying a ``ValidAction``. Everything else (another type, a frame
-    that pass refuses, a room whose game has no codec, a frame relayed to another node) takes
-    pydantic's path below, which gives the answer and the message of docs/protocol.md."""
+    that pass refuses, a room whose game has no codec, a frame this node relays to the room's
+    owner, which reads it again with the game) takes pydantic's path below, which gives the
+    answer and the message of docs/protocol.md."""
     # A str counts in characters; the limit is in bytes (UTF-8 uses up to 4 per character).
     size = len(text.encode()) if isinstance(text, str) and len(text) * 4 > MAX_FRAME_BYTES \
         else len(text)
     if size > MAX_FRAME_BYTES:
         raise ProtocolError("too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
     if game is not None:
-        fast = _fast_decoder(game.Action)
+        fast = _fast[game.Action] if game.Action in _fast else _fast_decoder(game.Action)
         if fast is not None:
             try:
                 frame = fast[0].decode(text)
