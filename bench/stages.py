@@ -73,10 +73,11 @@ GAME = "game"
 """Stands for the game's engine object in ``STAGES`` (its methods are wrapped on the instance)."""
 
 STAGES: list[tuple[str, str, list[tuple[Any, str]]]] = [
-    ("parse", "frame + action parsing: orjson, the protocol's model, the game's action model",
+    ("parse", "frame + action parsing: one msgspec pass and the game's model built from it "
+     "(orjson, the protocol's and the game's pydantic models for what that pass refuses)",
      [(protocol_mod, "parse_client_frame"), (GAME, "parse_action")]),
-    ("log", "logging the move: Move.logged, MoveLog.append",
-     [(Move, "logged"), (MoveLog, "append")]),
+    ("log", "logging the move: Move.logged, MoveLog.append, the validated action's text kept",
+     [(Move, "logged"), (MoveLog, "append"), (MoveLog, "append_text")]),
     ("rules", "rules: validate, apply, outcome, active seats, legal actions per seat",
      [(GAME, "validate"), (GAME, "apply"), (GAME, "outcome"), (GAME, "active_seats"),
       (GAME, "legal_actions")]),
@@ -254,7 +255,7 @@ class Table:
     async def send(self, conn: Any, text: bytes | str) -> None:
         """What the endpoint does with a client's frame, then the loop until it is handled, its
         changes written and its frames out."""
-        self.room.post("frame", conn, protocol_mod.parse_client_frame(text))
+        self.room.post("frame", conn, protocol_mod.parse_client_frame(text, self.room.game))
         await self.settle()
 
     async def settle(self) -> None:

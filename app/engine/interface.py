@@ -98,6 +98,30 @@ class Move:
         return cls(data["seat"], data["action"], data["at_ms"], data.get("rtt_ms", 0))
 
 
+class ValidAction:
+    """A client's action validated with its frame in one pass (app/engine/actioncodec.py,
+    docs/decisions/0031-one-strict-decode-of-an-action.md): the game's action model, and its
+    normalised JSON text, which the log keeps as it is instead of dumping the model again.
+    A plain class: made once per action frame, and a frozen dataclass costs four times as much
+    to make."""
+
+    __slots__ = ("model", "text")
+
+    def __init__(self, model: Any, text: str) -> None:
+        self.model = model
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ValidAction):
+            return NotImplemented
+        return self.model == other.model and self.text == other.text
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ValidAction({self.model!r}, {self.text!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """A public line for the event log. ``text`` may name seats as ``{seat:N}``."""

@@ -39,6 +39,19 @@ class MoveLog(Sequence[Move]):
         self._moves.append(orjson.dumps(move.to_json()).decode())
         self._newest = move
 
+    def append_text(self, move: Move, action: str) -> None:
+        """Add ``move`` whose action's normalised JSON text is ``action`` (a ``ValidAction``'s:
+        docs/decisions/0031-one-strict-decode-of-an-action.md): the text goes in as it is, and
+        the newest move is decoded from it only when it is read."""
+        seat, at_ms, rtt_ms = move.seat, move.at_ms, move.rtt_ms
+        if type(at_ms) is int and type(rtt_ms) is int and (seat is None or type(seat) is int):
+            self._moves.append(f'{{"seat":{"null" if seat is None else seat},"action":{action},'
+                               f'"at_ms":{at_ms},"rtt_ms":{rtt_ms}}}')
+        else:  # not seen from the room; written as orjson would write it
+            self._moves.append(orjson.dumps({"seat": seat, "action": orjson.Fragment(action),
+                                             "at_ms": at_ms, "rtt_ms": rtt_ms}).decode())
+        self._newest = None
+
     def __len__(self) -> int:
         return len(self._moves)
 
@@ -51,7 +64,9 @@ class MoveLog(Sequence[Move]):
     def __getitem__(self, index: int | slice) -> Move | list[Move]:
         if isinstance(index, slice):
             return [Move.from_json(orjson.loads(m)) for m in self._moves[index]]
-        if self._newest is not None and index in (-1, len(self._moves) - 1):
+        if index in (-1, len(self._moves) - 1):
+            if self._newest is None:
+                self._newest = Move.from_json(orjson.loads(self._moves[index]))
             return self._newest
         return Move.from_json(orjson.loads(self._moves[index]))
 

@@ -168,6 +168,7 @@ async def _serve(
         assert registry.cluster is not None  # an owner elsewhere is only known through one
         cluster, node = registry.cluster, owner
         relay_key = cluster.open_remote(node, code, conn)
+        game = None  # the owner's node reads the action (docs/decisions/0031)
 
         def deliver(text: str, message: Any) -> bool:
             sent_join[0] = sent_join[0] or isinstance(message, Join)
@@ -181,6 +182,7 @@ async def _serve(
     else:
         assert room is not None
         here = room
+        game = room.game
         conn.on_gone = lambda gone: here.post("closed", gone)
 
         def deliver(text: str, message: Any) -> bool:
@@ -208,7 +210,7 @@ async def _serve(
         if not limit.admit(conn, loop.time()):
             return not conn.closed
         try:
-            message = parse_client_frame(text)
+            message = parse_client_frame(text, game)
         except ProtocolError as exc:
             conn.error(exc.code, exc.message, exc.ref)
             return True

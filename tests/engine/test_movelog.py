@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gc
 
+import orjson
+
 from app.engine import Move, MoveLog
 
 MOVES = [
@@ -64,3 +66,19 @@ def test_a_logged_move_takes_the_memory_of_its_text_not_of_the_encoders_buffer()
     finally:
         tracemalloc.stop()
     assert len(log) == 1_000 and per_move < 400, per_move
+
+
+def test_a_move_appended_with_its_action_text_is_stored_as_append_stores_it():
+    """``append_text`` (a validated action's text kept: docs/decisions/0031) writes the entry
+    byte for byte as ``append`` does, and the newest move reads back decoded."""
+    by_move, by_text = MoveLog(), MoveLog()
+    for move in [*MOVES, Move(None, {"type": "tap"}, 7, 0)]:
+        by_move.append(move)
+        by_text.append_text(move, orjson.dumps(move.action).decode())
+        assert by_text[-1] == move and by_text[len(by_text) - 1] == move
+    assert by_text._moves == by_move._moves  # noqa: SLF001 - the stored text itself
+    assert list(by_text) == list(by_move)
+    odd = MoveLog()
+    odd.append_text(Move(1, {}, True, 2.5), "{}")  # not the room's types: orjson's form still
+    assert odd._moves == [orjson.dumps({"seat": 1, "action": {}, "at_ms": True,  # noqa: SLF001
+                                        "rtt_ms": 2.5}).decode()]

@@ -325,7 +325,7 @@ class Cluster:
             self._relays.pop(key, None)
             return
         try:
-            message = parse_client_frame(text)
+            message = parse_client_frame(text, room.game)
         except ProtocolError as exc:
             relay.error(exc.code, exc.message, exc.ref)
             return

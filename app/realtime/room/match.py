@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.engine import Event, Move, MoveLog, Outcome, SeededRng, new_seed, seed_commitment
+from app.engine.interface import ValidAction
 from app.engine.registry import AnyGame
 from app.engine.replay import replay
 
@@ -52,11 +53,17 @@ class MatchRun:
     def play(self, seat: int | None, raw_action: Any, rtt_ms: int = 0, *,
              now: float) -> list[Event]:
         """Parse, validate and apply one move; ``EngineError`` leaves everything unchanged.
+        ``raw_action`` is a JSON object (a bot's, a timer's, a frame the fast decoder left to
+        pydantic) or a ``ValidAction`` (a client's, already validated with its frame): then it
+        is not parsed again and its text is what the log keeps.
 
         An unexpected failure inside ``apply`` rebuilds the state from the log, so a bug in a
         rule costs that move, never the room.
         """
-        action = self.game.parse_action(raw_action)
+        if type(raw_action) is ValidAction:  # validated with its frame, its text kept
+            action, text = raw_action.model, raw_action.text
+        else:
+            action, text = self.game.parse_action(raw_action), None
         move = Move(seat, action, self.now_ms(now), rtt_ms)
         self.game.validate(self.state, move)
         try:
@@ -65,7 +72,10 @@ class MatchRun:
             log.exception("%s: apply failed; rebuilding the state from the log", self.game.id)
             self.rebuild()
             raise
-        self.log.append(move.logged())
+        if text is None:
+            self.log.append(move.logged())
+        else:
+            self.log.append_text(move, text)
         self.version += 1
         return events
 

@@ -1,4 +1,5 @@
-"""The WebSocket protocol's client messages, validated with pydantic (see docs/protocol.md).
+"""The WebSocket protocol's client messages, validated with pydantic (see docs/protocol.md);
+a game's ``action`` frames first in one msgspec pass (``parse_client_frame``).
 
 Every frame is a JSON object with a ``type``. A frame that is not JSON, is over
 ``MAX_FRAME_BYTES``, has an unknown type or wrong fields gets an ``error`` frame for its sender
@@ -10,18 +11,21 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any, Literal
 
+import msgspec
 import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
-    PrivateAttr,
     TypeAdapter,
     ValidationError,
 )
 
 from app import metrics
+from app.engine import Game
+from app.engine.actioncodec import INT_MAX, INT_MIN, ActionCodec, codec_for
+from app.engine.interface import ValidAction
 from app.realtime.room.text import normaliser
 
 MAX_FRAME_BYTES = 16 * 1024
@@ -63,21 +67,33 @@ class Join(_Message):
     watch: bool = False
 
 
-class Action(_Message):
-    """A move in the game; ``action`` is the game's own action object (docs/games/)."""
+class ActionFrame(_Message):
+    """An ``action`` frame as pydantic reads it: the slow path of every frame the fast decoder
+    left (``parse_client_frame``), whose answer becomes an ``Action``."""
 
     type: Literal["action"]
     action: dict[str, Any]
     ref: int | None = Field(None, description="Echoed in an error about this action.")
-    _arrived: float = PrivateAttr(default_factory=time.perf_counter)
 
-    @property
-    def arrived(self) -> float:
-        """When the frame was parsed on its way to the room (``time.perf_counter``): where the
-        move-to-broadcast latency starts (app/metrics.py). Read from pydantic's private-attribute
-        slot: a plain ``self._arrived`` goes through ``__getattr__``, several times slower."""
-        arrived: float = self.__pydantic_private__["_arrived"]  # type: ignore[index]
-        return arrived
+
+class Action:
+    """A move in the game, as the room gets it: ``action`` is the game's own action object
+    (docs/games/), as JSON, or already validated with its frame (a ``ValidAction``: the fast
+    path, docs/decisions/0031-one-strict-decode-of-an-action.md); ``ref`` is echoed in an error
+    about it; ``arrived`` is when the frame was parsed on its way to the room
+    (``time.perf_counter``), where the move-to-broadcast latency starts (app/metrics.py)."""
+
+    __slots__ = ("action", "ref", "arrived")
+    type = "action"
+
+    def __init__(self, *, action: dict[str, Any] | ValidAction, ref: int | None = None,
+                 type: Literal["action"] = "action") -> None:  # noqa: A002 - the frame's field
+        self.action = action
+        self.ref = ref
+        self.arrived = time.perf_counter()
+
+    def __repr__(self) -> str:
+        return f"Action(action={self.action!r}, ref={self.ref!r})"
 
 
 class Chat(_Message):
@@ -158,7 +174,7 @@ class Resync(_Message):
 
 
 ClientMessage = Annotated[
-    Join | Action | Chat | Start | Rematch | Ping | Pong | SetOptions | Kick | MakeHost | Resync
+    Join | ActionFrame | Chat | Start | Rematch | Ping | Pong | SetOptions | Kick | MakeHost | Resync
     | AddBot | RemoveBot,
     Field(discriminator="type"),
 ]
@@ -176,13 +192,55 @@ class ProtocolError(Exception):
         """The refused ``action`` frame's ``ref``, echoed in the error."""
 
 
-def parse_client_frame(text: str | bytes) -> Any:
-    """Decode and validate one client frame, or raise ``ProtocolError``."""
+def parse_client_frame(text: str | bytes, game: Game[Any, Any] | None = None) -> Any:
+    """Decode and validate one client frame, or raise ``ProtocolError``.
+
+    With the room's ``game``, an ``action`` frame is first decoded with the game's action in one
+    strict msgspec pass (docs/decisions/0031-one-strict-decode-of-an-action.md): what that
+    accepts is an ``Action`` carrying a ``ValidAction``. Everything else (another type, a frame
+    that pass refuses, a room whose game has no codec, a frame this node relays to the room's
+    owner, which reads it again with the game) takes pydantic's path below, which gives the
+    answer and the message of docs/protocol.md."""
     # A str counts in characters; the limit is in bytes (UTF-8 uses up to 4 per character).
     size = len(text.encode()) if isinstance(text, str) and len(text) * 4 > MAX_FRAME_BYTES \
         else len(text)
     if size > MAX_FRAME_BYTES:
         raise ProtocolError("too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+    if game is not None:
+        fast = _fast[game.Action] if game.Action in _fast else _fast_decoder(game.Action)
+        if fast is not None:
+            try:
+                frame = fast[0].decode(text)
+            except (msgspec.MsgspecError, ValueError):
+                pass  # the slow path answers
+            else:
+                codec, decoded = fast[1], frame.action
+                return Action(action=ValidAction(codec.model(decoded), codec.text(decoded)),
+                              ref=frame.ref)
+    return _parse_slowly(text)
+
+
+_fast: dict[type, tuple[msgspec.json.Decoder[Any], ActionCodec] | None] = {}
+
+
+def _fast_decoder(action: type[Any]) -> tuple[msgspec.json.Decoder[Any], ActionCodec] | None:
+    """The decoder of an ``action`` frame carrying one of a game's actions (as ``ActionFrame``
+    but its ``action`` the game's: app/engine/actioncodec.py), built once per game."""
+    if action not in _fast:
+        codec = codec_for(action)
+        if codec is None:
+            _fast[action] = None
+        else:
+            ref = Annotated[int, msgspec.Meta(ge=INT_MIN, le=INT_MAX)] | None
+            struct = msgspec.defstruct(
+                "ActionFrame", [("action", codec.union), ("ref", ref, None)],
+                tag_field="type", tag="action", forbid_unknown_fields=True)
+            _fast[action] = (msgspec.json.Decoder(struct), codec)
+    return _fast[action]
+
+
+def _parse_slowly(text: str | bytes) -> Any:
+    """orjson, then pydantic's model of every client frame."""
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError:
@@ -190,7 +248,7 @@ def parse_client_frame(text: str | bytes) -> Any:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolError("bad_message", "a frame must be a JSON object with a string 'type'")
     try:
-        return _adapter.validate_python(data)
+        message = _adapter.validate_python(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         if err["type"] == "union_tag_invalid":
@@ -200,6 +258,9 @@ def parse_client_frame(text: str | bytes) -> Any:
         msg = err["msg"].removeprefix("Value error, ")
         raise ProtocolError("bad_message", f"{where}: {msg}" if where else msg,
                             _action_ref(data)) from None
+    if type(message) is ActionFrame:
+        return Action(action=message.action, ref=message.ref)
+    return message
 
 
 def _action_ref(data: dict[str, Any]) -> int | None:
