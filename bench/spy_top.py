@@ -16,7 +16,7 @@ PARTS = [
     ("database thread (journal, saves)", ("app/db/", "sqlalchemy", "concurrent/futures")),
     ("garbage collector", ("collector.py", "GcLog")),
     ("rules (MatchRun.play)", ("MatchRun.play",)),
-    ("views, legal actions, encoding", ("broadcast_state", "_state_dict", "_state_frame")),
+    ("views, legal actions, encoding", ("broadcast_state", "_state_head", "spliced")),
     ("journal on the loop (records, frame gate)", ("journal.py",)),
     ("rest of the room (timers, log, metrics)", ("app/realtime/actor.py", "app/realtime/room/")),
     ("frames in (uvicorn, parsing, endpoint)", ("data_received", "app/realtime/endpoint.py",

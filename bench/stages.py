@@ -83,10 +83,11 @@ STAGES: list[tuple[str, str, list[tuple[Any, str]]]] = [
       (GAME, "legal_actions")]),
     ("views", "views: the game's views of every seat",
      [(GAME, "views"), (GAME, "view")]),
-    ("frames", "frame dicts, events, JSON encodes",
+    ("frames", "frame dicts, events, JSON encodes (the shared part once, each seat's part)",
      [(frames_mod.Frames, "broadcast_state"), (frames_mod.Frames, "_state_common"),
-      (frames_mod.Frames, "_state_dict"), (frames_mod.Frames, "record"),
-      (frames_mod, "event_frame"), (protocol_mod, "encode")]),
+      (frames_mod.Frames, "_state_head"), (frames_mod.Frames, "record"),
+      (frames_mod, "event_frame"), (frames_mod, "common_tail"), (frames_mod, "spliced"),
+      (protocol_mod, "encode")]),
     ("timers", "timers: the rules' timers, the board synced, shown, the loop timer armed",
      [(life_mod.MatchLife, "_sync_timers"), (GAME, "timers"),
       (timers_mod.TimerBoard, "sync"), (timers_mod.TimerBoard, "visible"),
@@ -105,7 +106,7 @@ STAGES: list[tuple[str, str, list[tuple[Any, str]]]] = [
       (life_mod.MatchLife, "on_action"), (life_mod.MatchLife, "_after_move"),
       (match_mod.MatchRun, "play"), (effects_mod.Now, "read"), (logs, "handling"),
       (metrics, "player_move")]),
-    ("send", "send path: Connection.send_text and its write, the direct writer (header, encode)",
+    ("send", "send path: Connection.send_text and its write, the direct writer (header)",
      [(connection_mod.Connection, "send_text"), (connection_mod.Connection, "write_now"),
       (connection_mod.Connection, "_write"), ("direct", "writer")]),
 ]
@@ -177,7 +178,7 @@ class CountingTransport:
         return False
 
 
-def direct_writer(transport: CountingTransport) -> Callable[[str], bool]:
+def direct_writer(transport: CountingTransport) -> Callable[[bytes], bool]:
     """The real direct writer (wire.py) over a stand-in of uvicorn's protocol object."""
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
     from websockets.protocol import State

@@ -51,7 +51,9 @@ class Recorder(Connection):
         self.out: list[str] = []
 
     def _write(self, message):  # type: ignore[no-untyped-def]
-        self.out.append(message.get("text") or f"close {message['code']}")
+        text = message.get("text")  # a control frame arrives encoded, as the socket takes it
+        text = text.decode() if isinstance(text, bytes) else text
+        self.out.append(text or f"close {message['code']}")
 
 
 def _db(url: str) -> Database:

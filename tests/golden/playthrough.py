@@ -184,7 +184,9 @@ class Playthrough:
             elif isinstance(effect, Save):
                 heapq.heappush(self.queue, (self.t, next(self.order), "saved", effect.match))
 
-    def deliver(self, conn: Connection, text: str) -> None:
+    def deliver(self, conn: Connection, data: bytes | str) -> None:
+        """A frame as the room hands it out (bytes; a control frame as text), kept as text."""
+        text = data.decode() if isinstance(data, bytes) else data
         client = self.clients.get(conn)
         label = client.label if client is not None else "?"
         self.lines.append(f"{label}\t{text}")

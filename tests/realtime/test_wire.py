@@ -74,7 +74,7 @@ def test_an_open_connection_gets_its_text_frame_in_one_write() -> None:
     protocol = open_protocol()
     write = writer_for(protocol)
     assert write is not None
-    assert write('{"type":"pong"}') is True
+    assert write(b'{"type":"pong"}') is True
     assert protocol.transport.written == [text_frame(b'{"type":"pong"}')]
 
 
@@ -95,7 +95,7 @@ def test_the_writer_steps_aside_when_the_usual_path_must_send(state: str) -> Non
         protocol.transport.closing = True
     else:  # permessage-deflate negotiated: frames must be compressed
         protocol.conn.extensions = [object()]
-    assert write("x") is False
+    assert write(b"x") is False
     assert protocol.transport.written == []
 
 
@@ -119,21 +119,21 @@ def test_frames_wait_behind_a_suspended_send_even_when_the_socket_could_take_the
             await writable.wait()
             out.append(message.get("text", message["type"]))
 
-        def direct(text: str) -> bool:
+        def direct(data: bytes) -> bool:
             if not direct_open[0]:
                 return False
-            out.append("direct:" + text)
+            out.append("direct:" + data.decode())
             return True
 
         conn = Connection(send, direct)
-        conn.send_text("a")  # refused by the writer, suspends in send
+        conn.send_text(b"a")  # refused by the writer, suspends in send (as text: ASGI's kind)
         direct_open[0] = True
-        conn.send_text("b")
-        conn.send_text("c")
+        conn.send_text(b"b")
+        conn.send_text(b"c")
         assert out == []
         writable.set()
         await until(lambda: out == ["a", "b", "c"], what="the backlog written")
-        conn.send_text("d")  # the backlog is empty again: the direct path
+        conn.send_text(b"d")  # the backlog is empty again: the direct path
         return out
 
     assert run_async(scenario()) == ["a", "b", "c", "direct:d"]
@@ -146,13 +146,13 @@ def test_a_writer_that_fails_ends_the_connection() -> None:
         async def send(message: dict) -> None:
             raise AssertionError("the usual path is not taken after a failed write")
 
-        def direct(text: str) -> bool:
+        def direct(data: bytes) -> bool:
             raise ConnectionResetError("the socket is gone")
 
         conn = Connection(send, direct)
         conn.on_gone = gone.append
-        conn.send_text("a")
-        conn.send_text("b")
+        conn.send_text(b"a")
+        conn.send_text(b"b")
         return conn.closed, gone
 
     closed, gone = run_async(scenario())

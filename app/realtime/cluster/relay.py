@@ -99,7 +99,9 @@ class RelayConnection(Connection):
 
     def _write(self, message: Message) -> None:
         if message["type"] == "websocket.send":
-            self._cluster.deliver(self.node, self.key, message["text"])
+            data = message["text"]  # the room's bytes; carried as text between the nodes
+            self._cluster.deliver(self.node, self.key,
+                                  data.decode() if isinstance(data, bytes) else data)
         else:
             self._cluster.deliver_close(self.node, self.key, message.get("code", 1000))
 
@@ -302,11 +304,11 @@ class Cluster:
         remote = self._remote
         for item in items:
             if item[0] == "t":
-                text = item[1]
+                data = item[1].encode()  # once for all of its clients here
                 for key in item[2]:
                     entry = remote.get(key)
                     if entry is not None:
-                        entry[0].send_text(text)
+                        entry[0].send_text(data)
             else:
                 entry = remote.pop(item[1], None)
                 if entry is not None:

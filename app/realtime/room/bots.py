@@ -3,10 +3,11 @@
 Part of the room actor (docs/bots.md, "In a room"; docs/architecture.md, "Bots in the room"). A
 seat is played by a bot when its member is a bot (added by the host) or when its player has been
 disconnected during the match past the room's ``bot_takeover_seconds``. The room hands every
-such seat the state frame a seated client would get (``deliver``), exactly as sent; the bot
-``observe``s it and ``decide``s, and its action comes back to the room's queue after the
-thinking time (a ``Later`` effect the actor performs, app/realtime/room/effects.py), so it reaches
-the actor like any player's frame and arrival order at the actor stays the arbitration order.
+such seat the state frame a seated client would get (``deliver``), as a value that the bot
+only reads (app/bots/base.py); the bot ``observe``s it and ``decide``s, and its action comes
+back to the room's queue after the thinking time (a ``Later`` effect the actor performs,
+app/realtime/room/effects.py), so it reaches the actor like any player's frame and arrival
+order at the actor stays the arbitration order.
 Each frame replaces the seat's pending decision (a generation number tells a stale one that was
 already queued). A bot's exception costs that decision only; it never reaches the room. No
 clock decides anything here: ``thread_time`` only measures what deciding costs (the actor

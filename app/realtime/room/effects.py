@@ -38,22 +38,25 @@ class Now:
 
 @dataclass(frozen=True, slots=True)
 class Send:
-    """One encoded frame to each of ``conns`` (through the room's frame gate, in order)."""
+    """One encoded frame (JSON as UTF-8 bytes, as the socket takes it) to each of ``conns``
+    (through the room's frame gate, in order)."""
 
     conns: Sequence[Client]
-    text: str
+    text: bytes
 
 
 @dataclass(frozen=True, slots=True)
 class SendEach:
-    """A frame of its own to each connection (the state frames: one view per seat)."""
+    """A frame of its own to each connection (the state frames: one view per seat; bytes, as
+    ``Send``)."""
 
-    frames: Sequence[tuple[Client, str]]
+    frames: Sequence[tuple[Client, bytes]]
 
 
 @dataclass(frozen=True, slots=True)
 class Control:
-    """A ping, pong or ``saving`` frame: past the frame gate (they show no move)."""
+    """A ping, pong or ``saving`` frame: past the frame gate (they show no move). JSON text: a
+    few a second at most, the connection encodes them."""
 
     conns: Sequence[Client]
     text: str

@@ -3,9 +3,10 @@
 A part of ``RoomCore`` (app/realtime/room/core.py): ``Frames`` turns the room's state
 (``RoomState``, app/realtime/room/state.py) into the frames of docs/protocol.md ("room",
 "state", "chat", "error", events) and hands them to the actor as effects (``Send``,
-``SendEach``; app/realtime/room/effects.py); it never writes to a socket. A state frame is built
-once per seat (one view, one encoding), and a seat a bot plays gets the very frame a client of
-that seat gets (decoded afresh).
+``SendEach``; app/realtime/room/effects.py) as encoded bytes; it never writes to a socket. A
+state frame is one view per seat, the part every recipient shares encoded once per move and
+spliced onto each seat's own part (``spliced``), and a seat a bot plays gets the very frame a
+client of that seat gets, as a value (``to_bot``).
 """
 
 from __future__ import annotations
@@ -38,13 +39,13 @@ class Frames:
 
     # --- sending -------------------------------------------------------------------------------
     def send(self, conn: Client, frame: dict[str, Any]) -> None:
-        self.out.append(Send((conn,), p.encode(frame)))
+        self.out.append(Send((conn,), orjson.dumps(frame)))
 
     def error(self, conn: Client, code: str, message: str, ref: int | None = None) -> None:
         self.send(conn, p.error_frame(code, message, ref))
 
     def broadcast(self, frame: dict[str, Any]) -> None:
-        self.out.append(Send(self.state.all_connections(), p.encode(frame)))
+        self.out.append(Send(self.state.all_connections(), orjson.dumps(frame)))
 
     # --- the room frame ------------------------------------------------------------------------
     def room_frame(self) -> dict[str, Any]:
@@ -116,42 +117,40 @@ class Frames:
             common["move"] = {"seq": match.version, "seat": last.seat, "at_ms": last.at_ms}
         return common
 
-    def _state_frame(self, common: dict[str, Any], seat: int | None, view: dict[str, Any]) -> str:
-        return p.encode(self._state_dict(common, seat, view))
-
-    def _state_dict(self, common: dict[str, Any], seat: int | None,
-                    view: dict[str, Any]) -> dict[str, Any]:
-        """A seat's state frame: its view and, for a seat, its ``legal`` actions now (the
-        table and spectators get the public view only)."""
-        frame: dict[str, Any] = {"type": "state", "seat": seat, "view": view}
+    def _state_head(self, seat: int | None, view: dict[str, Any]) -> dict[str, Any]:
+        """A seat's own part of its state frame: its view and, for a seat, its ``legal``
+        actions now (the table and spectators get the public view only)."""
+        head: dict[str, Any] = {"type": "state", "seat": seat, "view": view}
         if seat is not None and self.state.match is not None:
-            frame["legal"] = self.state.game.legal_actions(self.state.match.state, seat)
-        frame.update(common)
-        return frame
+            head["legal"] = self.state.game.legal_actions(self.state.match.state, seat)
+        return head
 
     def broadcast_state(self, events: list[dict[str, Any]], moved: bool = False,
                          skip: Client | None = None) -> None:
-        """Each recipient gets its own seat's view; one view and one encoding per seat. A seat
-        a bot plays gets the very frame a client of that seat gets (decoded afresh). ``skip``:
-        a connection that gets its frame otherwise (a join)."""
+        """Each recipient gets its own seat's view: one view per seat, the shared part encoded
+        once (``spliced``). A seat a bot plays gets the same frame as a value (``to_bot``).
+        ``skip``: a connection that gets its frame otherwise (a join)."""
         if self.state.match is None:
             return
         conns = self.state.all_connections()
         if skip is not None:
             conns = [c for c in conns if c is not skip]
         common = self._state_common(events, moved)
-        bot_seats = list(self.state.bots.seats)
+        tail = common_tail(common)
+        bots = self.state.bots
+        bot_seats = list(bots.seats)
         views = self.state.match.views({conn.seat for conn in conns} | set(bot_seats))
-        texts = {seat: self._state_frame(common, seat, view) for seat, view in views.items()}
-        self.out.append(SendEach([(conn, texts[conn.seat]) for conn in conns]))
+        heads = {seat: self._state_head(seat, view) for seat, view in views.items()}
+        data = {seat: spliced(head, tail) for seat, head in heads.items()}
+        self.out.append(SendEach([(conn, data[conn.seat]) for conn in conns]))
         for seat in bot_seats:
-            self.state.bots.deliver(seat, orjson.loads(texts[seat]))
+            bots.deliver(seat, to_bot(heads[seat], common))
 
     def send_state(self, conn: Client) -> None:
         if self.state.match is not None:
             seat = conn.seat
-            text = self._state_frame(self._state_common([]), seat, self.state.match.view(seat))
-            self.out.append(Send((conn,), text))
+            head = self._state_head(seat, self.state.match.view(seat))
+            self.out.append(Send((conn,), spliced(head, common_tail(self._state_common([])))))
 
     def deliver_to_bots(self, seats: list[int]) -> None:
         """Seats a bot has just begun to play get their state frame now."""
@@ -160,8 +159,7 @@ class Frames:
         common = self._state_common([])
         views = self.state.match.views(set(seats))
         for seat in seats:
-            frame = orjson.loads(self._state_frame(common, seat, views[seat]))
-            self.state.bots.deliver(seat, frame)
+            self.state.bots.deliver(seat, to_bot(self._state_head(seat, views[seat]), common))
 
     # --- events --------------------------------------------------------------------------------
     def record(self, events: list[Event]) -> list[dict[str, Any]]:
@@ -201,3 +199,27 @@ def event_frame(event: Event) -> dict[str, Any]:
     if event.transient:
         frame["transient"] = True
     return frame
+
+
+def common_tail(common: dict[str, Any]) -> bytes:
+    """The shared part of a state frame as the end of every seat's frame: its members after a
+    comma, and the closing brace (``spliced``)."""
+    return b"," + orjson.dumps(common)[1:]
+
+
+def spliced(head: dict[str, Any], tail: bytes) -> bytes:
+    """A seat's state frame: its own part (``head``) encoded, the shared part's bytes
+    (``common_tail``) appended. The same bytes as encoding ``{**head, **common}`` whole, key
+    order included (orjson writes a dict's keys in order, with no spaces; the head's and the
+    shared part's keys never meet): the shared part is encoded once per move, not once per
+    seat (issue 22; tests/golden compares every frame byte for byte)."""
+    return orjson.dumps(head)[:-1] + tail
+
+
+def to_bot(head: dict[str, Any], common: dict[str, Any]) -> dict[str, Any]:
+    """A bot seat's state frame as a value: the frame its client would get, not decoded again
+    from the bytes. It shares structure with the game's views, the other seats' frames and
+    module constants (the cards' JSON), so a bot reads it and never changes it (the contract
+    of app/bots/base.py, which tests/bots/test_frames_unchanged.py holds every bot to)."""
+    head.update(common)
+    return head

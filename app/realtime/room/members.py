@@ -38,7 +38,8 @@ class Client(Protocol):
 
     def answer_ping(self, t: float, now: float) -> bool: ...
 
-    def send_text(self, text: str) -> None: ...
+    def send_text(self, data: bytes) -> None:
+        """One encoded frame (JSON as UTF-8 bytes), through the room's frame gate."""
 
     def send_control(self, text: str) -> None: ...
 

@@ -1,9 +1,11 @@
 """One client connection as the room sees it: frames go out at once, in order.
 
-The room never awaits a client. ``send_text`` hands the frame to the connection's ASGI ``send``
-right away: with uvicorn's WebSocket protocol that call writes to the socket without ever
-suspending, so nothing waits and no task or queue is kept per connection (at thousands of
-connections those cost memory and collector time: docs/performance.md). Should a send suspend
+The room never awaits a client. ``send_text`` hands the frame (encoded: bytes, as the socket
+takes them) to the direct writer (``wire.py``; docs/performance.md, "Frames written straight to
+the socket"), or else to the connection's ASGI ``send``, right away: with uvicorn's WebSocket
+protocol either writes to the socket without ever suspending, so nothing waits and no task or
+queue is kept per connection (at thousands of connections those cost memory and collector time:
+docs/performance.md). Should a send suspend
 (flow control in another server), the frames that follow wait in a backlog, in order, while a
 task finishes it; a client whose backlog grows too long has fallen behind: the frames waiting are
 dropped, an ``error`` ``too_slow`` and a close with code 4001 take their place (they reach the
@@ -27,8 +29,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, cast
 
+import orjson
+
 from app.realtime.room.members import Member
-from app.realtime.room.protocol import CLOSE_FELL_BEHIND, encode, error_frame
+from app.realtime.room.protocol import CLOSE_FELL_BEHIND, error_frame
 from app.realtime.transport.wire import TextWriter
 
 BACKLOG_LIMIT = 512
@@ -43,6 +47,14 @@ _ids = itertools.count(1)
 
 Message = dict[str, Any]
 AsgiSend = Callable[[Message], Awaitable[None]]
+
+
+def asgi_message(message: Message) -> Message:
+    """``message`` as ASGI has it: a frame's bytes (how the room hands them out) as text."""
+    data = message.get("text")
+    if isinstance(data, bytes):
+        return {"type": "websocket.send", "text": data.decode()}
+    return message
 
 
 class Gate(Protocol):
@@ -95,11 +107,12 @@ class Connection:
     def seat(self) -> int | None:
         return self.member.seat if self.member is not None else None
 
-    def send_text(self, text: str) -> None:
-        """Send one frame now (or after the frames still waiting, if any): through the room's
-        gate when it has one."""
+    def send_text(self, data: bytes) -> None:
+        """Send one encoded frame now (or after the frames still waiting, if any): through the
+        room's gate when it has one. The message carries the bytes as they are; only the usual
+        (ASGI) path needs text, and gets it (``asgi_message``)."""
         if not self.closed:
-            message = {"type": "websocket.send", "text": text}
+            message = {"type": "websocket.send", "text": data}
             if self.gate is not None:
                 self.gate.send(self, message)
             else:
@@ -108,7 +121,7 @@ class Connection:
     def send_control(self, text: str) -> None:
         """A ping or a pong: past the gate (they show no move, and their timing is measured)."""
         if not self.closed:
-            self._write({"type": "websocket.send", "text": text})
+            self._write({"type": "websocket.send", "text": text.encode()})
 
     def write_now(self, message: Message) -> None:
         """The gate lets ``message`` out."""
@@ -132,7 +145,7 @@ class Connection:
             except Exception:  # noqa: BLE001 - the socket is gone
                 self._abandon()
                 return
-        coro = cast(Coroutine[Any, Any, None], self._send(message))  # an ASGI send: a coroutine
+        coro = cast(Coroutine[Any, Any, None], self._send(asgi_message(message)))  # a coroutine
         try:
             yielded = coro.send(None)
         except StopIteration:
@@ -162,7 +175,7 @@ class Connection:
                     break
             while self._backlog:
                 assert self._send is not None
-                sending = asyncio.ensure_future(self._send(self._backlog.popleft()))
+                sending = asyncio.ensure_future(self._send(asgi_message(self._backlog.popleft())))
                 await self._bounded(sending)
                 sending.result()
         except Exception:  # noqa: BLE001 - the socket is gone
@@ -186,7 +199,7 @@ class Connection:
         has ``CLOSE_GRACE_SECONDS`` to read that before its socket is dropped."""
         assert self._backlog is not None
         self._backlog.clear()
-        self._backlog.append({"type": "websocket.send", "text": encode(error_frame(
+        self._backlog.append({"type": "websocket.send", "text": orjson.dumps(error_frame(
             "too_slow", "you fell behind; reconnect to get the current state"))})
         self._backlog.append({"type": "websocket.close", "code": CLOSE_FELL_BEHIND})
         self._gone()
@@ -215,7 +228,7 @@ class Connection:
             callback(self)
 
     def send(self, frame: dict[str, Any]) -> None:
-        self.send_text(encode(frame))
+        self.send_text(orjson.dumps(frame))
 
     def error(self, code: str, message: str, ref: int | None = None) -> None:
         self.send(error_frame(code, message, ref))

@@ -43,9 +43,9 @@ PROTOCOL_ATTRIBUTES = ("conn", "writable", "close_sent", "disconnected", "transp
 """What this module reads or sets on uvicorn's protocol object (besides the type itself)."""
 _warned = False
 
-TextWriter = Callable[[str], bool]
-"""Writes one text frame and returns True, or returns False (nothing written) when the usual
-path must take it."""
+TextWriter = Callable[[bytes], bool]
+"""Writes one text frame (its payload: the frame's JSON as UTF-8 bytes, as the room encoded it)
+and returns True, or returns False (nothing written) when the usual path must take it."""
 
 _TEXT_FIN = 0x81
 """FIN set, opcode 1 (text)."""
@@ -88,14 +88,14 @@ def direct_text_writer(ws: Any) -> TextWriter | None:
     writable = protocol.writable
     open_state = State.OPEN
 
-    def write(text: str) -> bool:
+    def write(payload: bytes) -> bool:
         if (protocol.close_sent or protocol.disconnected or conn.state is not open_state
                 or conn.extensions or not writable.is_set()):
             return False
         transport = protocol.transport
         if transport.is_closing():
             return False
-        transport.write(text_frame(text.encode()))
+        transport.write(text_frame(payload))
         return True
 
     return write
