@@ -27,7 +27,6 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from app.db.database import Database
@@ -486,7 +485,7 @@ class RoomRecorder:
             self._match, self._logged = match, 0
             self._write(start_match(state, match))
         if match is not None and len(match.log) > self._logged:
-            now = datetime.now(UTC)
+            now = state.now.wall  # the input's time, read once by the actor
             for seq in range(self._logged + 1, len(match.log) + 1):
                 self._write(AddMove(self.code, seq, match.log[seq - 1], now))
             self._logged = len(match.log)
