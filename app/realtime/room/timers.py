@@ -66,19 +66,19 @@ class TimerBoard:
         restored room passes the seconds each has run already: ``elapsed``), and keep the
         deadline of a kept key with the engine's latest timer (seats, label, action). A paused
         board starts a new timer as of the pause."""
-        running = self._running
+        board = self._running
         if not isinstance(wanted, list):
             wanted = list(wanted)
-        if len(wanted) == len(running):
+        if len(wanted) == len(board):
             # The common case of a move: the same keys, in the same order, as before (a move
             # that restarts a timer changes its key). Compared by key, nothing rebuilt
             # (docs/performance.md, "Where one move's time goes"); a kept key still takes the
             # engine's latest timer.
-            for (key, entry), timer in zip(running.items(), wanted):
+            for (key, entry), timer in zip(board.items(), wanted, strict=True):
                 if key != timer.key:
                     break
                 if entry.timer is not timer and entry.timer != timer:
-                    running[key] = RunningTimer(timer, entry.deadline)
+                    board[key] = RunningTimer(timer, entry.deadline)
             else:
                 return
         at = self._paused_at if self._paused_at is not None else now
