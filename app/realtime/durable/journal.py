@@ -14,9 +14,11 @@ Three parts:
   that ticket durable; frames wait behind earlier frames of the room, in order. Pings and pongs
   (``Connection.send_control``) pass at once: they show no move, and holding them would falsify
   the round trips that Panika's fairness uses (docs/fairness.md).
-- ``RoomRecorder``, one per room: after each input the room handled, it compares the room with
-  what it recorded last and queues what changed: the room and its members (rare, written whole),
-  a new match, and the match's new moves. The room itself only calls ``begin``/``end``.
+- ``RoomRecorder``, one per room: after each input the room handled, it queues what changed:
+  the room and its members (rare, written whole; compared only when the input moved the room's
+  ``revision``, which the parts of the room's core move whenever they change what is stored), a
+  new match, and the match's new moves, each queued as itself. The room itself only calls
+  ``begin``/``end``.
 """
 
 from __future__ import annotations
@@ -438,6 +440,8 @@ class RoomRecorder:
         self.code = code
         self.gate = FrameGate(journal)
         self._fingerprint: tuple[Any, ...] | None = None
+        self._revision = -1
+        """The room's ``revision`` when its fingerprint was last compared."""
         self._match: MatchRun | None = None
         self._logged = 0
         self._stale = False
@@ -466,6 +470,7 @@ class RoomRecorder:
         that lost moves the rules now refuse (``state.dropped_moves``) is written again whole,
         so its rows lose them too (a new match start replaces the match and its moves)."""
         self._fingerprint = fingerprint(state)
+        self._revision = state.revision
         self._match = state.match if not state.dropped_moves else None
         self._logged = len(state.match.log) if state.match is not None else 0
 
@@ -476,10 +481,14 @@ class RoomRecorder:
             if not self.journal.accepting:
                 return self.gate.ticket
             self._stale = False
-        now_fingerprint = fingerprint(state)
-        if now_fingerprint != self._fingerprint:
-            self._fingerprint = now_fingerprint
-            self._write(save_room(state))
+        if state.revision != self._revision or self._fingerprint is None:
+            # Only after an input that touched the room (``RoomState.revision``): a move of the
+            # match is what most inputs are, and it is queued as itself below (issue 22).
+            self._revision = state.revision
+            now_fingerprint = fingerprint(state)
+            if now_fingerprint != self._fingerprint:
+                self._fingerprint = now_fingerprint
+                self._write(save_room(state))
         match = state.match
         if match is not None and match is not self._match:
             self._match, self._logged = match, 0
