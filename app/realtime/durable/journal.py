@@ -4,8 +4,9 @@ sees its effects (docs/architecture.md, "Durable rooms").
 Three parts:
 
 - ``Journal``, one per process: takes operations (app/db/rooms.py) from every room, never
-  blocking the caller, and writes everything queued in the last few milliseconds in one
-  transaction on a database thread (group commit, through ``Database.run``). Batches are written
+  blocking the caller, and writes everything the rooms queued in one turn of the event loop in
+  one transaction on a database thread (group commit, through ``Database.run``); while that is
+  written, the next batch gathers, so a busy server writes bigger batches. Batches are written
   in order, one at a time, so "durable up to ticket N" only ever grows. A failed batch (the
   database down or silent) is retried, whole and in order, with capped backoff; the rooms in it
   are told they are waiting ("saving") and told again once it is written.
@@ -42,8 +43,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GROUP_WINDOW_SECONDS = 0.002
-"""How long the journal gathers operations before it writes them (one transaction for all)."""
 HOLD_SECONDS = 3.0
 """How long frames wait for a database that does not answer before the rooms play on unrecorded
 (see ``Journal``)."""
@@ -73,15 +72,14 @@ class Journal:
     whole (every operation is idempotent) on its next input.
     """
 
-    def __init__(self, db: Database, *, window: float = GROUP_WINDOW_SECONDS,
+    def __init__(self, db: Database, *,
                  hold: float = HOLD_SECONDS, retry_max: float = RETRY_MAX_SECONDS,
                  max_queued: int = MAX_QUEUED,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._db = db
         self._clock = clock
         """Seconds on a monotonic clock: how old a waiting operation is (the hold, the
-        catch-up) and when a batch started (a test passes a clock it moves by hand)."""
-        self._window = window
+        catch-up; a test passes a clock it moves by hand)."""
         self._hold = hold
         self._retry_max = retry_max
         self._max_queued = max_queued
@@ -170,8 +168,13 @@ class Journal:
         self._tasks = []
 
     async def _run(self) -> None:
+        """Write what is queued, batch after batch. No time window: woken by the first write of
+        a turn of the event loop, the task runs in the next turn, after every room that handled
+        an input in this one has queued its operations; and while a batch is being written,
+        whatever comes in waits and goes in the next one. A quiet server writes each move at
+        once (no wait added to its frames); a busy one writes a batch per transaction's time
+        (docs/decisions/0032-journal-batched-by-the-loop.md)."""
         delay = RETRY_FIRST_SECONDS
-        last_start = -self._window
         while True:
             if not self._queue:
                 self._wake.clear()
@@ -183,16 +186,6 @@ class Journal:
                     except TimeoutError:
                         await self._probe()
                         continue
-                await asyncio.sleep(self._window)  # let the other moves of this moment join
-            else:
-                # Under load the queue never empties: transactions still start at least one
-                # window apart, so a busy server writes fewer, bigger batches (a commit's cost
-                # is mostly per transaction; docs/performance.md) and a move waits no longer
-                # than it does on a quiet server (one window, then its write).
-                rest = last_start + self._window - self._clock()
-                if rest > 0:
-                    await asyncio.sleep(rest)
-            last_start = self._clock()
             generation = self._generation
             batch = [self._queue[i] for i in range(min(MAX_BATCH, len(self._queue)))]
             if not batch:
