@@ -27,8 +27,12 @@ from typing import Any
 from app.engine import Timer
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RunningTimer:
+    """One timer on the board: the engine's latest ``Timer`` of its key and its deadline.
+    Changed in place (the board's own: nothing else holds one), so a move that keeps a key
+    costs one attribute set, no new object and no comparison."""
+
     timer: Timer
     deadline: float
     """On the monotonic clock, in seconds."""
@@ -57,8 +61,8 @@ class TimerBoard:
             return
         shift = now - self._paused_at
         self._paused_at = None
-        self._running = {key: RunningTimer(e.timer, e.deadline + shift)
-                         for key, e in self._running.items()}
+        for entry in self._running.values():
+            entry.deadline += shift
 
     def sync(self, wanted: Iterable[Timer], now: float,
              elapsed: Mapping[str, float] | None = None) -> None:
@@ -77,8 +81,7 @@ class TimerBoard:
             for (key, entry), timer in zip(board.items(), wanted, strict=True):
                 if key != timer.key:
                     break
-                if entry.timer is not timer and entry.timer != timer:
-                    board[key] = RunningTimer(timer, entry.deadline)
+                entry.timer = timer
             else:
                 return
         at = self._paused_at if self._paused_at is not None else now
@@ -90,8 +93,8 @@ class TimerBoard:
             if running is None:
                 ran = elapsed.get(key, 0.0) if elapsed else 0.0
                 self._running[key] = RunningTimer(timer, at + timer.seconds - ran)
-            elif running.timer != timer:
-                self._running[key] = RunningTimer(timer, running.deadline)
+            else:
+                running.timer = timer
 
     def clear(self) -> None:
         """No timer any more (the board's clock runs again)."""
