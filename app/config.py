@@ -125,9 +125,6 @@ class Settings(BaseSettings):
         True, description="Record every room change and move (group-committed) so that a "
         "restarted server restores its open rooms; false keeps rooms in memory only."
     )
-    journal_window_ms: float = Field(
-        2.0, description="How long the journal gathers moves before one transaction writes them."
-    )
     journal_hold_seconds: float = Field(
         3.0, description="How long a room's frames wait for a database that does not answer; "
         "then the rooms play on and their moves are written once it is back."

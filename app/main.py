@@ -66,8 +66,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.registry.writer = app.state.writer
         await app.state.writer.start()
-        journal = Journal(app.state.db, window=settings.journal_window_ms / 1000,
-                          hold=settings.journal_hold_seconds) if settings.durable_rooms else None
+        journal = Journal(app.state.db, hold=settings.journal_hold_seconds) \
+            if settings.durable_rooms else None
         if journal is not None:  # durable rooms: recorded as they change, restored at start
             app.state.registry.journal = journal
             journal.on_back = app.state.writer.retry_now  # the outbox waits no longer

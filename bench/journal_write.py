@@ -8,16 +8,17 @@ default; a PostgreSQL URL is migrated and used as given: point it at a scratch d
 room ``BNCH`` it writes starts a new match, so its earlier moves go). Two ways, alternated over
 ``--rounds`` rounds:
 
-- ``core``: ``app.db.rooms.write_ops``, the journal's own write (SQLAlchemy Core around one
-  driver-level multi-row insert; docs/architecture.md, "Durable rooms");
-- ``raw``: the same insert and commit on the driver's connection taken from the same pool
-  (``engine.raw_connection()``), without SQLAlchemy's connection and transaction objects: what a
-  raw path for move-only batches would cost.
+- ``core``: the same driver-level insert inside SQLAlchemy Core's connection and transaction
+  (``app.db.rooms._write_core``: how the journal writes a batch that holds more than moves, or
+  fencing tokens);
+- ``raw``: ``app.db.rooms.write_ops``, the journal's own write of a batch of moves: the insert
+  and commit on the driver's connection taken from the same pool (``write_moves``), without
+  SQLAlchemy's connection and transaction objects.
 
 Printed per way and round: wall time and this process's CPU time per transaction (the database
-server's own CPU is not counted: on PostgreSQL it is another process). The journal commits at
-most once per ``JOURNAL_WINDOW_MS`` with everything that came in meanwhile, so ``--moves`` is
-the batch a server writes: one or a few when quiet, about 24 at saturation with 50 rooms
+server's own CPU is not counted: on PostgreSQL it is another process). The journal writes what
+the rooms queued in one turn of the event loop, and while a write is in flight gathers the next
+batch, so ``--moves`` is the batch a server writes: one when quiet, more the busier it is
 (docs/performance.md, "The cost of durable rooms").
 """
 
@@ -34,15 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.db.database import Database, migrate  # noqa: E402
 from app.db.rooms import (  # noqa: E402
-    _POSTGRES_MOVE_ROW,
-    _SQLITE_INSERT_MOVE,
-    MOVE_COLUMNS,
-    SQLITE_TIME_FORMAT,
     AddMove,
     MemberRecord,
     SaveRoom,
     StartMatch,
-    _move_row,
+    _write_core,
     write_ops,
 )
 from app.engine import Move  # noqa: E402
@@ -78,26 +75,11 @@ class Batches:
 
 
 def write_core(db: Database, moves: list[AddMove]) -> None:
-    write_ops(db, moves)
+    _write_core(db, list(moves), None)
 
 
 def write_raw(db: Database, moves: list[AddMove]) -> None:
-    connection = db.engine.raw_connection()
-    try:
-        cursor = connection.cursor()
-        if db.engine.dialect.name == "sqlite":
-            cursor.executemany(_SQLITE_INSERT_MOVE, [
-                _move_row(op, op.received_at.astimezone(UTC).strftime(SQLITE_TIME_FORMAT))
-                for op in moves])
-        else:
-            rows = ", ".join([_POSTGRES_MOVE_ROW] * len(moves))
-            cursor.execute(f"INSERT INTO room_moves ({MOVE_COLUMNS}) VALUES {rows} "
-                           "ON CONFLICT DO NOTHING",
-                           tuple(v for op in moves for v in _move_row(op, op.received_at)))
-        cursor.close()
-        connection.commit()
-    finally:
-        connection.close()
+    write_ops(db, list(moves))
 
 
 def main() -> int:

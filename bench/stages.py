@@ -235,7 +235,7 @@ class Table:
                                   ping_seconds=ping_seconds)
         self.journal = None
         if durable:
-            self.journal = journal_mod.Journal(FastDb(), window=0)  # type: ignore[arg-type]
+            self.journal = journal_mod.Journal(FastDb())  # type: ignore[arg-type]
             self.room.recorder = journal_mod.RoomRecorder(self.journal, "BNCH")
             self.room.recorder.gate.on_saving = self.room.on_saving
         self.transports = [CountingTransport() for _ in range(players)]

@@ -28,3 +28,30 @@ def test_the_core_a_rate_needs_follows_the_saturation_cost_per_action(run_all):
     # 1.3 cores, more than the one the event loop has.
     assert run_all.core_share({"server_us_per_action": 648.0}, 2000) == pytest.approx(1.296)
     assert run_all.core_share({"server_us_per_action": 136.0}, 2000) == pytest.approx(0.272)
+
+
+def test_the_commit_wait_is_what_durable_rooms_add_to_the_latency_at_one_rate(run_all):
+    """Issue 22: the journal's commit wait is measured as latency added at a fixed rate
+    (durable minus DURABLE_ROOMS=false), not as lost throughput."""
+    durable = run_all.Measured({"offered": 1000, "p50_ms": 3.5, "p99_ms": 12.0}, 1, False)
+    volatile = run_all.Measured({"offered": 1000, "p50_ms": 1.25, "p99_ms": 7.0}, 2, True)
+    wait = run_all.commit_wait(durable, volatile)
+    assert wait["label"] == "journal-commit-wait" and wait["rate"] == 1000
+    assert wait["p50_added_ms"] == 2.25 and wait["p99_added_ms"] == 5.0 and wait["noisy"]
+    assert run_all.commit_wait(durable, None) is None
+
+
+def test_the_commit_wait_line_is_printed_and_kept_in_the_results_file(run_all, tmp_path, capsys):
+    import json
+    import types
+
+    bench = types.SimpleNamespace(out=tmp_path / "runs.jsonl")
+    durable = run_all.Measured({"offered": 2000, "p50_ms": 2.0, "p99_ms": 9.0}, 1, False)
+    volatile = run_all.Measured({"offered": 2000, "p50_ms": 1.5, "p99_ms": 6.0}, 1, False)
+    run_all.print_commit_wait(bench, durable, volatile, 2000)
+    assert "commit wait  the journal at 2000/s adds p50 +0.50 ms, p99 +3.00 ms" in \
+        capsys.readouterr().out
+    (line,) = bench.out.read_text().splitlines()
+    assert json.loads(line)["p99_added_ms"] == 3.0
+    run_all.print_commit_wait(bench, None, volatile, 1000)
+    assert "not measured  the journal's commit wait at 1000/s" in capsys.readouterr().out

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Connection, delete, insert, select, update
 
@@ -97,6 +97,53 @@ SQLITE_TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
 """How SQLAlchemy's ``DateTime`` keeps a time in SQLite (and reads it back): UTC, no offset."""
 
 
+def _move_statement(dialect: str, moves: list[AddMove]) -> tuple[str, Any, bool] | None:
+    """The one driver-level statement that inserts ``moves``: its SQL, its parameters, and
+    whether they are a list of rows (``executemany``); None on a database the site does not run
+    on. SQLite takes one prepared statement for many rows, PostgreSQL one multi-row insert (one
+    round trip). A move already in the table (a batch written again) is kept as it is
+    (``ON CONFLICT DO NOTHING`` on the ``(room_code, seq)`` key)."""
+    if dialect == "sqlite":
+        return _SQLITE_INSERT_MOVE, [
+            _move_row(op, op.received_at.astimezone(UTC).strftime(SQLITE_TIME_FORMAT))
+            for op in moves], True
+    if dialect == "postgresql":
+        rows = ", ".join([_POSTGRES_MOVE_ROW] * len(moves))
+        return (f"INSERT INTO room_moves ({MOVE_COLUMNS}) VALUES {rows} ON CONFLICT DO NOTHING",
+                tuple(value for op in moves for value in _move_row(op, op.received_at)), False)
+    return None
+
+
+def write_moves(db: Database, moves: list[AddMove]) -> None:
+    """A batch of moves only (what the journal writes nearly always): one statement and the
+    commit on the driver's own connection, taken from the engine's pool, past SQLAlchemy's
+    connection and transaction objects (50-70 us of CPU a transaction on SQLite:
+    docs/performance.md, "The cost of durable rooms"; ``bench/journal_write.py``). The pool
+    still checks the connection out and in (the database handle's watch of stuck connections,
+    ``Database._cut``, sees it); a connection that failed is dropped from the pool, not reused."""
+    statement = _move_statement(db.engine.dialect.name, moves)
+    if statement is None:  # pragma: no cover - the two databases the site runs on
+        _write_core(db, list(moves), None)
+        return
+    sql, parameters, many = statement
+    connection = db.engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        try:
+            if many:
+                cursor.executemany(sql, parameters)
+            else:
+                cursor.execute(sql, parameters)
+        finally:
+            cursor.close()
+        connection.commit()
+    except BaseException:
+        connection.invalidate()  # never back to the pool half-way through a transaction
+        raise
+    finally:
+        connection.close()
+
+
 def _insert_moves(connection: Connection, moves: list[AddMove]) -> None:
     """One statement for a run of moves; a move already in the table (a batch written again) is
     kept as it is (``ON CONFLICT DO NOTHING`` on the ``(room_code, seq)`` key).
@@ -106,17 +153,9 @@ def _insert_moves(connection: Connection, moves: list[AddMove]) -> None:
     SQLAlchemy's statement compilation and per-value processing: a third of a small
     transaction's CPU (docs/performance.md, "The cost of durable rooms"). ``load_rooms`` reads
     them back through the same column types, which tests/durable/test_journal.py checks."""
-    dialect = connection.dialect.name
-    if dialect == "sqlite":
-        connection.exec_driver_sql(_SQLITE_INSERT_MOVE, [
-            _move_row(op, op.received_at.astimezone(UTC).strftime(SQLITE_TIME_FORMAT))
-            for op in moves])
-    elif dialect == "postgresql":
-        values = tuple(value for op in moves for value in _move_row(op, op.received_at))
-        rows = ", ".join([_POSTGRES_MOVE_ROW] * len(moves))
-        connection.exec_driver_sql(
-            f"INSERT INTO room_moves ({MOVE_COLUMNS}) VALUES {rows} ON CONFLICT DO NOTHING",
-            values)
+    statement = _move_statement(connection.dialect.name, moves)
+    if statement is not None:
+        connection.exec_driver_sql(statement[0], statement[1])
     else:  # pragma: no cover - the two databases the site runs on
         connection.execute(insert(RoomMoveRow), [
             {"room_code": op.code, "seq": op.seq, **op.move.to_json(),
@@ -174,10 +213,19 @@ def _fenced_out(connection: Connection, fences: dict[str, int]) -> set[str]:
 def write_ops(db: Database, ops: list[RoomOp],
               fences: dict[str, int] | None = None) -> set[str]:
     """Write ``ops`` in order, in one transaction (blocking: run through ``Database.run``).
-    Consecutive moves go in one multi-row insert. SQLAlchemy Core, not the ORM: on the hot path
-    a transaction through a ``Session`` costs about twice the CPU (docs/performance.md).
+    A batch of moves only, with no fences, goes the driver's way (``write_moves``); any other
+    through SQLAlchemy Core, consecutive moves in one statement. Core, not the ORM: on the hot
+    path a transaction through a ``Session`` costs about twice the CPU (docs/performance.md).
     ``fences`` (several processes): the operations of a room whose recorded fencing token is
     higher than this process's are left out; returns the codes of those rooms."""
+    if not fences and ops and all(type(op) is AddMove for op in ops):
+        write_moves(db, cast(list[AddMove], ops))
+        return set()
+    return _write_core(db, ops, fences)
+
+
+def _write_core(db: Database, ops: list[RoomOp], fences: dict[str, int] | None) -> set[str]:
+    """``write_ops`` through SQLAlchemy Core (any operations, fences checked)."""
     gone: set[str] = set()
     with db.engine.begin() as connection:
         if fences:

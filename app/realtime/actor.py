@@ -123,7 +123,7 @@ class Room(RoomCore):
                 if recorder is not None:
                     recorder.begin()
                 try:
-                    self._handle(*message)
+                    self._handle(Now.read(), *message)
                 except Exception:  # noqa: BLE001 - a bug costs one message, never the room
                     log.exception("room %s: failed to handle %s", self.code, message[0])
                     self.perform(self.take())  # what the input did before it failed
@@ -140,8 +140,10 @@ class Room(RoomCore):
             await asyncio.sleep(self._ping_seconds)
             self.post("tick")
 
-    def _handle(self, kind: str, *args: Any) -> None:
-        now = Now.read()
+    def _handle(self, now: Now, kind: str, *args: Any) -> None:
+        """One message, handled at ``now``: the clocks are read once per input, by ``_run``;
+        the core, the loop timer (``_arm``) and the journal's record of the move take that
+        time (docs/performance.md, "Where one move's time goes")."""
         if kind == "frame":
             conn, message = args
             logs.handling(conn)
@@ -263,7 +265,9 @@ class Room(RoomCore):
 
     def _arm(self, at: float) -> None:
         """One loop timer for all the room's timers, armed for the soonest deadline; a later
-        deadline needs no re-arming (see app/realtime/room/timers.py)."""
+        deadline needs no re-arming (see app/realtime/room/timers.py). The delay counts from the
+        time of the input being handled (``state.now``, read once per input): the loop timer
+        fires at most that input's handling time late, never early."""
         if self._wake is not None and self._wake_at <= at:
             return
         if self._wake is not None:
@@ -271,7 +275,7 @@ class Room(RoomCore):
         self._wake_at = at
         self._wake_seq += 1
         self._wake = asyncio.get_running_loop().call_later(
-            max(0.0, at - Now.read().mono), self.post, "timer", self._wake_seq)
+            max(0.0, at - self.state.now.mono), self.post, "timer", self._wake_seq)
 
     async def _save(self, record: MatchRecord, match: MatchRun) -> None:
         """Hand the match to the writer; the room hears "retrying" while the database is away

@@ -86,14 +86,14 @@ def test_group_commit_writes_many_moves_in_few_transactions_in_order(database_ur
     db = _db(database_url)
 
     async def scenario() -> None:
-        journal = Journal(db, window=0.01)
+        journal = Journal(db)
         journal.start()
         journal.write(_room())
         journal.write(_start())
         for seq in range(1, 301):
             journal.write(_move(seq))
         await _settled(journal)
-        assert journal.batches <= 3  # everything queued in one moment: one transaction or so
+        assert journal.batches == 1  # everything queued in one turn of the loop: one transaction
         await journal.stop()
 
     asyncio.run(scenario())
@@ -171,30 +171,57 @@ def test_moves_read_back_exactly_as_they_were_written(database_url):
     db.dispose()
 
 
-def test_a_busy_journal_starts_its_transactions_one_window_apart(database_url):
-    """Under a steady stream of moves the queue never empties; transactions still start one
-    window apart, so a busy server writes fewer, bigger batches (docs/architecture.md). The
-    journal reads the real clock here: the gaps are measured, whatever the machine's speed."""
-    migrate(database_url)
-    db = WatchedDatabase(database_url)
+class HeldDatabase:
+    """The journal's database, answering each write only when the test lets it: what each
+    transaction was given, and a write kept in flight for as long as the test likes."""
+
+    deadline = 5.0
+
+    def __init__(self) -> None:
+        self.batches: list[list[int]] = []
+        self.answer = asyncio.Event()
+
+    async def run(self, fn, db, ops, fences=None):  # type: ignore[no-untyped-def]
+        self.batches.append([op.seq for op in ops])
+        await self.answer.wait()
+        return set()
+
+
+async def _turns(n: int) -> None:
+    """Let the event loop go round ``n`` times (no time passes)."""
+    for _ in range(n):
+        await asyncio.sleep(0)
+
+
+def test_the_journal_batches_by_the_loops_turn_and_gathers_while_a_write_is_in_flight():
+    """No time window (docs/decisions/0032-journal-batched-by-the-loop.md): what the rooms
+    queue in one turn of the event loop goes in one transaction, at once; what comes while it
+    is written goes in the next, whatever the clock says."""
+    db = HeldDatabase()
 
     async def scenario() -> None:
-        journal = Journal(db, window=0.02)
+        journal = Journal(db)  # type: ignore[arg-type]
         journal.start()
-        journal.write(_room())
-        journal.write(_start())
-        for seq in range(1, 121):  # a steady stream of moves
+        await _turns(2)
+        for seq in (1, 2, 3):  # one turn of the loop: three rooms' moves
             journal.write(_move(seq))
-            await asyncio.sleep(0.002)
-        await _settled(journal)
+        await _turns(2)
+        assert db.batches == [[1, 2, 3]]  # written at once, not after a window
+        journal.write(_move(4))
+        await _turns(3)
+        journal.write(_move(5))
+        journal.write(_move(6))
+        await _turns(3)
+        assert db.batches == [[1, 2, 3]] and journal.durable == 0  # the first is in flight
+        db.answer.set()
+        await _turns(5)
+        assert db.batches == [[1, 2, 3], [4, 5, 6]] and journal.durable == 6
+        journal.write(_move(7))
+        await _turns(3)
+        assert db.batches[-1] == [7] and journal.durable == 7
         await journal.stop()
 
     asyncio.run(scenario())
-    gaps = [b - a for a, b in zip(db.starts, db.starts[1:])]
-    assert len(db.starts) >= 2 and min(gaps) >= 0.02 - 0.001, gaps
-    (room,) = load_rooms(db)
-    assert room.match is not None and _seqs(room.match) == list(range(1, 121))
-    db.dispose()
 
 
 def test_the_gate_holds_frames_until_their_moves_are_durable_in_order():

@@ -1,5 +1,7 @@
-"""bench/journal_write.py compares like with like: its raw driver path stores exactly the rows
-the journal's own write (``write_ops``) stores, on SQLite and on PostgreSQL."""
+"""bench/journal_write.py compares like with like, and the journal's two ways of writing moves
+store the same rows: the driver's path for a batch of moves (``write_ops`` →
+``write_moves``) and SQLAlchemy Core's (a batch with more than moves), on SQLite and on
+PostgreSQL."""
 
 from __future__ import annotations
 

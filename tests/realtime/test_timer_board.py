@@ -80,3 +80,27 @@ def test_a_kept_key_shows_the_engines_latest_seats_and_fires_its_latest_action()
                                    "remaining_ms": 6000}]
     assert board.soonest() == 10.0
     assert board.pop_due(10.0) == rolled
+
+
+def test_the_same_keys_again_keep_their_deadlines_and_take_the_engines_latest_timer() -> None:
+    """A move that lists the same keys (compared by key, nothing rebuilt: the common case)
+    still hands each kept key the engine's latest seats and label, in the order shown."""
+    board = TimerBoard()
+    board.sync([_timer("turn:1", 20.0), _timer("lastcard:1", 4.0)], now=0.0)
+    board.sync([_timer("turn:1", 20.0), _timer("lastcard:1", 4.0)], now=3.0)
+    assert board.soonest() == 4.0
+    relabelled = Timer(key="turn:1", seconds=20.0, action={"type": "turn"}, label="Yours",
+                       seats=(2,))
+    board.sync(iter([relabelled, _timer("lastcard:1", 4.0)]), now=3.5)  # any iterable
+    assert [(t["key"], t["label"], t["seats"]) for t in board.visible(3.5)] == [
+        ("turn:1", "Yours", [2]), ("lastcard:1", "lastcard:1", [])]
+    assert board.pop_due(4.0) is not None and board.pop_due(20.0) is not None
+
+
+def test_the_same_keys_in_another_order_or_one_swapped_are_synced_whole() -> None:
+    board = TimerBoard()
+    board.sync([_timer("a:1", 5.0), _timer("b:1", 6.0)], now=0.0)
+    board.sync([_timer("b:1", 6.0), _timer("a:1", 5.0)], now=1.0)  # reordered: kept
+    assert board.keys() == {"a:1", "b:1"} and board.soonest() == 5.0
+    board.sync([_timer("a:1", 5.0), _timer("c:1", 1.0)], now=2.0)  # b gone, c new
+    assert board.keys() == {"a:1", "c:1"} and board.soonest() == 3.0

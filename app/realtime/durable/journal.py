@@ -4,8 +4,9 @@ sees its effects (docs/architecture.md, "Durable rooms").
 Three parts:
 
 - ``Journal``, one per process: takes operations (app/db/rooms.py) from every room, never
-  blocking the caller, and writes everything queued in the last few milliseconds in one
-  transaction on a database thread (group commit, through ``Database.run``). Batches are written
+  blocking the caller, and writes everything the rooms queued in one turn of the event loop in
+  one transaction on a database thread (group commit, through ``Database.run``); while that is
+  written, the next batch gathers, so a busy server writes bigger batches. Batches are written
   in order, one at a time, so "durable up to ticket N" only ever grows. A failed batch (the
   database down or silent) is retried, whole and in order, with capped backoff; the rooms in it
   are told they are waiting ("saving") and told again once it is written.
@@ -14,9 +15,11 @@ Three parts:
   that ticket durable; frames wait behind earlier frames of the room, in order. Pings and pongs
   (``Connection.send_control``) pass at once: they show no move, and holding them would falsify
   the round trips that Panika's fairness uses (docs/fairness.md).
-- ``RoomRecorder``, one per room: after each input the room handled, it compares the room with
-  what it recorded last and queues what changed: the room and its members (rare, written whole),
-  a new match, and the match's new moves. The room itself only calls ``begin``/``end``.
+- ``RoomRecorder``, one per room: after each input the room handled, it queues what changed:
+  the room and its members (rare, written whole; compared only when the input moved the room's
+  ``revision``, which the parts of the room's core move whenever they change what is stored), a
+  new match, and the match's new moves, each queued as itself. The room itself only calls
+  ``begin``/``end``.
 """
 
 from __future__ import annotations
@@ -27,7 +30,6 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from app.db.database import Database
@@ -41,8 +43,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GROUP_WINDOW_SECONDS = 0.002
-"""How long the journal gathers operations before it writes them (one transaction for all)."""
 HOLD_SECONDS = 3.0
 """How long frames wait for a database that does not answer before the rooms play on unrecorded
 (see ``Journal``)."""
@@ -72,15 +72,14 @@ class Journal:
     whole (every operation is idempotent) on its next input.
     """
 
-    def __init__(self, db: Database, *, window: float = GROUP_WINDOW_SECONDS,
+    def __init__(self, db: Database, *,
                  hold: float = HOLD_SECONDS, retry_max: float = RETRY_MAX_SECONDS,
                  max_queued: int = MAX_QUEUED,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._db = db
         self._clock = clock
         """Seconds on a monotonic clock: how old a waiting operation is (the hold, the
-        catch-up) and when a batch started (a test passes a clock it moves by hand)."""
-        self._window = window
+        catch-up; a test passes a clock it moves by hand)."""
         self._hold = hold
         self._retry_max = retry_max
         self._max_queued = max_queued
@@ -169,8 +168,13 @@ class Journal:
         self._tasks = []
 
     async def _run(self) -> None:
+        """Write what is queued, batch after batch. No time window: woken by the first write of
+        a turn of the event loop, the task runs in the next turn, after every room that handled
+        an input in this one has queued its operations; and while a batch is being written,
+        whatever comes in waits and goes in the next one. A quiet server writes each move at
+        once (no wait added to its frames); a busy one writes a batch per transaction's time
+        (docs/decisions/0032-journal-batched-by-the-loop.md)."""
         delay = RETRY_FIRST_SECONDS
-        last_start = -self._window
         while True:
             if not self._queue:
                 self._wake.clear()
@@ -182,16 +186,6 @@ class Journal:
                     except TimeoutError:
                         await self._probe()
                         continue
-                await asyncio.sleep(self._window)  # let the other moves of this moment join
-            else:
-                # Under load the queue never empties: transactions still start at least one
-                # window apart, so a busy server writes fewer, bigger batches (a commit's cost
-                # is mostly per transaction; docs/performance.md) and a move waits no longer
-                # than it does on a quiet server (one window, then its write).
-                rest = last_start + self._window - self._clock()
-                if rest > 0:
-                    await asyncio.sleep(rest)
-            last_start = self._clock()
             generation = self._generation
             batch = [self._queue[i] for i in range(min(MAX_BATCH, len(self._queue)))]
             if not batch:
@@ -439,6 +433,8 @@ class RoomRecorder:
         self.code = code
         self.gate = FrameGate(journal)
         self._fingerprint: tuple[Any, ...] | None = None
+        self._revision = -1
+        """The room's ``revision`` when its fingerprint was last compared."""
         self._match: MatchRun | None = None
         self._logged = 0
         self._stale = False
@@ -467,6 +463,7 @@ class RoomRecorder:
         that lost moves the rules now refuse (``state.dropped_moves``) is written again whole,
         so its rows lose them too (a new match start replaces the match and its moves)."""
         self._fingerprint = fingerprint(state)
+        self._revision = state.revision
         self._match = state.match if not state.dropped_moves else None
         self._logged = len(state.match.log) if state.match is not None else 0
 
@@ -477,16 +474,20 @@ class RoomRecorder:
             if not self.journal.accepting:
                 return self.gate.ticket
             self._stale = False
-        now_fingerprint = fingerprint(state)
-        if now_fingerprint != self._fingerprint:
-            self._fingerprint = now_fingerprint
-            self._write(save_room(state))
+        if state.revision != self._revision or self._fingerprint is None:
+            # Only after an input that touched the room (``RoomState.revision``): a move of the
+            # match is what most inputs are, and it is queued as itself below (issue 22).
+            self._revision = state.revision
+            now_fingerprint = fingerprint(state)
+            if now_fingerprint != self._fingerprint:
+                self._fingerprint = now_fingerprint
+                self._write(save_room(state))
         match = state.match
         if match is not None and match is not self._match:
             self._match, self._logged = match, 0
             self._write(start_match(state, match))
         if match is not None and len(match.log) > self._logged:
-            now = datetime.now(UTC)
+            now = state.now.wall  # the input's time, read once by the actor
             for seq in range(self._logged + 1, len(match.log) + 1):
                 self._write(AddMove(self.code, seq, match.log[seq - 1], now))
             self._logged = len(match.log)

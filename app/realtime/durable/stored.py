@@ -3,8 +3,8 @@
 
 To the rows: ``save_room`` and ``start_match`` turn a ``RoomState`` (app/realtime/room/state.py)
 into the operations the journal writes (app/db/rooms.py); ``fingerprint`` is what a
-``SaveRoom`` holds, cheaply compared after every input (the recorder writes the room again only
-when it changed: app/realtime/durable/journal.py).
+``SaveRoom`` holds, compared when the room's ``revision`` moved (the recorder writes the room
+again only when it changed: app/realtime/durable/journal.py).
 
 From the rows: ``restore_state`` fills a new room's state from what was recorded. The room comes
 back with its options, host, public flag, status, match number, bans and members (every member as
@@ -48,7 +48,8 @@ def member_records(state: RoomState) -> tuple[MemberRecord, ...]:
 
 
 def fingerprint(state: RoomState) -> tuple[Any, ...]:
-    """What a ``SaveRoom`` holds, cheaply compared after every input."""
+    """What a ``SaveRoom`` holds, compared after an input that moved the room's ``revision``
+    (a join by token, say, moves it and changes nothing stored)."""
     return (state.host, state.public, state.status, state.match_number, state.next_member,
             len(state.banned_nonces) + len(state.banned_names), state.options, state.room_options,
             tuple((m.id, m.nickname, m.seat, m.player, m.bot) for m in state.members.values()))
@@ -148,6 +149,7 @@ def restore_state(state: RoomState, stored: StoredRoom) -> dict[str, float]:
     state.match = None
     state.status = stored.status
     state.dropped_moves = 0
+    state.touch()
     elapsed: dict[str, float] = {}
     if stored.match is not None:
         match, started, refused = _replay(state, game, stored.match)

@@ -181,6 +181,7 @@ class RoomCore:
         """After an input failed half-way (its effects so far already taken): see
         ``MatchLife.recover_match``."""
         self.state.now = now
+        self.state.touch()  # the failed input may have changed the room half-way
         self.out.clear()
         self.life.recover_match()
         return self.take()
@@ -188,6 +189,7 @@ class RoomCore:
     def resume(self, elapsed: Mapping[str, float], now: Now) -> list[Effect]:
         """A restored room starts: see ``MatchLife.resume_match``."""
         self.state.now = now
+        self.state.touch()
         self.life.resume_match(elapsed)
         return self.take()
 
@@ -196,6 +198,7 @@ class RoomCore:
         (a durable room's match then carries on after the restart instead of ending)."""
         state = self.state
         state.now = now
+        state.touch()
         state.closed = True
         if not durable or close_code != CLOSE_SERVER_RESTARTING:
             self.life.end_open_match()
@@ -216,6 +219,7 @@ class RoomCore:
     # --- dispatch ------------------------------------------------------------------------------
     def _on_frame(self, conn: Client, message: Any) -> None:
         if isinstance(message, p.Join):
+            self.state.touch()  # a join may add a member, seat them, make them host
             self.membership.on_join(conn, message)
             return
         if isinstance(message, p.Ping):
@@ -240,6 +244,7 @@ class RoomCore:
         elif isinstance(message, p.Chat):
             self._on_chat(conn.member, message.text)
         else:
+            self.state.touch()  # a host command may change the room (the parts mark it too)
             self.commands.on_command(conn, conn.member, message)
 
     def _on_chat(self, member: Member, text: str) -> None:

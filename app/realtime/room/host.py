@@ -56,6 +56,7 @@ class HostCommands:
             if target is None or target.bot is not None:
                 self.frames.error(conn, "bad_member", "no such member")
                 return
+            self.state.touch()
             self.state.host = message.member
             self.frames.broadcast_room()
 
@@ -73,6 +74,7 @@ class HostCommands:
                 f"{game.title} needs {game.min_players} to {game.max_players} players",
             )
             return
+        self.state.touch()  # the seats
         for m in self.state.members.values():
             if m.left:  # gone from the waiting room: not seated (issue 7, item 7)
                 m.player, m.seat = False, None
@@ -92,8 +94,10 @@ class HostCommands:
             except EngineError as exc:
                 self.frames.error(conn, "bad_options", str(exc))
                 return
+            self.state.touch()
             self.state.options = parsed.model_dump(mode="json")
         if message.room is not None:
+            self.state.touch()
             self.state.room_options = message.room.model_dump(mode="json")
             self.life.sync_bots(notify=False)
             self._schedule_takeover_checks()
@@ -150,6 +154,7 @@ class HostCommands:
         players = [m for m in self.state.members.values() if m.player]
         if len(players) >= self.state.game.max_players:
             gone = min((m for m in players if m.left), key=lambda m: m.left_at)
+            self.state.touch()
             gone.player, gone.seat = False, None
         taken = {m.nickname for m in self.state.members.values()}
         self.membership.add_bot_member(bot_name(taken), difficulty)

@@ -118,6 +118,7 @@ class MatchLife:
         self.state.match = MatchRun(self.state.game, players, dict(self.state.options),
                                     started_at=self.state.now.wall,
                               t0=self.state.now.mono)
+        self.state.touch()
         self.state.match_number += 1
         self.state.status = "playing"
         self.state.result = None
@@ -163,6 +164,7 @@ class MatchLife:
     def _finish(self, outcome: Outcome) -> None:
         """The result with the seed revealed goes out; the actor saves the match (``Save``)."""
         assert self.state.match is not None
+        self.state.touch()
         self.state.status = "finished"
         self.state.paused = False
         self.state.bots.clear()

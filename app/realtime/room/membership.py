@@ -131,6 +131,7 @@ class Membership:
         name = unique_nickname(nickname, (m.nickname for m in self.state.members.values()))
         member = Member(self.state.next_member, name, secrets.token_hex(8), player=False,
                         left_at=self.state.now.mono)
+        self.state.touch()
         self.state.next_member += 1
         players = [m for m in self.state.members.values() if m.player]
         if self.state.game.open_table:
@@ -152,6 +153,7 @@ class Membership:
         name = unique_nickname(name, (m.nickname for m in self.state.members.values()))
         member = Member(self.state.next_member, name, secrets.token_hex(8), player=True,
                         left_at=self.state.now.mono, bot=difficulty)
+        self.state.touch()
         self.state.next_member += 1
         self.state.members[member.id] = member
         return member
@@ -184,6 +186,7 @@ class Membership:
         """The host removes a member: a ban for this room (docs/protocol.md, "Removal"). Their
         connections close with 4000, their seat token is refused from now on, and so is their
         nickname (compared as names are); without accounts that is all a ban can hold."""
+        self.state.touch()
         self.state.banned_nonces.add(target.nonce)
         self.state.banned_names.add(name_key(target.nickname))
         for conn in list(target.conns):
@@ -193,6 +196,7 @@ class Membership:
 
     def drop(self, target: Member) -> None:
         """``target`` is no longer a member (removed, or gone past their grace period)."""
+        self.state.touch()
         del self.state.members[target.id]
         if self.state.host == target.id:
             connected = (m.id for m in self.state.members.values() if m.connected)
@@ -216,5 +220,6 @@ class Membership:
         if host is not None and not host.connected and now - host.left_at > HOST_HANDOVER_SECONDS:
             successor = next((m for m in self.state.members.values() if m.connected), None)
             if successor is not None:
+                self.state.touch()
                 self.state.host = successor.id
                 self.frames.broadcast_room()

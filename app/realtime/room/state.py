@@ -105,6 +105,12 @@ class RoomState:
     """Durable rooms: the actor sets it before each input while too many of the room's
     changes wait for the database; actions are refused (``saving``) meanwhile."""
     next_member: int = 1
+    revision: int = 0
+    """Moves on (``touch``) with every change of what the room's row and its members' rows hold
+    (``SaveRoom``: host, public, status, match number, next member, options, bans, and each
+    member's nickname, seat, player and bot), made by the part that makes it. The durable
+    room's recorder writes the room again only when it moved: a move of the match, the common
+    input, leaves it as it is (docs/architecture.md, "Durable rooms")."""
     banned_nonces: set[str] = field(default_factory=set)
     banned_names: set[str] = field(default_factory=set)
     timers: TimerBoard = field(default_factory=TimerBoard)
@@ -119,6 +125,10 @@ class RoomState:
     unseen: set[int] = field(default_factory=set)
     """Seats of the current match whose person has not been connected while it was played
     (recorded as the stand-in's if that lasts to the end: ``MatchLife``)."""
+
+    def touch(self) -> None:
+        """What ``SaveRoom`` holds changed (or may have): see ``revision``."""
+        self.revision += 1
 
     def all_connections(self) -> list[Client]:
         """Every connection of the room: the table views, then each member's."""

@@ -27,8 +27,12 @@ from typing import Any
 from app.engine import Timer
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RunningTimer:
+    """One timer on the board: the engine's latest ``Timer`` of its key and its deadline.
+    Changed in place (the board's own: nothing else holds one), so a move that keeps a key
+    costs one attribute set, no new object and no comparison."""
+
     timer: Timer
     deadline: float
     """On the monotonic clock, in seconds."""
@@ -57,8 +61,8 @@ class TimerBoard:
             return
         shift = now - self._paused_at
         self._paused_at = None
-        self._running = {key: RunningTimer(e.timer, e.deadline + shift)
-                         for key, e in self._running.items()}
+        for entry in self._running.values():
+            entry.deadline += shift
 
     def sync(self, wanted: Iterable[Timer], now: float,
              elapsed: Mapping[str, float] | None = None) -> None:
@@ -66,17 +70,30 @@ class TimerBoard:
         restored room passes the seconds each has run already: ``elapsed``), and keep the
         deadline of a kept key with the engine's latest timer (seats, label, action). A paused
         board starts a new timer as of the pause."""
-        at = self._paused_at if self._paused_at is not None else now
-        by_key = {t.key: t for t in wanted}
-        for key in [k for k in self._running if k not in by_key]:
-            del self._running[key]
-        for key, timer in by_key.items():
-            running = self._running.get(key)
-            if running is None:
-                ran = elapsed.get(key, 0.0) if elapsed else 0.0
-                self._running[key] = RunningTimer(timer, at + timer.seconds - ran)
-            elif running.timer != timer:
-                self._running[key] = RunningTimer(timer, running.deadline)
+        # Compared by key, nothing rebuilt (docs/performance.md, "Where one move's time goes"):
+        # each wanted key found on the board takes the engine's latest timer in place; only
+        # when some were not found, or some on the board are no longer wanted, does the board
+        # change (a Panika move usually swaps one key for the next: one deletion, one timer).
+        # The engine lists each key once (tests/conformance/test_room.py compares every game's
+        # timers with the frames' one by one).
+        board = self._running
+        timers = wanted if isinstance(wanted, list) else list(wanted)
+        kept = 0
+        for timer in timers:
+            entry = board.get(timer.key)
+            if entry is not None:
+                entry.timer = timer
+                kept += 1
+        if kept != len(board):  # keys no longer wanted
+            keys = {t.key for t in timers}
+            for key in [k for k in board if k not in keys]:
+                del board[key]
+        if kept != len(timers):  # new keys, started in the order the engine lists them
+            at = self._paused_at if self._paused_at is not None else now
+            for timer in timers:
+                if timer.key not in board:
+                    ran = elapsed.get(timer.key, 0.0) if elapsed else 0.0
+                    board[timer.key] = RunningTimer(timer, at + timer.seconds - ran)
 
     def clear(self) -> None:
         """No timer any more (the board's clock runs again)."""
