@@ -47,6 +47,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     "into docs/screenshots/ (else they go to test-results/screenshots/)")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """``--fast`` tells every test process (each runs this) that the fast tier samples: the
+    conformance suite then plays fewer random matches (tests/conformance/games.py)."""
+    if config.getoption("--fast", default=False):
+        os.environ["PANIC_PARTY_TEST_TIER"] = "fast"
+
+
 def is_live(item: pytest.Item) -> bool:
     """Whether the test serves the site, starts a process or needs a service or a browser."""
     names = set(getattr(item, "fixturenames", ()))

@@ -8,6 +8,7 @@ options and, for each yes/no option, that option turned on.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -38,7 +39,17 @@ def option_sets(game: Game[Any, Any]) -> list[dict[str, Any]]:
     return [{}, *({name: True} for name in flags), *([smallest] if smallest else [])]
 
 
+def sampled() -> bool:
+    """The fast tier (``--fast``, tests/conftest.py) samples: the fewest and the most players and
+one seed of each option set; the whole suite plays every count and seed asked for
+(docs/testing.md, "The fast tier"). Read when asked: this module may be imported before
+    the option is seen."""
+    return os.environ.get("PANIC_PARTY_TEST_TIER") == "fast"
+
+
 def player_counts(game: Game[Any, Any]) -> list[int]:
+    if sampled():
+        return sorted({game.min_players, game.max_players})
     return sorted({game.min_players, min(game.min_players + 1, game.max_players),
                    game.max_players})
 
@@ -112,7 +123,10 @@ class RandomMatch:
 
 def matches(game: Game[Any, Any], *, seeds: int = 3, limit: int = 400,
             first: float = 0.5) -> Iterator[RandomMatch]:
-    """Random matches of every player count and option set, ``seeds`` each (not yet played)."""
+    """Random matches of every player count and option set, ``seeds`` each (not yet played;
+    one each in the fast tier)."""
+    if sampled():
+        seeds = 1
     for options in option_sets(game):
         for players in player_counts(game):
             for seed in range(seeds):
