@@ -23,6 +23,10 @@ from tests.realtime.helpers import room_of, wait_frame, wait_type
 @contextlib.contextmanager
 def live(tmp_path, forwarded_allow_ips=None, **settings):
     server = LiveServer(tmp_path / "var", ping_interval_seconds=0.5, **settings)
+    # uvicorn's own keepalive closes a socket that has not answered its ping in 40 s: on a busy
+    # machine it raced (and won against) what these tests wait for, a silent reader dropped as
+    # too slow. The site's own pings (above) still go out.
+    server.server.config.ws_ping_interval = None
     if forwarded_allow_ips is not None:
         server.server.config.forwarded_allow_ips = forwarded_allow_ips
     with server, ClientPool() as pool:
