@@ -90,7 +90,9 @@ export function mount(container, ctx) {
   const newsEl = html("p", { class: "pq-news", id: "pq-news" });
   const cardEl = html("section", { class: "pq-card", id: "pq-card", "aria-label": T("encounter_card"), hidden: true });
   const actionsEl = html("div", { class: "pq-actions", id: "pq-actions" });
-  const side = html("div", { class: "pq-side" }, diceEl, newsEl, cardEl, table || readOnly ? null : actionsEl);
+  // What its person can do now comes first, under the prompt that asks it (issue 23); the news
+  // and the card (which gives way first on a phone) follow.
+  const side = html("div", { class: "pq-side" }, diceEl, table || readOnly ? null : actionsEl, newsEl, cardEl);
   root.append(heirsEl, html("div", { class: "pq-main" }, boardEl, side));
   container.replaceChildren(root);
 
@@ -242,15 +244,21 @@ export function mount(container, ctx) {
   }
 
   // --- heirs, dice, card -------------------------------------------------------------------------
+  // Four or five heirs on a phone: the compact list, one column per heir (the CSS), with the short
+  // badges (docs/games/panique.md, "Five heirs on a phone").
+  const narrow = window.matchMedia("(max-width: 699px)");
   function drawHeirs() {
+    const compact = !table && view.heirs.length >= 4 && narrow.matches;
+    root.classList.toggle("pq-many", compact);
+    const badge = (key, params) => T(compact && (key === "skip" || key === "escaped") ? `badge_short.${key}` : `badge.${key}`, params);
     heirsEl.replaceChildren(...view.heirs.map((h) => {
       const hearts = html("span", { class: "pq-hearts", "data-life": h.life, "aria-label": T("life", { n: h.life }), role: "img" });
       for (let i = 0; i < 3; i += 1) hearts.append(html("span", { class: i < h.life ? "heart full" : "heart", "aria-hidden": "true", text: "♥" }));
       const badges = [];
-      if (h.lost_turns) badges.push(html("span", { class: "pq-badge lost", text: T("badge.skip", { n: h.lost_turns }) }));
-      if (h.vampire) badges.push(html("span", { class: "pq-badge vamp", text: T("badge.vampire") }));
-      if (h.status === "out") badges.push(html("span", { class: "pq-badge out", text: T("badge.out") }));
-      if (h.status === "escaped") badges.push(html("span", { class: "pq-badge won", text: T("badge.escaped") }));
+      if (h.lost_turns) badges.push(html("span", { class: "pq-badge lost", text: badge("skip", { n: h.lost_turns }) }));
+      if (h.vampire) badges.push(html("span", { class: "pq-badge vamp", text: badge("vampire") }));
+      if (h.status === "out") badges.push(html("span", { class: "pq-badge out", text: badge("out") }));
+      if (h.status === "escaped") badges.push(html("span", { class: "pq-badge won", text: badge("escaped") }));
       const li = html("li", {
         class: `pq-heir${h.seat === me() ? " me" : ""}${view.turn === h.seat ? " turn" : ""}${h.status !== "in" ? ` ${h.status}` : ""}`,
         "data-seat": h.seat, "data-life": h.life, "data-space": h.space,
@@ -455,6 +463,7 @@ export function mount(container, ctx) {
   }
 
   function onResize() {
+    if (view) drawHeirs(); // the compact list follows the screen's width
     fit();
     buildBoard();
     drawTokens(true);
