@@ -93,3 +93,12 @@ def screenshots(request) -> Path:  # type: ignore[no-untyped-def]
     folder = SCREENSHOTS if request.config.getoption("--screenshots") else TEST_SCREENSHOTS
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.fixture(scope="module")
+def quick_bots(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    """One server for a module whose bots think fast (``bot_think_scale``), so that the moves
+    a test waits for (an encounter, the first moves after the start) come soon."""
+    with LiveServer(tmp_path_factory.mktemp("quick-bots") / "var", ping_interval_seconds=0.5,
+                    presence_timeout_seconds=3, bot_think_scale=0.05) as server:
+        yield server

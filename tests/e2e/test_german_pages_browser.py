@@ -7,7 +7,6 @@ language switch on screen from the side panel."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 
@@ -18,7 +17,6 @@ from tests.e2e.conftest import CONTEXT
 from tests.e2e.layout import assert_not_clipped, settle
 from tests.e2e.lobby import create_room_in_lobby
 from tests.e2e.room_flow import no_errors
-from tests.live import LiveServer
 
 pytestmark = pytest.mark.browser
 
@@ -60,14 +58,6 @@ MOVED_OR_MINE = """() => { const s = panicParty.state, f = s.frame;
   return (s.version || 0) >= 1 || !!(f && f.legal && f.legal.length && f.active.includes(s.seat)); }"""
 PLAY_MINE = """() => { const s = panicParty.state, f = s.frame;
   if ((s.version || 0) < 1) panicParty.socket.send({ type: "action", action: f.legal[0] }); }"""
-
-
-@pytest.fixture(scope="module")
-def quick_bots(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
-    """A server whose bots think fast, so that moves come soon after the start."""
-    with LiveServer(tmp_path_factory.mktemp("german") / "var", ping_interval_seconds=0.5,
-                    presence_timeout_seconds=3, bot_think_scale=0.05) as server:
-        yield server
 
 
 def assert_no_english(page, label: str) -> None:  # type: ignore[no-untyped-def]

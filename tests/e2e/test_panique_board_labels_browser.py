@@ -8,7 +8,6 @@ game is cut off. The labels' layout: docs/games/panique.md ("Client", "The house
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 
 import pytest
 
@@ -16,7 +15,6 @@ from tests.e2e.conftest import CONTEXT
 from tests.e2e.layout import assert_not_clipped, settle
 from tests.e2e.lobby import create_room_in_lobby
 from tests.e2e.room_flow import no_errors
-from tests.live import LiveServer
 
 pytestmark = pytest.mark.browser
 
@@ -70,14 +68,6 @@ def label_problems(labels: list[dict]) -> list[str]:
         if not text or "…" in text or text.startswith("game.") or "{" in text:
             problems.append(f"{what} is not written out")
     return problems
-
-
-@pytest.fixture(scope="module")
-def quick_bots(tmp_path_factory) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
-    """A server whose bots think fast, so that an encounter comes after a few moves."""
-    with LiveServer(tmp_path_factory.mktemp("labels") / "var", ping_interval_seconds=0.5,
-                    presence_timeout_seconds=3, bot_think_scale=0.05) as server:
-        yield server
 
 
 def _check(page, when: str) -> None:  # type: ignore[no-untyped-def]
