@@ -212,11 +212,10 @@ def parse_client_frame(text: str | bytes, game: Game[Any, Any] | None = None) ->
             try:
                 frame = fast[0].decode(text)
             except (msgspec.MsgspecError, ValueError):
-                pass  # the slow path answers
-            else:
-                codec, decoded = fast[1], frame.action
-                return Action(action=ValidAction(codec.model(decoded), codec.text(decoded)),
-                              ref=frame.ref)
+                return _parse_slowly(text)  # refused here: pydantic's answer and message
+            codec, decoded = fast[1], frame.action
+            return Action(action=ValidAction(codec.model(decoded), codec.text(decoded)),
+                          ref=frame.ref)
     return _parse_slowly(text)
 
 
