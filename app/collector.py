@@ -67,6 +67,8 @@ THAW_WORTH_OBJECTS = 20_000
 pass worth its pause: some megabytes held; fewer are left until the next count."""
 PROBE_TIMEOUT_SECONDS = 120.0
 """A forked child that has not answered by then is killed, and a thaw pass is wanted."""
+PROBE_NICENESS = 19
+"""The forked child's niceness: it takes no CPU time the server wants."""
 
 
 def note_connection() -> None:
@@ -91,7 +93,7 @@ def _count_in_child(answer: int) -> None:
     server's objects; its logging and warnings are silenced so they print nothing twice, and
     it runs at the lowest priority so that it takes no time the server wants."""
     try:
-        os.nice(19)
+        os.nice(PROBE_NICENESS)
         logging.disable(logging.CRITICAL)
         warnings.simplefilter("ignore")
         devnull = os.open(os.devnull, os.O_WRONLY)

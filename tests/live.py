@@ -157,8 +157,11 @@ class Client:
         # No keepalive of the client's own: a test client reads when its test asks, and on a
         # busy machine the library's 20 s ping timeout closed connections mid-test (1011). The
         # server's pings and presence are what the tests check.
+        # No bound on the frames it holds unread (``max_queue``): with the library's 16, a test
+        # that stopped reading left the server's close frame unread behind its pings, and the
+        # close at the end waited its whole 10 s timeout.
         self.ws = connect(server.ws_url(code), max_size=2**22, open_timeout=10,
-                          ping_interval=None).__enter__()
+                          ping_interval=None, max_queue=None).__enter__()
         self.frames: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self._cursor = 0

@@ -48,6 +48,10 @@ __all__ = ["CLOSE_ROOM_CLOSED", "CLOSE_SERVER_RESTARTING", "Room", "SaveMatch"]
 
 RECOVERY_ATTEMPTS = 5
 RECOVERY_DELAY_SECONDS = 1.0
+MESSAGES_PER_TURN = 32
+"""A room with a backlog hands the event loop on after this many messages in a row: awaiting
+a queue that is not empty does not yield, so a flooded room would otherwise hold the loop (every
+other room, every HTTP request) until its whole backlog was handled."""
 
 SaveMatch = Callable[[MatchRecord, Callable[[str], None]], Awaitable[int]]
 """Writes a finished match (through the outbox, app/db/outbox.py) and returns its id once the
@@ -116,9 +120,16 @@ class Room(RoomCore):
     async def _run(self) -> None:
         logs.bind_room(self)
         tick = asyncio.get_running_loop().create_task(self._ticker())
+        in_a_row = 0
         try:
             while not self.closed:
+                if self._queue.empty():
+                    in_a_row = 0  # the get below waits: the other tasks run meanwhile
+                elif in_a_row >= MESSAGES_PER_TURN:
+                    in_a_row = 0
+                    await asyncio.sleep(0)
                 message = await self._queue.get()
+                in_a_row += 1
                 recorder = self.recorder
                 if recorder is not None:
                     recorder.begin()

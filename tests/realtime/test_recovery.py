@@ -11,6 +11,7 @@ import time
 import pytest
 
 from app.engine import get_game
+from app.realtime.room.timers import TimerBoard
 from tests.realtime.helpers import PanikaTable, room_of, start_panika, wait_frame
 
 POINTS = ("validate", "apply", "view", "views", "timers", "outcome", "active_seats")
@@ -26,6 +27,20 @@ class FailOnce:
 
     def arm(self):
         self.armed = True
+
+    def arm_when_a_timer_fires(self, monkeypatch):
+        """Arm at the moment the room takes its first due timer, so the failing call is one of
+        that timer's move, however long the test took to get there (under load the 0.4 s turn
+        timer could fire before an ``arm()`` issued after the start)."""
+        real_pop_due = TimerBoard.pop_due
+
+        def pop_due(board, now):
+            timer = real_pop_due(board, now)
+            if timer is not None and not self.raised:
+                self.arm()
+            return timer
+
+        monkeypatch.setattr(TimerBoard, "pop_due", pop_due)
 
     def __call__(self, *args, **kwargs):
         if self.armed:
@@ -94,11 +109,14 @@ def test_a_timer_move_survives_a_failing_engine_call(point, server, open_client,
     shrunk: set[str] = set()
 
     def quick_first_turn(state):
-        # The first turn timer runs 0.4 s instead of the option's seconds.
+        # The first turn timer runs 0.4 s instead of the option's seconds, until the failure:
+        # then the turn timer the rules ask for again runs its full time, so what the test
+        # reads after the failure is not raced by a second quick move.
         timers = real_timers(state)
         out = []
         for t in timers:
-            if t.key.startswith("turn:") and (not shrunk or t.key in shrunk):
+            if t.key.startswith("turn:") and not failing.raised and (
+                    not shrunk or t.key in shrunk):
                 shrunk.add(t.key)
                 t = dataclasses.replace(t, seconds=0.4)
             out.append(t)
@@ -107,13 +125,15 @@ def test_a_timer_move_survives_a_failing_engine_call(point, server, open_client,
     monkeypatch.setattr(game, "timers", quick_first_turn)
     failing = FailOnce(getattr(game, point))
     monkeypatch.setattr(game, point, failing)
+    if point != "view":
+        failing.arm_when_a_timer_fires(monkeypatch)
     code, clients = room_of(server, open_client, "panika", 2)
     start_panika(clients)
     room = server.registry.get(code)
-    failing.arm()
     # Nobody moves: the turn timer plays for the absent player.
-    if point == "view":
+    if point == "view":  # ``view`` serves a resync, after the timer's move
         _wait_until(lambda: room.match.version == 1)
+        failing.arm()
         clients[0].send({"type": "resync"})
     _wait_until(lambda: failing.raised == 1)
     if point in ("validate", "apply"):
