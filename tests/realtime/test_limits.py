@@ -485,6 +485,9 @@ def test_a_burst_of_ninety_frames_is_closed_over_a_real_socket(tmp_path):
     with live(tmp_path) as (server, open_client):
         code, (ann,) = room_of(server, open_client, "panika", 1)
         for i in range(90):
-            ann.send({"type": "ping", "t": i})
+            try:
+                ann.send({"type": "ping", "t": i})
+            except ConnectionClosed:  # the server closed it before the burst was all sent
+                break
         assert closed_with(ann) == 1008
         assert "flooding" in errors(ann)
