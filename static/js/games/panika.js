@@ -358,6 +358,8 @@ export function mount(container, ctx) {
     const over = view.phase === "over" || me() === null || readOnly; // over, a spectator, a replay: no play
     playBtn.hidden = over;
     hintEl.hidden = over;
+    // A short phone shows the Play button only on the player's turn (static/css/games/panika.css).
+    root.classList.toggle("pk-my-turn", !!legal.play);
     const key = JSON.stringify([hand().map((c) => c.id), selected, canPlay, legal.cards, over]);
     if (!force && key === handKey) return;
     handKey = key;
