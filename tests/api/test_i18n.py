@@ -84,3 +84,16 @@ def test_the_catalogs_are_served_to_the_pages_scripts(server):
             r = http.get(f"/i18n/{lang}.json")
             assert r.status_code == 200 and r.json() == catalog(lang)
         assert http.get("/i18n/xx.json").status_code == 404
+
+
+def test_the_game_scripts_show_no_capitalised_english_word_of_their_own():
+    """A title the scripts write in capitals comes from the catalogs (Panic Lab's "LOOKING FOR"
+    while a round's path plays was English on German phones, issue 23): no quoted word of
+    capitals in static/js/games (HTTP verbs, in the site's own scripts, are not text)."""
+    import re
+    from pathlib import Path
+
+    scripts = Path(__file__).resolve().parents[2] / "static" / "js" / "games"
+    found = [f"{path.name}: {match.group(0)}" for path in sorted(scripts.glob("*.js"))
+             for match in re.finditer(r"[\"'`][A-Z][A-Z!?. ]{2,}[\"'`]", path.read_text())]
+    assert found == []

@@ -516,7 +516,7 @@ export function mount(container, ctx) {
     const pause = st.frame && st.frame.timers.find((t) => t.key.startsWith("result:"));
     const budget = Math.min(4200, pause ? pause.remaining_ms - 800 : 4200);
     const stepMs = live && budget > 300 ? Math.max(16, Math.min(260, budget / path.length)) : 0;
-    showSought(dice, "LOOKING FOR");
+    showSought(dice, T("looking_title"));
     root.dataset.path = "playing";
     const step = () => {
       if (k >= path.length) { clearInterval(st.animTimer); root.dataset.path = "done"; return; }
