@@ -18,6 +18,7 @@ import redis
 from websockets.exceptions import ConnectionClosed
 
 from tests.clock import wait_until
+from tests.cluster.conftest import CRASH_LEASE_SECONDS
 from tests.durable.process import ServerProcess
 from tests.durable.test_restart import RecordingTable, _check_log, _stored_match, _told
 from tests.live import Client
@@ -111,8 +112,10 @@ def test_players_on_two_processes_play_a_whole_match(start_node, opened):
 
 def test_owner_killed_mid_match_finishes_on_the_other_process(start_node, opened, prefix,
                                                               redis_url):
-    a = start_node("a")
-    b = start_node("b")
+    a = start_node("a", lease_seconds=CRASH_LEASE_SECONDS)  # its crash noticed in seconds
+    # B at the production lease: it looks at its relays every third of it (2 s), so it sees A's
+    # lease gone in time, and stops its own rooms only after 4 s without a renewal.
+    b = start_node("b", lease_seconds=6.0)
     code, clients = _table(a, b, opened)
     assert _owner(redis_url, prefix, code) == _node_id(a)
     start_panika(clients)

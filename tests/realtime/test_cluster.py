@@ -58,8 +58,10 @@ def prefix() -> Iterator[str]:
 def nodes(tmp_path, prefix) -> Iterator[tuple[LiveServer, LiveServer]]:
     """Two nodes sharing one database and one Redis, as two processes behind a balancer."""
     db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    # No test here waits for a lease to run out: a long one, so that a loop starved for seconds
+    # on a loaded machine (a lease renewal answered late) does not stop the room mid-test.
     common = {"redis_url": REDIS_URL, "redis_prefix": prefix, "ping_interval_seconds": 0.5,
-              "ws_messages_per_second": 100_000}
+              "ws_messages_per_second": 100_000, "lease_seconds": 60}
     with LiveServer(tmp_path / "a", database_url=db, **common) as a, \
             LiveServer(tmp_path / "b", database_url=db, **common) as b:
         yield a, b
