@@ -254,8 +254,8 @@ class MatchWriter:
                               waiting.record.seed_hash[:12], waiting.attempts)
                 continue
             self.database_down = False
+            await self._forget(key)  # the file goes first: nothing counted done is still kept
             del self._waiting[key]
-            await self._forget(key)
             for future in waiting.waiters:
                 if not future.done():
                     future.set_result(match_id)

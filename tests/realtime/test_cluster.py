@@ -393,7 +393,10 @@ def test_a_redis_outage_is_one_warning_and_pages_are_told_to_come_back(tmp_path,
                    "Redis's return noticed")
         with node.http() as http:
             assert http.get(f"/api/rooms/{code}").status_code == 200
-    began = [r for r in caplog.records if "Redis does not answer" in r.getMessage()]
+    # The outage is one warning, up to the one that says Redis answers again (a call that began
+    # during the outage and failed late, on a loaded machine, may open a new one after it).
+    back = next(i for i, r in enumerate(caplog.records) if "answers again" in r.getMessage())
+    began = [r for r in caplog.records[:back] if "Redis does not answer" in r.getMessage()]
     assert len(began) == 1 and began[0].levelno == logging.WARNING
     assert [r for r in caplog.records if r.exc_info] == []
     assert not any("Exception in ASGI application" in r.getMessage() for r in caplog.records)
