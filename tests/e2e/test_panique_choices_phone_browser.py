@@ -125,6 +125,10 @@ def test_five_heirs_every_choice_on_a_german_360_phone(browser, live, monkeypatc
             purpose = view["pending"]["purpose"]
             seen.add(purpose)
             page.evaluate(SHOW, view)
+            # The page asks for reduced motion: a new roll shows its value at once, no tumble
+            # (docs/games/panique.md, "Client").
+            if page.locator(".pq-die.rolling").count():
+                failures.append(f"state {i} ({purpose}): a die tumbles under reduced motion")
             found = problems(page)
             if purpose not in axed:  # axe once in each kind of state
                 found += serious_violations(page)

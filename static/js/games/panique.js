@@ -21,6 +21,8 @@ const T = (key, params) => t(`game.panique.${key}`, params);
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["#ff6b6b", "#4dabf7", "#51cf66", "#fcc419", "#cc5de8"];
 const ROLL_MS = 700;
+/** A player who asks for less motion sees a die's value at once and the tokens jump. */
+const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 const SENT_RESET_MS = 2500;
 const KIND = {
   0: "start", 3: "good", 5: "bad", 8: "table", 10: "move", 13: "good", 15: "bad", 17: "bad",
@@ -303,6 +305,7 @@ export function mount(container, ctx) {
 
   function animateDie(node, value) {
     node.classList.remove("rolling");
+    if (REDUCED_MOTION.matches) { node.textContent = value; return; } // no tumble, no flicker
     void node.offsetWidth;
     node.classList.add("rolling");
     const start = performance.now();
