@@ -511,6 +511,11 @@ function renderOptions(values) {
   const form = $("options-form");
   const props = optionsSchema.properties || {};
   const focused = document.activeElement && form.contains(document.activeElement) ? document.activeElement.name : null;
+  // The field being edited keeps what it shows: a room frame (someone joining, the answer to an
+  // earlier change) rebuilds the form, and the field would fall back to the room's old value
+  // while its own change is on the way (a change sent from it then would send the old value).
+  const draft = focused && form.elements[focused] && form.elements[focused].type !== "checkbox"
+    ? form.elements[focused].value : null;
   form.replaceChildren();
   for (const [key, prop] of Object.entries(props)) {
     const label = document.createElement("label");
@@ -546,7 +551,10 @@ function renderOptions(values) {
     } else label.append(title, input);
     form.append(label);
   }
-  if (focused && form.elements[focused]) form.elements[focused].focus();
+  if (focused && form.elements[focused]) {
+    if (draft !== null) form.elements[focused].value = draft;
+    form.elements[focused].focus();
+  }
 }
 
 // --- computer players (docs/bots.md, "In a room"): the host adds bots to free seats ----------

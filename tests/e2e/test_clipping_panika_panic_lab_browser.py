@@ -245,13 +245,21 @@ def panika_states(players: int, seat: int) -> tuple[list, Any]:
     raise AssertionError(f"no match showed {PANIKA_KINDS - counts.keys()}")
 
 
-def sweep_panika(page, base_url: str, lang: str, failures: list[str]) -> None:  # type: ignore[no-untyped-def]
-    room_with_bots(page, base_url, "panika", 5)
-    failures += problems(page, f"Panika {lang}, waiting room")
+def start_swept(page, base_url: str, game: str, bots: int, ready: str, title: str,  # type: ignore[no-untyped-def]
+                failures: list[str]) -> int:
+    """A room of ``game`` with ``bots`` bots, checked waiting and at its first frame (``ready``
+    shown); the page's seat."""
+    room_with_bots(page, base_url, game, bots)
+    failures += problems(page, f"{title}, waiting room")
     page.click("#start-btn")
-    page.wait_for_selector("#panika-hand button.card")
-    failures += problems(page, f"Panika {lang}, first frame")
-    seat = page.evaluate("() => panicParty.state.seat")
+    page.wait_for_selector(ready)
+    failures += problems(page, f"{title}, first frame")
+    return page.evaluate("() => panicParty.state.seat")
+
+
+def sweep_panika(page, base_url: str, lang: str, failures: list[str]) -> None:  # type: ignore[no-untyped-def]
+    seat = start_swept(page, base_url, "panika", 5, "#panika-hand button.card", f"Panika {lang}",
+                       failures)
     states, final = panika_states(6, seat)
     version = 10_000
     for key, before, after in states:
@@ -384,12 +392,8 @@ ROLLS = [{"lab": lab, "arrow": arrow, "step": 1 if arrow == "white" else -1,
 
 
 def sweep_lab(page, base_url: str, lang: str, failures: list[str]) -> None:  # type: ignore[no-untyped-def]
-    room_with_bots(page, base_url, "panic_lab", 3)
-    failures += problems(page, f"Panic Lab {lang}, waiting room")
-    page.click("#start-btn")
-    page.wait_for_selector(".pl-root .pl-tile")
-    failures += problems(page, f"Panic Lab {lang}, first frame")
-    seat = page.evaluate("() => panicParty.state.seat")
+    seat = start_swept(page, base_url, "panic_lab", 3, ".pl-root .pl-tile", f"Panic Lab {lang}",
+                       failures)
     version = 10_000
     final = None
     seen: set[str] = set()

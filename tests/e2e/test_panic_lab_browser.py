@@ -71,7 +71,8 @@ def test_a_group_plays_panic_lab_to_its_target_and_again(live, new_page, screens
     for name, value in options.items():  # one at a time: each answer redraws the form
         host.fill(f'#options-form input[name="{name}"]', str(value))
         host.dispatch_event(f'#options-form input[name="{name}"]', "change")
-        wait_until(lambda: room.options.get(name) == value, what=f"{name} set")  # noqa: B023
+        # (30 s: on a loaded 2-core machine the page, the server and the test share the CPU)
+        wait_until(lambda: room.options.get(name) == value, 30, f"{name} set")  # noqa: B023
         host.wait_for_function("([n, v]) => document.querySelector("
                                "`#options-form input[name=\"${n}\"]`).value === String(v)",
                                arg=[name, value])
