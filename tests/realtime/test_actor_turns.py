@@ -21,8 +21,7 @@ def test_a_room_with_a_backlog_lets_the_other_tasks_run_between_its_turns():
     async def scenario() -> list[int]:
         room = Room(code="TURN", game=get_game("panika"), public=False, tokens=SeatTokens("k"),
                     save_match=save)
-        room.start(lambda _room: None)
-        await asyncio.sleep(0)  # the actor waits on its empty queue
+        room.start(lambda _room: None)  # its actor runs first: it was created first
         backlog = 10 * MESSAGES_PER_TURN
         for _ in range(backlog):
             room.post("bots")  # a cheap input: is a seat's grace over?
