@@ -16,10 +16,18 @@ the real server: permessage-deflate off, 64 KB frames):
     .venv/bin/python bench/bare_broadcast.py --rooms 1000 --rate 2000 --duration 20
 
 (any bench/load.py option works; this is ``load.py --server bare --scenario counter``).
+
+The heartbeat: like the real server (docs/protocol.md, "Presence"), each room pings its sockets
+every ``PING_INTERVAL_SECONDS`` (1 s, the real server's default; ``load.py --ping-interval``
+sets both) with a ``ping`` frame carrying ``t`` and the room's round trips, and a ``pong``
+with a ``t`` it sent counts as that socket's round trip: the frames the real server sends and
+reads besides the game's, at the least it can cost, so that the ratio of the two servers is one
+of the same frames. ``BENCH_BARE_HEARTBEAT=0`` leaves it out (the broadcast alone).
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
 import sys
@@ -35,15 +43,38 @@ FRAME_BYTES = int(os.environ.get("BENCH_BARE_FRAME_BYTES") or 0)
 _UNPADDED = 190
 """About the size of a state frame without its padding."""
 PAD = "x" * max(0, FRAME_BYTES - _UNPADDED)
+HEARTBEAT = os.environ.get("BENCH_BARE_HEARTBEAT", "1") != "0"
+PING_SECONDS = float(os.environ.get("PING_INTERVAL_SECONDS") or 1.0)
 
 
 class BareRoom:
-    __slots__ = ("sockets", "version", "counter")
+    __slots__ = ("sockets", "version", "counter", "pings", "rtts", "pinger")
 
     def __init__(self) -> None:
         self.sockets: list[WebSocket] = []
         self.version = 0
         self.counter = 0
+        self.pings: dict[int, float] = {}
+        """The last ping's ``t`` and when it left."""
+        self.rtts: dict[str, int] = {}
+        self.pinger: asyncio.Task[None] | None = None
+
+    async def heartbeat(self) -> None:
+        loop = asyncio.get_running_loop()
+        t = 0
+        while self.sockets:
+            await asyncio.sleep(PING_SECONDS)
+            t += 1
+            self.pings = {t: loop.time()}
+            text = orjson.dumps({"type": "ping", "t": t, "rtt": self.rtts}).decode()
+            for peer in list(self.sockets):
+                await peer.send_text(text)
+        self.pinger = None
+
+    def pong(self, ws: WebSocket, t: Any) -> None:
+        sent = self.pings.get(t)
+        if sent is not None:
+            self.rtts[str(id(ws) % 1000)] = round((asyncio.get_running_loop().time() - sent) * 1000)
 
     def state(self) -> str:
         return orjson.dumps({
@@ -97,7 +128,11 @@ def create_bare_app() -> FastAPI:
                         "type": "welcome", "room": code, "member": seat + 1, "seat": seat,
                         "token": None, "watching": False}).decode())
                     await ws.send_text(room.state())
-                # pong, start and anything else: ignored
+                    if HEARTBEAT and room.pinger is None:
+                        room.pinger = asyncio.create_task(room.heartbeat())
+                elif kind == "pong":
+                    room.pong(ws, message.get("t"))
+                # start and anything else: ignored
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

@@ -804,9 +804,9 @@ def parse_args(argv: list[str] | None = None, max_duration: float = 600) -> argp
     ap.add_argument("--ws-rate", type=int, default=40,
                     help="WS_MESSAGES_PER_SECOND for a started real server (default: the app's)")
     ap.add_argument("--ping-interval", type=float, default=0.0,
-                    help="PING_INTERVAL_SECONDS for a started real server (default: the app's "
-                         "own, 3 s; the figures of docs/performance.md before 2026-12-02 "
-                         "afternoon used 2 s)")
+                    help="PING_INTERVAL_SECONDS for a started server, real or bare (default: "
+                         "the app's own, 1 s; the figures of docs/performance.md before "
+                         "2026-12-02 afternoon used 2 s)")
     ap.add_argument("--gc-threshold", default="", help="passed to bench/serve.py")
     ap.add_argument("--py-spy", default="",
                     help="profile the server over the window: collapsed stacks to this file")

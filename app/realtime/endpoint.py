@@ -21,7 +21,9 @@ from app.collector import note_connection
 from app.realtime.actor import CLOSE_ROOM_CLOSED, Room
 from app.realtime.cluster.relay import CLOSE_TRY_AGAIN_LATER, REDIS_DOWN, UNAVAILABLE
 from app.realtime.registry import RoomRegistry
-from app.realtime.room.protocol import Join, ProtocolError, encode, error_frame, parse_client_frame
+from app.realtime.room.protocol import (
+    Join, Pong, ProtocolError, encode, error_frame, parse_client_frame,
+)
 from app.realtime.transport.connection import Connection
 from app.realtime.transport.guard import (
     CLOSE_JOIN_TIMEOUT,
@@ -157,6 +159,7 @@ async def _serve(
         guard.probes.miss(address)
         await _refuse(ws, "no_such_room", f"there is no room {code!r}", CLOSE_NO_SUCH_ROOM)
         return
+    loop = asyncio.get_running_loop()
     conn = Connection(ws.send, direct_text_writer(ws))
     conn.abort = transport_aborter(ws)
     logs.bind_room(room)  # this task's log lines name the room and the member
@@ -186,6 +189,11 @@ async def _serve(
         conn.on_gone = lambda gone: here.post("closed", gone)
 
         def deliver(text: str, message: Any) -> bool:
+            if type(message) is Pong:
+                # The heartbeat's answer is the connection's own bookkeeping, counted where it
+                # arrives rather than queued for the room (docs/decisions/0033).
+                conn.answer_ping(message.t, loop.time())
+                return True
             if here.closed:
                 conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
                 return False
@@ -200,10 +208,9 @@ async def _serve(
             here.post("closed", conn)
 
         joined = lambda: conn.joined  # noqa: E731
-    deadline = asyncio.get_running_loop().call_later(
+    deadline = loop.call_later(
         guard.policy.join_deadline_seconds, _join_deadline, conn, joined)
     limit = FrameLimit(guard)
-    loop = asyncio.get_running_loop()
 
     def handle(text: str) -> bool:
         """One frame of the client; False once the connection is done."""

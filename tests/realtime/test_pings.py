@@ -47,6 +47,27 @@ def test_unasked_pongs_cannot_set_a_round_trip(server, open_client):
     assert conn._rtts and max(conn._rtts) <= lived_ms
 
 
+def test_a_pong_is_counted_where_it_arrives_not_queued_for_the_room(server, open_client,
+                                                                      monkeypatch):
+    """docs/decisions/0033: the heartbeat's answer is the connection's own; the room's queue
+    (the door to the game) never sees it, and the round trip is measured all the same."""
+    code, clients = room_of(server, open_client, "panika", 2)
+    ann = clients[0]
+    room = server.registry.get(code)
+    posted: list[object] = []
+    post = room.post
+    monkeypatch.setattr(room, "post", lambda kind, *args: (posted.append((kind, *args)),
+                                                           post(kind, *args))[1])
+    conn = next(iter(room.members[ann.member].conns))
+    heard = conn.heard
+    for _ in range(2):  # two pings answered (tests/live.py answers each one it reads)
+        wait_type(ann, "ping", len(ann.frames))
+    wait_type(ann, "ping", len(ann.frames))
+    assert conn.heard is not None and conn.heard != heard and conn._rtts
+    assert not [p for p in posted if p[0] == "frame"], posted  # no pong reached the queue
+    assert [p for p in posted if p[0] == "tick"]  # while the room ticked (and pinged) on
+
+
 def test_the_creator_keeps_the_host_role_before_connecting(server, open_client):
     created = server.create_room("panika", "Ann")
     code = created["code"]
