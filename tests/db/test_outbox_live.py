@@ -53,7 +53,14 @@ def test_the_room_says_retrying_until_the_database_is_back_then_saved(flaky_post
         assert all(f["match_id"] is None for f in _room_frames(clients[1])
                    if f["save_state"] != "saved")
         with live.http() as http:
-            assert http.get(f"/api/matches/{saved['match_id']}").status_code == 200
+            # Served once the site's own connections are back too: on a loaded machine the
+            # first request after the outage can still meet its 2 s bound and answer 503
+            # (docs/architecture.md, 0018), which is what a page then retries after.
+            answers: list[int] = []
+            wait_until(lambda: answers.append(http.get(f"/api/matches/{saved['match_id']}")
+                                              .status_code) or answers[-1] == 200,
+                       30, "the stored match served")
+            assert set(answers) <= {200, 503}, answers
     assert stored(proxy.upstream_url) == (1, 2)
     assert list((tmp_path / "var" / "outbox").glob("*.json")) == []
 
