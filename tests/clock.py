@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 
 class ManualClock:
@@ -22,22 +22,41 @@ class ManualClock:
         self.now += seconds
 
 
+FIRST_POLL = 0.005
+"""The first wait between two looks at a condition; each next one is half as long again, up to
+the longest below. A condition that holds soon is seen within milliseconds; one that takes
+seconds (a match played out, a page's next state) is looked at a few times a second, not 200:
+a look at a page is a round trip through Playwright's driver and Chromium, and 200 of them a
+second kept a core busy while a test waited (docs/testing.md, "Time")."""
+LONGEST_POLL = 0.05
+
+
+def poll_delays() -> Iterator[float]:
+    """The waits between the looks at a condition: 5 ms, growing by half each time to 50 ms."""
+    delay = FIRST_POLL
+    while True:
+        yield delay
+        delay = min(delay * 1.5, LONGEST_POLL)
+
+
 async def until(condition: Callable[[], bool], timeout: float = 10.0,
                 what: str = "the condition") -> None:
     """Wait (yielding to the event loop) until ``condition()`` holds; fail after ``timeout``
     seconds, a bound for a broken run, not a time the test relies on."""
     deadline = time.monotonic() + timeout
+    delays = poll_delays()
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} did not come about in {timeout} s")
-        await asyncio.sleep(0.005)
+        await asyncio.sleep(next(delays))
 
 
 def wait_until(condition: Callable[[], bool], timeout: float = 10.0,
                what: str = "the condition") -> None:
     """``until`` for a test outside an event loop (a live server's thread does the work)."""
     deadline = time.monotonic() + timeout
+    delays = poll_delays()
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} did not come about in {timeout} s")
-        time.sleep(0.005)
+        time.sleep(next(delays))
