@@ -10,6 +10,7 @@
 import {
   RoomSocket, forgetToken, saveNickname, saveToken, savedNickname, savedToken,
 } from "./protocol.js";
+import { redraw } from "./dom.js";
 import { Sounds } from "./sounds.js";
 import { T, eventLine, eventText, plural } from "./texts.js";
 import { lang, t } from "./i18n.js";
@@ -379,14 +380,21 @@ function renderMembers() {
   const amHost = room.host === state.me && state.me !== null;
   const openMenu = document.querySelector(".host-menu[open]");
   const openFor = openMenu ? openMenu.parentElement.dataset.member : null;
+  // Drawn again only when a chip would change (every state frame comes here; the round trips
+  // are written in place by each ping: updateRtts).
+  const key = JSON.stringify([room.members.map((m) => [{ ...m, rtt_ms: null }, isAway(m)]), [...active],
+    amHost, room.host, state.me, room.status, room.watchers]);
   for (const box of [$("members"), $("people")]) {
-    box.replaceChildren(...room.members.map((m) => memberChip(m, room, active, amHost)));
-    if (room.watchers) {
-      const w = document.createElement("div");
-      w.className = "member watchers";
-      w.textContent = T.tableViews(room.watchers);
-      box.append(w);
-    }
+    redraw(box, key, () => {
+      const chips = room.members.map((m) => memberChip(m, room, active, amHost));
+      if (room.watchers) {
+        const w = document.createElement("div");
+        w.className = "member watchers";
+        w.textContent = T.tableViews(room.watchers);
+        chips.push(w);
+      }
+      return chips;
+    });
   }
   if (openFor) {
     const again = document.querySelector(`#people [data-member="${openFor}"] .host-menu, #members [data-member="${openFor}"] .host-menu`);
@@ -394,9 +402,12 @@ function renderMembers() {
   }
 }
 
+// Every ping (each second) brings the round trips: a figure that did not change is not written
+// again (a write is a style and layout pass of the page).
 function updateRtts(rtts) {
   for (const [id, ms] of Object.entries(rtts)) {
-    for (const el of document.querySelectorAll(`[data-rtt="${id}"]`)) el.textContent = ms ? `${ms} ms` : "";
+    const text = ms ? `${ms} ms` : "";
+    for (const el of document.querySelectorAll(`[data-rtt="${id}"]`)) if (el.textContent !== text) el.textContent = text;
     const m = state.room && state.room.members.find((x) => String(x.id) === id);
     if (m) m.rtt_ms = ms;
   }
@@ -665,26 +676,45 @@ function timerLabel(timer) {
   return t(`timer.${gameId}.${String(timer.key).split(":")[0]}`, {}, timer.label);
 }
 
+// Drawn four times a second on every page and the TV: the timers' elements are made again only
+// when the set of timers changes; otherwise each keeps its element and only what changed is
+// written (the seconds once a second, the bar as a transform), so a running timer repaints its
+// bar and no layout of the page (docs/testing.md, "Browser tests").
 function drawTimers() {
   const box = $("timers");
   const now = performance.now();
   const shown = timerDeadlines.filter((t) => t.label);
-  box.hidden = shown.length === 0;
-  box.replaceChildren(...shown.map((t) => {
-    const left = t.deadline === null ? t.remaining_ms : Math.max(0, t.deadline - now);
-    const el = document.createElement("div");
-    el.className = "timer";
-    el.dataset.key = t.key;
+  if (box.hidden !== (shown.length === 0)) box.hidden = shown.length === 0;
+  const keys = shown.map((t) => t.key).join("\n");
+  if (box.dataset.keys !== keys) {
+    box.dataset.keys = keys;
+    box.replaceChildren(...shown.map((t) => {
+      const el = document.createElement("div");
+      el.className = "timer";
+      el.dataset.key = t.key;
+      const text = document.createElement("span");
+      const bar = document.createElement("span");
+      bar.className = "bar";
+      el.append(text, bar);
+      return el;
+    }));
+  }
+  shown.forEach((t, i) => drawTimer(box.children[i], t, now));
+}
+
+function drawTimer(el, t, now) {
+  const left = t.deadline === null ? t.remaining_ms : Math.max(0, t.deadline - now);
+  const [text, bar] = el.children;
+  if ((t.deadline === null) !== (el.dataset.paused === "true")) {
     if (t.deadline === null) el.dataset.paused = "true"; // stands still while the match is paused
-    const who = t.seats.length ? ` · ${t.seats.map(seatName).join(", ")}` : "";
-    el.textContent = `${timerLabel(t)}${who}: ${Math.ceil(left / 1000)} s`;
-    const bar = document.createElement("span");
-    bar.className = "bar";
-    bar.style.width = `${t.total ? (100 * left) / t.total : 0}%`;
-    el.append(bar);
-    if (left < 5000) el.classList.add("urgent");
-    return el;
-  }));
+    else delete el.dataset.paused;
+  }
+  const who = t.seats.length ? ` · ${t.seats.map(seatName).join(", ")}` : "";
+  const words = `${timerLabel(t)}${who}: ${Math.ceil(left / 1000)} s`;
+  if (text.textContent !== words) text.textContent = words;
+  const scale = `scaleX(${t.total ? (left / t.total).toFixed(3) : 0})`;
+  if (bar.style.transform !== scale) bar.style.transform = scale;
+  el.classList.toggle("urgent", left < 5000);
 }
 setInterval(() => { drawTimers(); drawAway(); }, 250);
 

@@ -9,6 +9,7 @@ import {
   sameVegetable, scrollGameIntoView,
 } from "./panika_common.js";
 import { t } from "../i18n.js";
+import { redraw } from "../dom.js";
 
 const T = (key, params) => t(`game.panika.${key}`, params);
 
@@ -194,18 +195,34 @@ export function mount(container, ctx) {
   }
 
   // --- drawing ---------------------------------------------------------------------------------
+  // A state frame redraws only what it changed: a tap comes up to 25 times a second.
+  const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
+
   function drawInfo() {
-    roundEl.textContent = T("round", { round: view.round });
+    setText(roundEl, T("round", { round: view.round }));
     const cw = view.direction === "clockwise";
-    dirEl.innerHTML = `<span class="arrow ${cw ? "cw" : "ccw"}" aria-hidden="true">${cw ? "↻" : "↺"}</span> ${T(cw ? "clockwise" : "counter_clockwise")}`;
+    if (dirEl.dataset.direction !== view.direction) dirEl.innerHTML = `<span class="arrow ${cw ? "cw" : "ccw"}" aria-hidden="true">${cw ? "↻" : "↺"}</span> ${T(cw ? "clockwise" : "counter_clockwise")}`;
     dirEl.dataset.direction = view.direction;
     const b = view.last_burst;
-    lastBurstEl.textContent = b ? T("last_burst", { name: you(b.seat), number: b.number }) : "";
+    setText(lastBurstEl, b ? T("last_burst", { name: you(b.seat), number: b.number }) : "");
     secretEl.hidden = !view.revealed;
-    secretEl.textContent = view.revealed ? t("replay.bursts_at", { number: view.revealed.burst_at }) : "";
+    setText(secretEl, view.revealed ? t("replay.bursts_at", { number: view.revealed.burst_at }) : "");
   }
 
+  // Redrawn when what it shows changes, except the count a tapping player still owes: that
+  // changes with every tap and is written in place.
   function drawPlayers() {
+    const tapping = view.tapping ? view.tapping.seat : null;
+    const key = JSON.stringify([view.players, view.direction, view.tap_queue.map((q) => q.seat), view.turn,
+      view.phase, tapping, view.winners, view.play_two, view.revealed && view.revealed.hands, me(),
+      view.players.map((p) => name(p.seat))]);
+    if (!redraw(playersEl, key, playerItems) && view.tapping) {
+      const mark = playersEl.querySelector(".pk-mark.tapping");
+      if (mark) setText(mark, T("mark_taps", { n: view.tapping.owed }));
+    }
+  }
+
+  function playerItems() {
     const items = [];
     const cw = view.direction === "clockwise";
     const queued = new Map(view.tap_queue.map((t, i) => [t.seat, i]));
@@ -232,7 +249,7 @@ export function mount(container, ctx) {
           + (marks.length ? `<span class="pk-marks">${marks.join("")}</span>` : ""),
       }, open ? el("span", { class: "pk-open-hand", "data-hand": p.seat }, ...open.map(miniCard)) : null));
     });
-    playersEl.replaceChildren(...items);
+    return items;
   }
 
   function drawStatus() {
@@ -256,13 +273,13 @@ export function mount(container, ctx) {
         text = T("is_tapping", { name: name(view.tapping.seat), n: view.tapping.owed });
       }
     }
-    statusEl.textContent = text;
+    setText(statusEl, text);
     statusEl.classList.toggle("mine", mine);
   }
 
   function drawCounter() {
     if (!view) return;
-    counterEl.textContent = String(view.counter);
+    setText(counterEl, String(view.counter));
     const tense = view.counter > SAFE_MAX && view.phase !== "over";
     counterBox.classList.toggle("tense", tense);
     counterBox.classList.toggle("danger", view.counter > 25 && view.phase !== "over");
@@ -272,19 +289,24 @@ export function mount(container, ctx) {
     if (!table) counterBox.disabled = !myJob || owed <= 0;
     pendingEl.dataset.pending = String(pending);
     if (myJob) {
-      tapHint.textContent = owed > 0 ? T("tap_word") : "…";
-      owedEl.textContent = owed > 0 ? T("tap_more", { n: owed }) : T("taps_sent");
+      setText(tapHint, owed > 0 ? T("tap_word") : "…");
+      setText(owedEl, owed > 0 ? T("tap_more", { n: owed }) : T("taps_sent"));
       owedEl.dataset.owed = String(owed);
       owedEl.hidden = false;
     } else {
-      tapHint.textContent = view.phase === "over" ? "" : T(view.counter > SAFE_MAX ? "careful" : "safe");
-      owedEl.textContent = "";
+      setText(tapHint, view.phase === "over" ? "" : T(view.counter > SAFE_MAX ? "careful" : "safe"));
+      setText(owedEl, "");
       owedEl.dataset.owed = "0";
       owedEl.hidden = true;
     }
   }
 
   function drawLastPlay() {
+    redraw(lastPlayEl, JSON.stringify([view.last_play, view.discard_top, view.discard_count, me(),
+      view.last_play && name(view.last_play.seat)]), lastPlayParts);
+  }
+
+  function lastPlayParts() {
     const lp = view.last_play;
     const parts = [];
     if (lp) {
@@ -298,29 +320,34 @@ export function mount(container, ctx) {
       parts.push(el("div", { class: "pk-last-empty", text: T("no_card_yet") }));
     }
     parts.push(el("div", { class: "pk-discard-count", text: T("discard", { n: view.discard_count }) }));
-    lastPlayEl.replaceChildren(...parts);
+    return parts;
   }
 
   function drawQueue() {
     const q = view.tap_queue;
     const tapCard = view.phase === "tapping" && view.last_play && q.length
       && !q.some((t) => t.seat === view.last_play.seat);
-    if (!tapCard) { queueEl.replaceChildren(); queueEl.hidden = true; return; }
+    if (!tapCard) { redraw(queueEl, "", () => []); queueEl.hidden = true; return; }
     queueEl.hidden = false;
+    redraw(queueEl, JSON.stringify([q.map((x) => x.seat), view.last_play.seat, me()]), () => queueItems(q));
+  }
+
+  function queueItems(q) {
     const chips = q.map((t, i) => el("span", {
       class: `pk-q${i === 0 ? " now" : ""}${t.seat === me() ? " me" : ""}`,
       "data-seat": t.seat, text: i === 0 ? T("now", { name: you(t.seat) }) : you(t.seat),
     }));
     const items = [];
     chips.forEach((c, i) => { if (i) items.push(el("span", { class: "pk-q-arrow", text: "→" })); items.push(c); });
-    queueEl.replaceChildren(el("span", { class: "pk-q-title", text: T("tap_for", { name: you(view.last_play.seat) }) }), ...items);
+    return [el("span", { class: "pk-q-title", text: T("tap_for", { name: you(view.last_play.seat) }) }), ...items];
   }
 
   function drawWinners() {
     if (view.phase !== "over") { winnersEl.hidden = true; return; }
     winnersEl.hidden = false;
     const names = view.winners.map(you);
-    winnersEl.innerHTML = `${ICONS.trophy} ${esc(names.length ? winLine(names) : T("nobody_wins"))}`;
+    const html = `${ICONS.trophy} ${esc(names.length ? winLine(names) : T("nobody_wins"))}`;
+    if (winnersEl.innerHTML !== html) winnersEl.innerHTML = html;
     if (!wonPlayed) { wonPlayed = true; fx.sound("win"); }
   }
 
@@ -398,12 +425,12 @@ export function mount(container, ctx) {
       const chosen = selected.map(cardById);
       const { taps, special } = playEffect(chosen);
       const effect = special ? T("then", { a: T("taps", { n: taps }), b: cardName(special) }) : T("taps", { n: taps });
-      playBtn.textContent = T("play_what", { cards: chosen.map(cardName).join(" + "), effect });
+      setText(playBtn, T("play_what", { cards: chosen.map(cardName).join(" + "), effect }));
     } else {
-      playBtn.textContent = !canPlay ? T(legal.play ? "playing" : "wait_turn")
-        : two ? T("play_two_chosen", { n: selected.length }) : T("choose_card");
+      setText(playBtn, !canPlay ? T(legal.play ? "playing" : "wait_turn")
+        : two ? T("play_two_chosen", { n: selected.length }) : T("choose_card"));
     }
-    hintEl.textContent = hint(canPlay, two);
+    setText(hintEl, hint(canPlay, two));
   }
 
   function hint(canPlay, two) {
