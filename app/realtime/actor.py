@@ -14,6 +14,7 @@ core").
 from __future__ import annotations
 
 import asyncio
+import random
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -147,9 +148,15 @@ class Room(RoomCore):
             self._shutdown()
 
     async def _ticker(self) -> None:
+        """The room's tick (``RoomCore.tick``: its pings, presence, idle close) every
+        ``ping_seconds``, at a phase of its own: rooms started together (a restart restoring
+        them, a burst of creations) would otherwise all tick, and ping all their connections, in
+        the same turn of the event loop, a pause for every other room (docs/performance.md,
+        "Pings")."""
+        await asyncio.sleep(random.random() * self._ping_seconds)
         while True:
-            await asyncio.sleep(self._ping_seconds)
             self.post("tick")
+            await asyncio.sleep(self._ping_seconds)
 
     def _handle(self, now: Now, kind: str, *args: Any) -> None:
         """One message, handled at ``now``: the clocks are read once per input, by ``_run``;

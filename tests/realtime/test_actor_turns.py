@@ -43,3 +43,40 @@ def test_a_room_with_a_backlog_lets_the_other_tasks_run_between_its_turns():
     # The other task ran while the room still had most of its backlog, one turn at a time.
     assert handled_when_the_other_task_ran == [MESSAGES_PER_TURN, 2 * MESSAGES_PER_TURN,
                                                3 * MESSAGES_PER_TURN]
+
+
+def test_rooms_started_together_tick_at_phases_of_their_own(monkeypatch):
+    """Rooms started in one turn of the loop (a restart restoring them, a burst of creations)
+    do not all tick, and ping all their connections, in one later turn: each first waits a
+    phase of its own within the ping interval (``Room._ticker``), then ticks every interval."""
+    load_all()
+    waits: list[float] = []
+    sleep = asyncio.sleep
+
+    async def recorded_sleep(delay, *args):  # type: ignore[no-untyped-def]
+        waits.append(delay)
+        return await sleep(delay, *args)
+
+    async def save(*_args):  # type: ignore[no-untyped-def]
+        return 1
+
+    async def scenario() -> None:
+        rooms = [Room(code=f"PH{i:02d}", game=get_game("panika"), public=False,
+                      tokens=SeatTokens("k"), save_match=save, ping_seconds=0.2)
+                 for i in range(20)]
+        monkeypatch.setattr(asyncio, "sleep", recorded_sleep)
+        for room in rooms:
+            room.start(lambda _room: None)
+        for _ in range(3):  # the actors and their tickers start
+            await sleep(0)
+        monkeypatch.setattr(asyncio, "sleep", sleep)
+        for room in rooms:
+            room.post("close")
+        await asyncio.gather(*(room.task for room in rooms if room.task is not None))
+
+    asyncio.run(scenario())
+    phases = sorted(waits)
+    assert len(phases) == 20 and all(0 <= w < 0.2 for w in phases), phases
+    # Twenty phases drawn over 0.2 s spread over most of it (all twenty within 0.05 s of each
+    # other has a chance below 1e-10); started together, the rooms used to share each tick's turn.
+    assert phases[-1] - phases[0] > 0.05, phases
