@@ -13,7 +13,8 @@ issue's (``--quick``: 0.1, short windows, one try, a shorter capacity ladder).
 
 1. CPU per action at 2,000 actions/s over 1,000 rooms x 4 (4,000 connections): Panika with
    ``DURABLE_ROOMS=false`` first (its state frames' average size is what the bare server then
-   pads its own frames to), the bare broadcast (bench/bare_broadcast.py), durable Panika and the
+   pads its own frames to), the bare broadcast (bench/bare_broadcast.py: the same frames, the
+   heartbeat's pings and pongs included, docs/decisions/0033), durable Panika and the
    durable counter. Server CPU is the whole process's (every thread: the loop, the database
    thread, the collector) from /proc/<pid>/stat, per action applied in the window.
 2. The journal at 1,000 actions/s: the bare broadcast, Panika durable and not. What the journal
