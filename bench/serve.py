@@ -26,12 +26,15 @@ benchmark reads it to tell a GC pause from other stalls. ``--gc-threshold a,b,c`
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import json
 import os
 import resource
 import sys
+import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(os.environ.get("BENCH_APP_ROOT") or Path(__file__).resolve().parent.parent)
@@ -97,6 +100,58 @@ def install_census(path: Path) -> None:
     signal.signal(signal.SIGUSR1, census)
 
 
+class StallSampler:
+    """Diagnostics (``BENCH_STALLS=FILE``): what the event loop was running while it was late.
+    A callback on the loop stamps the time every 2 ms; a thread looks every millisecond and,
+    while the stamp is over ``late`` seconds old, samples the loop thread's Python stack. At exit
+    the stacks are written in py-spy's collapsed form (``bench/spy_top.py FILE`` reads them),
+    with the stalls' count and lengths on the first line."""
+
+    def __init__(self, path: Path, late: float = 0.008) -> None:
+        self.path = path
+        self.late = late
+        self.stamp = 0.0
+        self.stacks: Counter[str] = Counter()
+        self.stalls: list[tuple[float, float]] = []
+        """(when it began, seconds after the start; how long it lasted)"""
+        self.thread_id = threading.get_ident()
+        self.started = time.monotonic()
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        def beat() -> None:
+            self.stamp = time.monotonic()
+            loop.call_later(0.002, beat)
+
+        loop.call_soon(beat)
+        sys.setswitchinterval(0.001)  # the sampler gets in within a millisecond of Python code
+        threading.Thread(target=self._watch, daemon=True, name="stall-sampler").start()
+
+    def _watch(self) -> None:
+        stalled_since = 0.0
+        while True:
+            time.sleep(0.001)
+            now = time.monotonic()
+            if not self.stamp or now - self.stamp < self.late:
+                if stalled_since:
+                    self.stalls.append((stalled_since - self.started, now - stalled_since))
+                    stalled_since = 0.0
+                continue
+            stalled_since = stalled_since or self.stamp
+            frame = sys._current_frames().get(self.thread_id)
+            names = []
+            while frame is not None:
+                code = frame.f_code
+                names.append(f"{code.co_name} ({code.co_filename}:{frame.f_lineno})")
+                frame = frame.f_back
+            self.stacks[";".join(reversed(names))] += 1
+
+    def write(self) -> None:
+        lines = [f"# {len(self.stalls)} stalls over {self.late * 1000:.0f} ms (at s: ms): "
+                 + ", ".join(f"{at:.1f}: {length * 1000:.0f}" for at, length in self.stalls)]
+        lines += [f"{stack} {n}" for stack, n in self.stacks.most_common()]
+        self.path.write_text("\n".join(lines) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--app", choices=("real", "bare"), default="real")
@@ -147,6 +202,20 @@ def main() -> None:
         thresholds = tuple(int(x) for x in args.gc_threshold.split(","))
         gc.set_threshold(*thresholds)
 
+    stalls = StallSampler(Path(os.environ["BENCH_STALLS"])) if os.environ.get("BENCH_STALLS") \
+        else None
+    if stalls is not None:
+        import uvloop
+
+        make_loop = uvloop.new_event_loop
+
+        def new_event_loop() -> asyncio.AbstractEventLoop:
+            loop = make_loop()
+            stalls.attach(loop)
+            return loop
+
+        uvloop.new_event_loop = new_event_loop
+
     uvicorn.run(
         target,
         factory=True,
@@ -156,6 +225,8 @@ def main() -> None:
         ws_max_size=65536,
         log_level="warning",
     )
+    if stalls is not None:
+        stalls.write()
     if args.gc_log:
         Path(args.gc_log).write_text(json.dumps({"gc": gclog.stats, "timeline": gclog.timeline, "pid": os.getpid(),
                                                  "threshold": gc.get_threshold()}))
