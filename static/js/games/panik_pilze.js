@@ -408,21 +408,39 @@ export function mount(container, shell) {
     return doc.scrollHeight - window.innerHeight;
   }
 
+  // The setting (tight or not, then the scale) the last fit chose: a frame seldom changes it,
+  // so the next looks start there, a forced layout or two per frame instead of up to thirty.
+  let fitAt = 0;
   function fit() {
     // The largest scale at which the page does not scroll; if even the smallest does not fit
     // (five players, a long display, a steal to choose), the room around the game is compacted
     // too (class "pp-tight": no site header, a smaller room code, no "Connected." line, no
     // member chips, no seed-hash line) and the scales tried again.
-    root.classList.remove("pp-tight");
-    if (!view || view.phase === "over" || readOnly) { root.style.setProperty("--pp-s", 1); return; }
-    const scales = table ? [2.6, 2.3, ...SCALES] : SCALES;
-    for (const tight of [false, true]) {
-      root.classList.toggle("pp-tight", tight);
-      for (const s of scales) {
-        root.style.setProperty("--pp-s", s);
-        if (overflow() <= 0) return;
-      }
+    if (!view || view.phase === "over" || readOnly) {
+      root.classList.remove("pp-tight");
+      root.style.setProperty("--pp-s", 1);
+      fitAt = 0;
+      return;
     }
+    const scales = table ? [2.6, 2.3, ...SCALES] : SCALES;
+    const settings = [false, true].flatMap((tight) => scales.map((s) => [tight, s]));
+    const last = settings.length - 1;
+    const apply = (i) => {
+      root.classList.toggle("pp-tight", settings[i][0]);
+      root.style.setProperty("--pp-s", settings[i][1]);
+    };
+    const fits = (i) => { apply(i); return overflow() <= 0; };
+    // The first setting of the list that fits (a setting further down fits more easily),
+    // looked for from the last one chosen, up while the one before fits, else down.
+    let i = Math.min(fitAt, last);
+    if (fits(i)) {
+      while (i > 0 && fits(i - 1)) i -= 1;
+    } else {
+      while (i < last && !fits(i + 1)) i += 1;
+      if (i < last) i += 1; // nothing fits: the smallest scale, tight
+    }
+    fitAt = i;
+    apply(i); // the last look may have tried the setting before it
   }
 
   // --- frames ------------------------------------------------------------------------------------
