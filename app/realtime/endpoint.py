@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -192,7 +193,9 @@ async def _serve(
             if type(message) is Pong:
                 # The heartbeat's answer is the connection's own bookkeeping, counted where it
                 # arrives rather than queued for the room (docs/decisions/0033).
-                conn.answer_ping(message.t, loop.time())
+                # The room's clock (``Now.mono``): the loop's own can be a cached, truncated
+                # reading (uvloop's, to the millisecond), earlier than the ping's own time.
+                conn.answer_ping(message.t, time.monotonic())
                 return True
             if here.closed:
                 conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
