@@ -117,7 +117,7 @@ class PanikaTable:
     """Drives a Panika match with one bot per seat, each deciding only from its own client's
     latest ``state`` frame; after every move it waits until every client got the new version."""
 
-    def __init__(self, clients: list[Client], timeout: float = 5.0) -> None:
+    def __init__(self, clients: list[Client], timeout: float = 15.0) -> None:
         self.by_seat = {c.seat: c for c in clients if c.seat is not None}
         self.clients = clients
         self.timeout = timeout
