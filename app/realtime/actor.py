@@ -14,8 +14,8 @@ core").
 from __future__ import annotations
 
 import asyncio
-import random
 import logging
+import random
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 

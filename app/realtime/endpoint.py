@@ -192,9 +192,8 @@ async def _serve(
         def deliver(text: str, message: Any) -> bool:
             if type(message) is Pong:
                 # The heartbeat's answer is the connection's own bookkeeping, counted where it
-                # arrives rather than queued for the room (docs/decisions/0033).
-                # The room's clock (``Now.mono``): the loop's own can be a cached, truncated
-                # reading (uvloop's, to the millisecond), earlier than the ping's own time.
+                # arrives rather than queued for the room, on the room's clock (``Now.mono``;
+                # uvloop's loop.time() is cached to the millisecond: docs/decisions/0033).
                 conn.answer_ping(message.t, time.monotonic())
                 return True
             if here.closed:

@@ -19,6 +19,12 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Write `text` into `node` only when it shows something else: an unchanged write still costs the
+// page a style and layout pass.
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 // Fill `node` with what `build()` returns only when `key` (the data it is drawn from, as one
 // string) differs from what the node shows now: a state frame that leaves a part of the screen
 // as it was costs that part no style, layout or paint (a tap in Panika changes the counter and

@@ -10,7 +10,7 @@
 import {
   RoomSocket, forgetToken, saveNickname, saveToken, savedNickname, savedToken,
 } from "./protocol.js";
-import { redraw } from "./dom.js";
+import { redraw, setText } from "./dom.js";
 import { Sounds } from "./sounds.js";
 import { T, eventLine, eventText, plural } from "./texts.js";
 import { lang, t } from "./i18n.js";
@@ -407,7 +407,7 @@ function renderMembers() {
 function updateRtts(rtts) {
   for (const [id, ms] of Object.entries(rtts)) {
     const text = ms ? `${ms} ms` : "";
-    for (const el of document.querySelectorAll(`[data-rtt="${id}"]`)) if (el.textContent !== text) el.textContent = text;
+    for (const el of document.querySelectorAll(`[data-rtt="${id}"]`)) setText(el, text);
     const m = state.room && state.room.members.find((x) => String(x.id) === id);
     if (m) m.rtt_ms = ms;
   }
@@ -711,7 +711,7 @@ function drawTimer(el, t, now) {
   }
   const who = t.seats.length ? ` · ${t.seats.map(seatName).join(", ")}` : "";
   const words = `${timerLabel(t)}${who}: ${Math.ceil(left / 1000)} s`;
-  if (text.textContent !== words) text.textContent = words;
+  setText(text, words);
   const scale = `scaleX(${t.total ? (left / t.total).toFixed(3) : 0})`;
   if (bar.style.transform !== scale) bar.style.transform = scale;
   el.classList.toggle("urgent", left < 5000);

@@ -10,6 +10,7 @@ from app.engine import get_game
 from app.games import load_all
 from app.realtime.actor import MESSAGES_PER_TURN, Room
 from app.realtime.room.tokens import SeatTokens
+from tests.live import run_async
 
 
 def test_a_room_with_a_backlog_lets_the_other_tasks_run_between_its_turns():
@@ -39,7 +40,7 @@ def test_a_room_with_a_backlog_lets_the_other_tasks_run_between_its_turns():
         await room.task
         return [backlog - left for left in seen]
 
-    handled_when_the_other_task_ran = asyncio.run(scenario())
+    handled_when_the_other_task_ran = run_async(scenario())
     # The other task ran while the room still had most of its backlog, one turn at a time.
     assert handled_when_the_other_task_ran == [MESSAGES_PER_TURN, 2 * MESSAGES_PER_TURN,
                                                3 * MESSAGES_PER_TURN]
@@ -74,7 +75,7 @@ def test_rooms_started_together_tick_at_phases_of_their_own(monkeypatch):
             room.post("close")
         await asyncio.gather(*(room.task for room in rooms if room.task is not None))
 
-    asyncio.run(scenario())
+    run_async(scenario())
     phases = sorted(waits)
     assert len(phases) == 20 and all(0 <= w < 0.2 for w in phases), phases
     # Twenty phases drawn over 0.2 s spread over most of it (all twenty within 0.05 s of each

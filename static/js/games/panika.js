@@ -9,7 +9,7 @@ import {
   sameVegetable, scrollGameIntoView,
 } from "./panika_common.js";
 import { t } from "../i18n.js";
-import { redraw } from "../dom.js";
+import { redraw, setText } from "../dom.js";
 
 const T = (key, params) => t(`game.panika.${key}`, params);
 
@@ -195,9 +195,8 @@ export function mount(container, ctx) {
   }
 
   // --- drawing ---------------------------------------------------------------------------------
-  // A state frame redraws only what it changed: a tap comes up to 25 times a second.
-  const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
-
+  // A state frame redraws only what it changed (setText, redraw): a tap comes up to 25 times a
+  // second.
   function drawInfo() {
     setText(roundEl, T("round", { round: view.round }));
     const cw = view.direction === "clockwise";
