@@ -12,7 +12,19 @@ from tests.conftest import REQUIRE_BROWSER
 from tests.live import LiveServer
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
+    "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,"
+    "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,"
+    "OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch")
+"""The features Playwright disables (its driver's own ``--disable-features``): Chromium keeps
+only the last ``--disable-features`` of a command line, so ours repeats them."""
+NO_OMNIBOX_WEBUI = "WebUIOmniboxPopup,WebUIOmniboxAimPopup"
+"""Chromium's headless browser builds every window's address-bar popups as web pages, each in a
+renderer process of its own, although no one can see them: about 2-3 s of CPU per context opened
+(a test opens several), about 40% of Chromium's CPU over tests that open many (docs/testing.md)."""
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 f"--disable-features={PLAYWRIGHT_DISABLED_FEATURES},{NO_OMNIBOX_WEBUI}"]
 PHONE_SIZE = (390, 844)
 LAPTOP_SIZE = (1366, 768)
 TV_SIZE = (1920, 1080)
