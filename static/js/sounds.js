@@ -1,8 +1,13 @@
 // Short synthesised sounds (Web Audio, no files), muted with one switch kept in localStorage, so
-// each device remembers it; vibration (your turn, a burst) has its own remembered switch.
+// each device remembers it; vibration (your turn, a burst) has its own remembered switch. The
+// audio context is suspended once its last sound has ended: a running one keeps the device's
+// audio output (and a thread of the page) busy for as long as the page is open, silent or not.
+const SUSPEND_AFTER_MS = 250;
+
 export class Sounds {
   constructor() {
     this.ctx = null;
+    this.idle = null;
     this.muted = localStorage.getItem("pp:muted") === "1";
     this.vibration = localStorage.getItem("pp:vibration") !== "0";
   }
@@ -23,6 +28,7 @@ export class Sounds {
       this.ctx = this.ctx || new AudioContext();
     } catch { return; }
     const ctx = this.ctx;
+    if (ctx.state === "suspended") ctx.resume().catch(() => {});
     const t = ctx.currentTime;
     const tones = {
       tap: [[660, 0.05, "square", 0.05]],
@@ -33,6 +39,7 @@ export class Sounds {
       reveal: [[440, 0.1, "sine", 0.2], [880, 0.15, "sine", 0.2]],
     }[name] || [[440, 0.08, "sine", 0.1]];
     let at = t;
+    let end = t;
     for (const [freq, dur, type, vol] of tones) {
       const osc = ctx.createOscillator();
       const gain = ctx.createGain();
@@ -43,7 +50,11 @@ export class Sounds {
       osc.connect(gain).connect(ctx.destination);
       osc.start(at);
       osc.stop(at + dur);
+      end = Math.max(end, at + dur);
       at += dur * 0.8;
     }
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => { if (ctx.state === "running") ctx.suspend().catch(() => {}); },
+      (end - t) * 1000 + SUSPEND_AFTER_MS);
   }
 }

@@ -71,15 +71,3 @@ def test_a_cut_and_a_stalled_connection_show_and_recover(live, new_page) -> None
         # The phone's console may log the failed WebSocket handshakes while the network was down.
         assert all("WebSocket" in e for e in phone.errors), phone.errors
 
-
-def test_chromium_runs_no_hidden_browser_ui_pages(new_page, browser) -> None:  # type: ignore[no-untyped-def]
-    """Each window of headless Chromium would build its address bar's popups as web pages in
-    renderers of their own (``NO_OMNIBOX_WEBUI`` in tests/e2e/conftest.py): if a Chromium update
-    renames the features, this fails instead of the suite quietly costing 40% more CPU."""
-    page = new_page(phone=True)
-    page.goto("data:text/html,<p>one page</p>")
-    session = browser.new_browser_cdp_session()
-    targets = session.send("Target.getTargets", {"filter": [{}]})["targetInfos"]
-    kinds = sorted({target["type"] for target in targets})
-    assert "page" in kinds
-    assert [t["url"] for t in targets if t["type"] == "browser_ui"] == []
