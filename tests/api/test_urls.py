@@ -4,9 +4,12 @@ from the configured proxies (README, "Playing together")."""
 from __future__ import annotations
 
 import io
+import os
 import re
+import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -218,3 +221,17 @@ def test_without_public_url_pages_link_root_relative_and_the_qr_code_varies_by_h
         qr = http.get(f"/api/rooms/{code}/qr.svg")
         assert qr.headers["cache-control"] == "private, max-age=3600"
         assert qr.headers["vary"] == "Host"
+
+
+def test_the_test_command_keeps_compiled_modules_in_the_ignored_cache(monkeypatch):
+    """``python3 -m app test`` keeps bytecode even where the environment asks for none, in
+    .cache/pycache (ignored), so that its processes do not compile every module again."""
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX", raising=False)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.setattr(sys, "pycache_prefix", None)
+    launcher._keep_bytecode()
+    assert "PYTHONDONTWRITEBYTECODE" not in os.environ and sys.dont_write_bytecode is False
+    prefix = Path(os.environ["PYTHONPYCACHEPREFIX"])
+    assert prefix == launcher.ROOT / ".cache" / "pycache" and sys.pycache_prefix == str(prefix)
+    assert ".cache/" in (launcher.ROOT / ".gitignore").read_text().splitlines()
