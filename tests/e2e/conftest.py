@@ -73,6 +73,7 @@ def new_page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
         context = browser.new_context(**options)
         contexts.append(context)
         page = context.new_page()
+        page.touch = phone  # tests.e2e.lobby.press taps a phone instead of clicking it
         page.errors = []
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
         page.on("console", lambda msg: msg.type == "error" and page.errors.append(msg.text))

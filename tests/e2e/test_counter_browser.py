@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.lobby import press
 from tests.e2e.room_flow import check_everywhere, check_screen, gather, no_errors, shoot, wait_all
 
 pytestmark = pytest.mark.browser
@@ -29,8 +30,8 @@ def test_a_group_shares_one_counter_until_it_bursts(live, new_page, screenshots)
 
     # Six taps each, interleaved: twelve, below any burst number (21 to 30).
     for _ in range(6):
-        first.click("#counter-tap")
-        second.click("#counter-tap")
+        press(first, "#counter-tap")
+        press(second, "#counter-tap")
     for page in group.everyone:
         _shows(page, 12)
     room = live.registry.get(group.code)
@@ -41,10 +42,10 @@ def test_a_group_shares_one_counter_until_it_bursts(live, new_page, screenshots)
     check_everywhere(first, "panika_counter-phone")
     check_everywhere(group.table, "panika_counter-table")
 
-    second.click("#counter-back")  # red: back one
+    press(second, "#counter-back")  # red: back one
     for page in group.everyone:
         _shows(page, 11)
-    first.click("#counter-reset")  # green: back to zero
+    press(first, "#counter-reset")  # green: back to zero
     for page in group.everyone:
         _shows(page, 0)
 
@@ -52,7 +53,7 @@ def test_a_group_shares_one_counter_until_it_bursts(live, new_page, screenshots)
     for _ in range(30):
         if room.match.state.phase == "burst" or room.match.state.round > 1:
             break
-        first.click("#counter-tap")
+        press(first, "#counter-tap")
         # The page has caught up with the room (its value, or the burst and the round after it:
         # a loaded machine can take the 3 s of the burst screen between two looks).
         first.wait_for_function("v => panicParty.state.version >= v", arg=room.match.version)
@@ -71,7 +72,7 @@ def test_a_group_shares_one_counter_until_it_bursts(live, new_page, screenshots)
     if first.is_visible("#counter-burst"):
         assert "You burst it!" in first.text_content("#counter-burst")
     if room.match.state.phase == "burst":
-        second.click("#counter-next", timeout=5_000)
+        press(second, "#counter-next", timeout=5_000)
     for page in group.everyone:
         page.wait_for_selector("#counter-burst", state="hidden")
         page.wait_for_function("() => document.querySelector('#counter-round').textContent === 'Round 2'")

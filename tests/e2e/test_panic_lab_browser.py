@@ -13,7 +13,7 @@ import pytest
 from app.games.panic_lab.solver import solve
 from app.games.panic_lab.tiles import Kind, Roll, Tile
 from tests.clock import wait_until
-from tests.e2e.lobby import join_with_nickname
+from tests.e2e.lobby import join_with_nickname, press
 from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
     saved_match_id, shoot, wait_all,
@@ -102,10 +102,10 @@ def test_a_group_plays_panic_lab_to_its_target_and_again(live, new_page, screens
 
     # Round 1: Ryan taps a wrong tile and is told so; Brendon finds the amoeba.
     answer = answer_on_screen(brendon)
-    ryan.click(f'.pl-tile[data-index="{wrong_tile(ryan, answer)}"]')
+    press(ryan, f'.pl-tile[data-index="{wrong_tile(ryan, answer)}"]')
     ryan.wait_for_selector(".pl-root.locked")
     assert "Wrong tile" in ryan.inner_text(".pl-banner")
-    brendon.click(f'.pl-tile[data-index="{answer}"]')
+    press(brendon, f'.pl-tile[data-index="{answer}"]')
 
     rounds = 1
     while True:
@@ -119,7 +119,7 @@ def test_a_group_plays_panic_lab_to_its_target_and_again(live, new_page, screens
         if phase == "over":
             break
         brendon.wait_for_selector(SEARCH, timeout=20_000)
-        brendon.click(f'.pl-tile[data-index="{answer_on_screen(brendon)}"]')
+        press(brendon, f'.pl-tile[data-index="{answer_on_screen(brendon)}"]')
         rounds += 1
         assert rounds <= TARGET
     assert rounds == TARGET

@@ -19,7 +19,7 @@ import pytest
 from tests.clock import wait_until
 from tests.e2e.conftest import CONTEXT
 from tests.e2e.layout import clipped_text, fit_problems, settle
-from tests.e2e.lobby import create_room_in_lobby, join_with_nickname
+from tests.e2e.lobby import create_room_in_lobby, join_with_nickname, press
 from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
     saved_match_id, shoot, wait_all,
@@ -108,9 +108,9 @@ def _card(page, card_id) -> object:  # type: ignore[no-untyped-def]
 
 
 def _swap_first(page) -> None:  # type: ignore[no-untyped-def]
-    page.click("#pilze-swap")
-    page.locator("#pilze-hand button.pp-action").first.click()
-    page.click("#pilze-play")
+    press(page, "#pilze-swap")
+    press(page.locator("#pilze-hand button.pp-action").first)
+    press(page, "#pilze-play")
 
 
 def check_modes(page, label: str, checked: set[str]) -> None:  # type: ignore[no-untyped-def]
@@ -124,10 +124,10 @@ def check_modes(page, label: str, checked: set[str]) -> None:  # type: ignore[no
     settle(page)  # the display's flips are over
     for mode, card_id in todo.items():
         toggle = page.locator("#pilze-swap") if mode == "swap" else _card(page, card_id)
-        toggle.click()
+        press(toggle)
         page.wait_for_selector(MODE_SHOWN[mode], state="attached")
         check_screen(page, f"Panik Pilze {label}, choosing: {mode}")
-        toggle.click()
+        press(toggle)
         page.wait_for_selector(MODE_SHOWN[mode], state="detached")
         checked.add(mode)
 
@@ -140,15 +140,15 @@ def play_turn(page) -> bool:  # type: ignore[no-untyped-def]
     if plan is None:
         _swap_first(page)
         return True
-    _card(page, plan["id"]).click()
+    press(_card(page, plan["id"]))
     if plan["kind"] == "collect" and plan["action"] == "turn":
         for i in range(plan["count"]):
-            page.locator("#pilze-display button.pp-card").nth(i).click()
+            press(page.locator("#pilze-display button.pp-card").nth(i))
     elif plan["kind"] == "party":
-        page.click(f'#pilze-board button.pp-type[data-mushroom="{page.evaluate(MOST_SHOWN)}"]')
+        press(page, f'#pilze-board button.pp-type[data-mushroom="{page.evaluate(MOST_SHOWN)}"]')
     elif plan["kind"] == "steal":
-        page.locator("#pilze-board button.pp-stack.target").first.click()
-    page.click("#pilze-play")
+        press(page.locator("#pilze-board button.pp-stack.target").first)
+    press(page, "#pilze-play")
     return True
 
 
@@ -295,14 +295,14 @@ def test_the_game_screen_fits_one_screen_at_five_sizes(live, new_page, browser) 
         settle(mover)
         cards = mover.locator("#pilze-hand button.pp-action")
         for i in range(cards.count()):
-            cards.nth(i).click()
+            press(cards.nth(i))
             settle(mover)
             assert fit_problems(mover) == [], cards.nth(i).inner_text()
             if cards.nth(i).get_attribute("aria-pressed") == "true":
-                cards.nth(i).click()
-        mover.click("#pilze-swap")
+                press(cards.nth(i))
+        press(mover, "#pilze-swap")
         assert fit_problems(mover) == []
-        mover.click("#pilze-swap")
+        press(mover, "#pilze-swap")
         # A keyboard user sees where the focus is.
         mover.focus("#pilze-hand button.pp-action")
         mover.keyboard.press("Tab")
@@ -373,7 +373,7 @@ def check_hand_modes(page, label: str) -> set[str]:  # type: ignore[no-untyped-d
     for i in range(cards.count()):
         card = cards.nth(i)
         kind = card.get_attribute("data-kind")
-        card.click()
+        press(card)
         settle(page)
         if card.get_attribute("aria-pressed") != "true":
             continue  # a Steal with nothing to steal
@@ -381,7 +381,7 @@ def check_hand_modes(page, label: str) -> set[str]:  # type: ignore[no-untyped-d
         assert fit_problems(page) == [], (label, mode)
         assert clipped_text(page, "#game") == [], (label, mode)
         seen.add(mode)
-        card.click()
+        press(card)
     return seen
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.lobby import press
 from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
     saved_match_id, shoot, until, wait_all,
@@ -76,10 +77,10 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots) 
     check_everywhere(group.table, "panika-table")
 
     # On a phone the people, the log and the chat open as a sheet over the game.
-    phone.click("#side-btn")
-    phone.click("#chat-panel summary")
+    press(phone, "#side-btn")
+    press(phone, "#chat-panel summary")
     phone.fill("#chat-input", "good luck")
-    phone.click("#chat-form button")
+    press(phone, "#chat-form button")
     host.wait_for_selector("#chat-log li:has-text('good luck')", state="attached")
     check_screen(phone, "Panika phone, side sheet open", fits=False)
     phone.keyboard.press("Escape")

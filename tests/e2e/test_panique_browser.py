@@ -16,7 +16,7 @@ import pytest
 from app.games.panique import rules as panique_rules
 from tests.clock import wait_until
 from tests.e2e.layout import settle
-from tests.e2e.lobby import create_room_in_lobby
+from tests.e2e.lobby import create_room_in_lobby, press
 from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
     saved_match_id, shoot, wait_all,
@@ -55,16 +55,16 @@ def _act(page, pick: random.Random, checked: set[str] | None = None, label: str 
             check_screen(page, f"Panique {label}, waiting on: {mode}")
             checked.add(mode)
         if not targets.count() and "ally targets" not in checked and page.locator(ALLY_TARGETED).count():
-            page.locator(ALLY_TARGETED).first.click()  # the Ally's B or C: choose whose heir
+            press(page.locator(ALLY_TARGETED).first)  # the Ally's B or C: choose whose heir
             return True
     # Counted again: while the checks ran, a timer may have moved the match on (the roll's
     # 10 s, a choice's default), and what was offered may be gone.
     if roll.count():
-        roll.click()
+        press(roll)
     elif targets.count():
-        targets.nth(pick.randrange(targets.count())).click()
+        press(targets.nth(pick.randrange(targets.count())))
     elif choices.count():
-        choices.nth(pick.randrange(choices.count())).click()
+        press(choices.nth(pick.randrange(choices.count())))
     else:
         return False
     return True

@@ -20,7 +20,7 @@ from app.games.panique import rules as panique_rules
 from tests.e2e.axe import serious_violations
 from tests.e2e.conftest import CONTEXT
 from tests.e2e.layout import assert_touch_targets, clipped_text, fit_problems, settle
-from tests.e2e.lobby import create_room_in_lobby
+from tests.e2e.lobby import create_room_in_lobby, press
 from tests.e2e.room_flow import no_errors
 
 pytestmark = pytest.mark.browser
@@ -139,7 +139,7 @@ def test_five_heirs_every_choice_on_a_german_360_phone(browser, live, monkeypatc
                 button = page.locator(f'.pq-choice[data-option="{option}"]')
                 if not button.count():
                     continue
-                button.click()
+                press(button)
                 page.wait_for_selector(".pq-target")
                 found = problems(page)
                 if "ally targets" not in axed:
@@ -148,7 +148,7 @@ def test_five_heirs_every_choice_on_a_german_360_phone(browser, live, monkeypatc
                     axed.add("ally targets")
                 failures += [f"state {i} (ally, {option}'s targets): {p}" for p in found]
                 seen.add("ally targets")
-                page.click(".pq-back")
+                press(page, ".pq-back")
                 page.wait_for_selector(".pq-choice")
         assert {"ally", "ally targets", "rest", "butler"} <= seen, seen
         assert not failures, "\n".join(itertools.islice(failures, 40))
