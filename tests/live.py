@@ -22,6 +22,20 @@ from app.config import Settings
 from app.main import create_app
 
 
+def pending_tasks() -> str:
+    """Every unfinished asyncio task of this process and where it waits (the diagnosis of a
+    server that does not stop)."""
+    import gc
+
+    lines = []
+    for task in [obj for obj in gc.get_objects() if isinstance(obj, asyncio.Task)]:
+        if not task.done():
+            where = " <- ".join(f"{frame.f_code.co_qualname}:{frame.f_lineno}"
+                                for frame in reversed(task.get_stack(limit=6)))
+            lines.append(f"{task.get_name()}: {where}")
+    return "\n".join(lines)
+
+
 def run_async(coro: Any) -> Any:
     """Run a coroutine to the end in a fresh event loop of its own thread (the browser tests'
     Playwright keeps an event loop running in the main thread, where ``asyncio.run`` refuses)."""
@@ -118,7 +132,7 @@ class LiveServer(LocalSite):
         self.thread.join(30)
         self.socket.close()
         # A server that does not stop is a defect (a shutdown waiting for ever), not a detail.
-        assert not self.thread.is_alive(), "the test server did not stop"
+        assert not self.thread.is_alive(), f"the test server did not stop; waiting:\n{pending_tasks()}"
 
 
     @property
