@@ -88,18 +88,42 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # module's server and browser), so that in a parallel run the short ones fill the end
     # instead of one long test starting last.
     items.sort(key=_cost_class)
+    keep = None
     if config.getoption("--fast"):
         keep = _in_fast_tier
     elif config.getoption("--screenshots"):
         def keep(item: pytest.Item) -> bool:
             return "screenshots" in getattr(item, "fixturenames", ())
-    else:
-        return
-    kept = [item for item in items if keep(item)]
-    dropped = [item for item in items if not keep(item)]
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = kept
+    if keep is not None:
+        kept = [item for item in items if keep(item)]
+        dropped = [item for item in items if not keep(item)]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
+    items[:] = spread_long_tests(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+
+
+def spread_long_tests(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The tests marked ``long(seconds)`` at the head of the slices that pytest-xdist's
+    worksteal scheduler first hands its ``workers`` (each idle worker in turn gets the pending
+    tests' count over the workers left, from the front; a worker runs its slice from its head,
+    and others steal from its tail): every long test starts at once, the longest first, instead
+    of one of them ending the run alone (docs/testing.md)."""
+    long = sorted((item for item in items if item.get_closest_marker("long") is not None),
+                  key=lambda item: -item.get_closest_marker("long").args[0])  # type: ignore[union-attr]
+    if workers < 2 or not long:
+        return items
+    rest = iter([item for item in items if item.get_closest_marker("long") is None])
+    out: list[pytest.Item] = []
+    left = len(items)
+    for worker in range(workers):
+        size = left // (workers - worker)
+        head = long[worker::workers]
+        if len(head) > size:  # too few tests for the workers: no slice to lead
+            return long + [item for item in items if item.get_closest_marker("long") is None]
+        out += head + [next(rest) for _ in range(size - len(head))]
+        left -= size
+    return out
 
 
 @pytest.fixture

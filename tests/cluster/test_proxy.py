@@ -75,6 +75,7 @@ def _connections(node: ServerProcess) -> float:
     return float(re.search(r"^panic_party_connections (\S+)$", text, re.M).group(1))
 
 
+@pytest.mark.long(45)
 def test_nginx_spreads_one_rooms_sockets_over_both_processes(start_node, opened, tmp_path):
     if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
         # python3 -m app test installs it as root (CI); with the several-process tests

@@ -144,6 +144,7 @@ class RecordingTable(PanikaTable):
         return True
 
 
+@pytest.mark.long(35)
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_panika_match_survives_sigkill_mid_match(backend, request, opened):
     process = request.getfixturevalue("process" if backend == "sqlite" else "pg_process")
@@ -209,6 +210,7 @@ def _phase(client: Client, phase: str, round_: int, timeout: float = 15.0) -> Fr
                       and f["view"]["round"] == round_, timeout=timeout)
 
 
+@pytest.mark.long(40)
 def test_panic_lab_round_survives_sigkill_mid_round(process, opened):
     process.start()
     # The longest search the options allow: the round's timer must not run out across the
@@ -265,6 +267,7 @@ def test_panic_lab_round_survives_sigkill_mid_round(process, opened):
     process.stop()
 
 
+@pytest.mark.long(45)
 def test_panika_match_carries_on_after_a_graceful_restart(process, opened):
     """SIGTERM: the journal is flushed before the sockets close with 1012, so every accepted
     move was told or is stored, and the match goes on after the restart."""

@@ -428,6 +428,7 @@ def sweep_lab(page, base_url: str, lang: str, failures: list[str]) -> None:  # t
     failures += problems(page, f"Panic Lab {lang}, result")
 
 
+@pytest.mark.long(40)
 @pytest.mark.parametrize("lang", sorted(LOCALES))
 def test_no_text_cut_off_at_360_in_panika_the_counter_and_panic_lab(browser, live, lang) -> None:  # type: ignore[no-untyped-def]
     context, page = open_phone(browser, LOCALES[lang])

@@ -63,6 +63,7 @@ def claim_labels_apart(page) -> bool:  # type: ignore[no-untyped-def]
     }""")
 
 
+@pytest.mark.long(25)
 def test_a_group_plays_panic_lab_to_its_target_and_again(live, new_page, screenshots) -> None:  # type: ignore[no-untyped-def]
     group = gather(live.base_url, new_page, "panic_lab")
     host, brendon, ryan = group.players

@@ -152,6 +152,7 @@ def play_turn(page) -> bool:  # type: ignore[no-untyped-def]
     return True
 
 
+@pytest.mark.long(50)
 def test_a_group_plays_panik_pilze_to_the_end_and_again(live, new_page, screenshots) -> None:  # type: ignore[no-untyped-def]
     group = gather(live.base_url, new_page, "panik_pilze")
     host, brendon, ryan = group.players
@@ -404,6 +405,7 @@ WORST_HAND = [{"id": 3, "kind": "collect", "action": "turn", "count": 2, "mushro
               {"id": 23, "kind": "steal"}, {"id": 20, "kind": "party"}]
 
 
+@pytest.mark.long(35)
 def test_five_players_fit_a_phone_in_every_choosing_mode(live, new_page, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Five 360x640 phones, a fixed deal (``SEED``): whenever a player chooses display cards to
     turn over, a party's type or a stack to steal, everything fits (the page compacts the room if

@@ -49,6 +49,7 @@ def _stop_bots(pages) -> None:  # type: ignore[no-untyped-def]
         page.evaluate(STOP)
 
 
+@pytest.mark.long(70)
 def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots) -> None:  # type: ignore[no-untyped-def]
     group = gather(live.base_url, new_page, "panika")
     host, phone, _ = group.players

@@ -70,6 +70,7 @@ def _act(page, pick: random.Random, checked: set[str] | None = None, label: str 
     return True
 
 
+@pytest.mark.long(90)
 def test_a_group_plays_panique_to_the_end_and_again(live, new_page, screenshots, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # The pages are checked (axe, the fit, screenshots) at the first roll, which takes seconds,
     # more on a busy machine: the roll's 10 s timer would roll for everyone meanwhile and the

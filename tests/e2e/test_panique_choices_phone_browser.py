@@ -97,6 +97,7 @@ def problems(page) -> list[str]:  # type: ignore[no-untyped-def]
     return found
 
 
+@pytest.mark.long(40)
 def test_five_heirs_every_choice_on_a_german_360_phone(browser, live, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # The room's own match stays in its first roll (the page draws the test's states meanwhile).
     monkeypatch.setattr(panique_rules, "ROLL_SECONDS", 600)
