@@ -25,6 +25,7 @@ import pytest
 from app import collector
 from app.collector import run_collector_schedule
 from tests.clock import ManualClock
+from tests.live import run_async
 
 
 @pytest.fixture(autouse=True)
@@ -113,7 +114,7 @@ def _with_schedule(young: float, full: float, thaw: float,
     logger.addHandler(passes)
     logger.setLevel(logging.INFO)
     try:
-        seen = asyncio.run(scenario())
+        seen = run_async(scenario())
     finally:
         logger.removeHandler(passes)
         logger.setLevel(level)
@@ -260,7 +261,7 @@ def test_a_forked_child_counts_the_cycles_that_died_frozen_and_this_process_keep
     gc.freeze()
     try:
         del keep
-        found = asyncio.run(collector.count_frozen_garbage(timeout=60))
+        found = run_async(collector.count_frozen_garbage(timeout=60))
         assert found is not None and found >= 500, found
         assert all(d() is not None for d in dead), "the parent's frozen objects are untouched"
     finally:

@@ -17,7 +17,7 @@ import httpx
 
 from app import logs
 from app.config import PROJECT_ROOT
-from tests.live import free_port
+from tests.live import free_port, run_async
 
 
 def _record(message: str = "hello %s", *args: object, **extra: object) -> logging.LogRecord:
@@ -61,7 +61,7 @@ def test_json_lines_name_the_room_match_and_member_of_the_context():
         outside = asyncio.create_task(elsewhere())
         return await inside, await outside
 
-    inside, outside = asyncio.run(both())
+    inside, outside = run_async(both())
     entry = json.loads(inside)
     assert (entry["room"], entry["match_id"], entry["member"]) == ("ABCD", 42, 3)
     assert "room" not in json.loads(outside)  # a context variable stays in its own task

@@ -19,7 +19,7 @@ from app.engine.registry import all_games
 from app.engine.replay import Replay
 from app.realtime.room.frames import event_frame
 from tests.finished_matches import NAMES, bot_match, finished_match, store
-from tests.live import LiveServer
+from tests.live import LiveServer, run_async
 
 SEED = bytes(range(7, 39))
 
@@ -221,7 +221,7 @@ def test_concurrent_requests_build_an_answer_once_and_share_its_failure():
             with pytest.raises(LookupError):
                 await cache.get_or_build((2, None), broken)
 
-    asyncio.run(main())
+    run_async(main())
     assert builds == [1] and (2, None) not in cache
 
 

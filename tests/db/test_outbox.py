@@ -19,6 +19,7 @@ from app.engine import Move
 from app.db.matches import MatchRecord, PlayerResult, get_match, save_match
 from app.db.models import Match, MatchPlayer
 from app.db.outbox import MatchWriter, Outbox
+from tests.live import run_async
 
 T0 = datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC)
 
@@ -89,7 +90,7 @@ def test_an_unreadable_entry_is_set_aside_and_the_rest_are_written(tmp_path):
             await writer.stop()
             db.dispose()
 
-    asyncio.run(scenario())
+    run_async(scenario())
     assert good not in outbox.keys() and stored(url) == (1, 2)
     assert (tmp_path / "outbox" / "00000000000000000001-broken.unreadable").exists()
 
@@ -117,7 +118,7 @@ def _down_then_back(proxy, tmp_path, mode: str) -> None:  # type: ignore[no-unty
             await writer.stop()
             db.dispose()
 
-    match_id = asyncio.run(scenario())
+    match_id = run_async(scenario())
     assert states == ["retrying"]
     assert Outbox(tmp_path / "outbox").keys() == []
     db = Database(proxy.url)
@@ -143,7 +144,8 @@ def test_a_match_ending_while_the_database_never_answers_is_saved_once_later(fla
 def test_a_match_ending_while_sqlite_is_locked_is_saved_once_after(tmp_path):
     url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     migrate(url)
-    lock = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+    # check_same_thread=False: the scenario runs in a loop of its own thread (tests.live.run_async)
+    lock = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None, check_same_thread=False)
     lock.execute("BEGIN EXCLUSIVE")
     states: list[str] = []
 
@@ -163,7 +165,7 @@ def test_a_match_ending_while_sqlite_is_locked_is_saved_once_after(tmp_path):
             db.dispose()
 
     try:
-        match_id = asyncio.run(scenario())
+        match_id = run_async(scenario())
     finally:
         lock.close()
     assert isinstance(match_id, int) and stored(url) == (1, 2)
@@ -197,10 +199,10 @@ def test_a_waiting_match_survives_a_restart_and_is_saved_once(flaky_postgres, tm
             await writer.stop()
             db.dispose()
 
-    asyncio.run(before_restart())
+    run_async(before_restart())
     assert len(Outbox(tmp_path / "outbox").keys()) == 1 and stored(proxy.upstream_url) == (0, 0)
     proxy.set_mode("forward")
-    asyncio.run(after_restart())
+    run_async(after_restart())
     assert stored(proxy.upstream_url) == (1, 2) and Outbox(tmp_path / "outbox").keys() == []
 
 
@@ -221,7 +223,7 @@ def test_an_entry_already_written_before_a_crash_is_not_stored_twice(tmp_path):
         finally:
             await writer.stop()
 
-    asyncio.run(restart())
+    run_async(restart())
     db.dispose()
     assert stored(url) == (1, 2) and Outbox(tmp_path / "outbox").keys() == []
 
@@ -257,7 +259,7 @@ def test_a_match_the_database_refuses_does_not_hold_up_the_others(tmp_path):
             outbox_module.save_match = real_save
             await writer.stop()
 
-    asyncio.run(scenario())
+    run_async(scenario())
     db.dispose()
     assert stored(url) == (1, 2) and len(Outbox(tmp_path / "outbox").keys()) == 1
 
@@ -279,7 +281,7 @@ def test_a_database_call_never_hangs(flaky_postgres, mode):
         finally:
             db.dispose()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 @pytest.mark.postgres
@@ -323,7 +325,7 @@ def test_a_server_falling_silent_mid_conversation_frees_the_call_and_its_thread(
         finally:
             db.dispose()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_a_match_ending_as_the_server_stops_reaches_the_outbox(tmp_path):
@@ -342,7 +344,7 @@ def test_a_match_ending_as_the_server_stops_reaches_the_outbox(tmp_path):
         saving.cancel()
         db.dispose()
 
-    asyncio.run(scenario())
+    run_async(scenario())
     assert len(Outbox(tmp_path / "outbox").keys()) == 1
 
 
@@ -355,7 +357,8 @@ def test_the_outbox_writes_as_soon_as_the_journal_sees_the_database_back(tmp_pat
 
     url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     migrate(url)
-    lock = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+    # check_same_thread=False: the scenario runs in a loop of its own thread (tests.live.run_async)
+    lock = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None, check_same_thread=False)
     lock.execute("BEGIN EXCLUSIVE")
     states: list[str] = []
 
@@ -381,7 +384,7 @@ def test_the_outbox_writes_as_soon_as_the_journal_sees_the_database_back(tmp_pat
             db.dispose()
 
     try:
-        match_id = asyncio.run(scenario())
+        match_id = run_async(scenario())
     finally:
         lock.close()
     assert isinstance(match_id, int) and stored(url) == (1, 2)

@@ -17,6 +17,7 @@ from app.engine import Move
 from app.realtime.transport.connection import Connection
 from app.realtime.durable.journal import FrameGate, Journal
 from tests.clock import ManualClock, until
+from tests.live import run_async
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -96,7 +97,7 @@ def test_group_commit_writes_many_moves_in_few_transactions_in_order(database_ur
         assert journal.batches == 1  # everything queued in one turn of the loop: one transaction
         await journal.stop()
 
-    asyncio.run(scenario())
+    run_async(scenario())
     (room,) = load_rooms(db)
     assert room.match is not None
     assert _seqs(room.match) == list(range(1, 301))
@@ -130,7 +131,7 @@ def test_operations_apply_in_order_a_new_match_replaces_the_old_and_delete_remov
         assert [r.code for r in load_rooms(db)] == ["WXYZ"]
         await journal.stop()
 
-    asyncio.run(scenario())
+    run_async(scenario())
     db.dispose()
 
 
@@ -221,7 +222,7 @@ def test_the_journal_batches_by_the_loops_turn_and_gathers_while_a_write_is_in_f
         assert db.batches[-1] == [7] and journal.durable == 7
         await journal.stop()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_the_gate_holds_frames_until_their_moves_are_durable_in_order():
@@ -298,7 +299,7 @@ def test_the_journal_releases_gates_and_never_blocks_the_caller(database_url):
         assert conn.out == ["state 1"]
         await journal.stop()
 
-    asyncio.run(scenario())
+    run_async(scenario())
     db.dispose()
 
 
@@ -361,7 +362,7 @@ def test_database_down_then_back_moves_wait_in_order_and_nothing_is_lost(backend
         assert saving == [True, False] and journal.failing_since is None
         await journal.stop()
 
-    asyncio.run(scenario())
+    run_async(scenario())
     (room,) = load_rooms(db)
     assert room.match is not None and _seqs(room.match) == list(range(1, 21))
     db.dispose()
@@ -429,7 +430,7 @@ def test_after_the_hold_the_rooms_play_on_and_the_moves_are_written_when_it_is_b
         assert conn.out[-1] == "state 4"
         await journal.stop()
 
-    asyncio.run(scenario())
+    run_async(scenario())
     (room,) = load_rooms(db)
     assert room.match is not None and _seqs(room.match) == [1, 2, 3, 4]
     db.dispose()
@@ -475,7 +476,7 @@ def test_an_overflowing_queue_is_dropped_and_each_room_written_again_whole(tmp_p
         await journal.stop()
         room.state.timers.clear()
 
-    asyncio.run(scenario())
+    run_async(scenario())
     (stored,) = load_rooms(db)
     assert stored.code == "QRST" and stored.match is not None
     assert len(stored.match.moves) == 26 and stored.match.moves[-1].action == {"type": "back"}

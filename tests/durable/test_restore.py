@@ -19,6 +19,7 @@ from app.realtime.durable.stored import restore_room
 from app.realtime.actor import Room
 from app.realtime.room.tokens import SeatTokens
 from tests.clock import until
+from tests.live import run_async
 
 SEED = "ab" * 32
 
@@ -66,7 +67,7 @@ def test_a_restored_room_has_its_members_host_bans_and_match():
         assert list(elapsed) == ["countdown:1"] and 1.0 <= elapsed["countdown:1"] <= since
         assert [orjson.loads(e)["kind"] for e in room.history] == ["start"]
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_a_restored_room_never_makes_a_bot_its_host():
@@ -85,7 +86,7 @@ def test_a_restored_room_never_makes_a_bot_its_host():
                                _make_room)
         assert room.host is None
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_a_timer_that_ran_out_during_the_downtime_fires_once_a_person_is_back():
@@ -115,7 +116,7 @@ def test_a_timer_that_ran_out_during_the_downtime_fires_once_a_person_is_back():
         room.post("close")
         await asyncio.wait_for(room.task, 5)  # type: ignore[arg-type]
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_a_replayed_match_equals_the_match_that_was_played():
@@ -148,7 +149,7 @@ def test_a_replayed_match_equals_the_match_that_was_played():
         original.state.timers.clear()
         room.state.timers.clear()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_the_first_page_back_sees_the_match_after_the_timers_that_ran_out():
