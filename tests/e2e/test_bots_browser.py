@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.e2e.axe import assert_accessible
-from tests.e2e.lobby import create_room_in_lobby
+from tests.e2e.lobby import create_room_in_lobby, press
 from tests.e2e.room_flow import no_errors, results_text, saved_match_id
 from tests.e2e.test_panika_browser import BOT, STOP
 from tests.live import LiveServer
@@ -34,17 +34,17 @@ def test_one_phone_plays_panika_against_two_bots_to_the_end(bot_live, new_page) 
     code = create_room_in_lobby(page, bot_live.base_url, "panika", "Nicole")
     page.wait_for_selector("#bots-panel:not([hidden])")
     assert page.inner_text("#add-bot-btn") == "Add bot"
-    page.click("#add-bot-btn")
+    press(page, "#add-bot-btn")
     page.wait_for_selector("#members .member.bot >> nth=0")
     page.select_option("#bot-level", "hard")
-    page.click("#add-bot-btn")
+    press(page, "#add-bot-btn")
     page.wait_for_function("() => document.querySelectorAll('#members .member.bot').length === 2")
     chips = page.inner_text("#members")
     assert "Bot Ada (bot, normal)" in chips and "Bot Alan (bot, hard)" in chips, chips
     assert page.locator("#members .member.bot .bot-mark").count() == 2
     assert_accessible(page, "waiting room with bots")
 
-    page.click("#start-btn")
+    press(page, "#start-btn")
     page.wait_for_selector("#panika-hand button.card")
     page.evaluate(BOT)
     page.wait_for_selector("#result:not([hidden]) #result-rows tr", timeout=240_000)

@@ -105,16 +105,17 @@ def test_five_heirs_every_choice_on_a_german_360_phone(browser, live, monkeypatc
                                   has_touch=True, locale="de-DE", **CONTEXT)
     try:
         page = context.new_page()
+        page.touch = True  # a phone: tests.e2e.lobby.press taps it
         page.errors = []
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
         page.on("console", lambda msg: msg.type == "error" and page.errors.append(msg.text))
         create_room_in_lobby(page, live.base_url, "panique", HOST)
         page.wait_for_selector("#bots-panel:not([hidden])")
         for n in range(1, 5):
-            page.click("#add-bot-btn")
+            press(page, "#add-bot-btn")
             page.wait_for_function("n => document.querySelectorAll('#members .member.bot').length === n",
                                    arg=n)
-        page.click("#start-btn")
+        press(page, "#start-btn")
         page.wait_for_selector(".pq-space")
         # A person joining late or leaving is noted above the game for a few seconds: not
         # measured here (tests/e2e/test_room_explains_browser.py covers the note).
