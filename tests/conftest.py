@@ -109,19 +109,24 @@ def spread_long_tests(items: list[pytest.Item], workers: int) -> list[pytest.Ite
     tests' count over the workers left, from the front; a worker runs its slice from its head,
     and others steal from its tail): every long test starts at once, the longest first, instead
     of one of them ending the run alone (docs/testing.md)."""
-    long = sorted((item for item in items if item.get_closest_marker("long") is not None),
-                  key=lambda item: -item.get_closest_marker("long").args[0])  # type: ignore[union-attr]
+    def seconds(item: pytest.Item) -> float | None:
+        mark = item.get_closest_marker("long")
+        return mark.args[0] if mark is not None else None
+
+    long = sorted((item for item in items if seconds(item) is not None),
+                  key=lambda item: -seconds(item))  # type: ignore[operator]
+    rest = [item for item in items if seconds(item) is None]
     if workers < 2 or not long:
         return items
-    rest = iter([item for item in items if item.get_closest_marker("long") is None])
+    if -(-len(long) // workers) > len(items) // workers:  # too few tests to lead each slice
+        return long + rest
     out: list[pytest.Item] = []
+    others = iter(rest)
     left = len(items)
     for worker in range(workers):
         size = left // (workers - worker)
         head = long[worker::workers]
-        if len(head) > size:  # too few tests for the workers: no slice to lead
-            return long + [item for item in items if item.get_closest_marker("long") is None]
-        out += head + [next(rest) for _ in range(size - len(head))]
+        out += head + [next(others) for _ in range(size - len(head))]
         left -= size
     return out
 
