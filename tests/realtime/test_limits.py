@@ -73,9 +73,9 @@ def test_every_socket_of_a_closing_room_is_closed_with_4003(server, open_client)
     table.join(watch=True)
     room = server.registry.get(code)
     on_room_loop(room, room.post, "close")
-    for c in [*clients, table]:
+    for name, c in (("host", clients[0]), ("guest", clients[1]), ("table", table)):
         assert closed_with(c) == 4003
-        assert errors(c)[-1] == "room_closed"
+        assert errors(c)[-1:] == ["room_closed"], (name, c.raw[-4:])
 
 
 def test_a_stopping_server_closes_every_socket_with_1012(tmp_path):
