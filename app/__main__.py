@@ -142,15 +142,15 @@ def _pytest_args(args: list[str]) -> list[str]:
 
 
 def _keep_bytecode() -> None:
-    """Compiled modules, pytest's assertion-rewritten test modules among them, are kept in
-    ``.cache/pycache/`` (ignored) even where the environment asks for none
-    (``PYTHONDONTWRITEBYTECODE``): without them each of the test processes, and each server
-    process a test starts, compiles every module again (collecting the suite cost 9 s of CPU a
-    process instead of 4; docs/testing.md)."""
+    """Compiled modules, pytest's assertion-rewritten test modules among them, are kept even
+    where the environment asks for none (``PYTHONDONTWRITEBYTECODE``): without them each of the
+    test processes, and each server process a test starts, compiles every module again
+    (collecting the suite cost 9 s of CPU a process instead of 4; docs/testing.md). They go
+    where Python looks first, ``__pycache__/`` beside each module (ignored by git): the
+    installer compiled the dependencies there already, which a cache folder of our own (a
+    ``PYTHONPYCACHEPREFIX``) made every process of a fresh clone's first run compile again."""
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ.setdefault("PYTHONPYCACHEPREFIX", str(ROOT / ".cache" / "pycache"))
     sys.dont_write_bytecode = False
-    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
 
 
 def _test(args: list[str]) -> int:

@@ -9,7 +9,6 @@ import re
 import sys
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -223,15 +222,15 @@ def test_without_public_url_pages_link_root_relative_and_the_qr_code_varies_by_h
         assert qr.headers["vary"] == "Host"
 
 
-def test_the_test_command_keeps_compiled_modules_in_the_ignored_cache(monkeypatch):
-    """``python3 -m app test`` keeps bytecode even where the environment asks for none, in
-    .cache/pycache (ignored), so that its processes do not compile every module again."""
+def test_the_test_command_keeps_compiled_modules_beside_them(monkeypatch):
+    """``python3 -m app test`` keeps bytecode even where the environment asks for none, in the
+    ignored ``__pycache__/`` folders where the installer compiled the dependencies, so that its
+    processes compile neither those nor the project's modules again."""
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     monkeypatch.delenv("PYTHONPYCACHEPREFIX", raising=False)
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
     monkeypatch.setattr(sys, "pycache_prefix", None)
     launcher._keep_bytecode()
     assert "PYTHONDONTWRITEBYTECODE" not in os.environ and sys.dont_write_bytecode is False
-    prefix = Path(os.environ["PYTHONPYCACHEPREFIX"])
-    assert prefix == launcher.ROOT / ".cache" / "pycache" and sys.pycache_prefix == str(prefix)
-    assert ".cache/" in (launcher.ROOT / ".gitignore").read_text().splitlines()
+    assert "PYTHONPYCACHEPREFIX" not in os.environ and sys.pycache_prefix is None
+    assert "__pycache__/" in (launcher.ROOT / ".gitignore").read_text().splitlines()
