@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import random
 import socket
@@ -91,6 +92,15 @@ class LocalSite:
             response = client.post("/api/rooms", json={"game": game, "nickname": nickname, **body})
             response.raise_for_status()
             return response.json()
+
+
+def deal_from(monkeypatch: Any, seed: bytes) -> None:
+    """Every match a room of this test process starts (a ``LiveServer`` serves in this process)
+    deals from ``seed``: the same match every run, where a test plays one whole (the seed is
+    otherwise the operating system's, ``app.engine.new_seed``)."""
+    from app.realtime.room import life
+
+    monkeypatch.setattr(life, "MatchRun", functools.partial(life.MatchRun, seed=seed))
 
 
 class LiveServer(LocalSite):

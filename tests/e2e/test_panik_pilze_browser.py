@@ -10,14 +10,12 @@ players on 360 x 640 phones fit in every choosing mode."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import time
 from collections.abc import Iterator
 
 import pytest
 
-from app.realtime.room import life
 from tests.clock import wait_until
 from tests.e2e.conftest import CONTEXT
 from tests.e2e.layout import clipped_text, fit_problems, settle
@@ -26,7 +24,7 @@ from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
     saved_match_id, shoot, wait_all,
 )
-from tests.live import LiveServer
+from tests.live import LiveServer, deal_from
 
 pytestmark = pytest.mark.browser
 
@@ -162,7 +160,7 @@ a party's type, a steal, a swap). Two other seeds tried took 45."""
 
 @pytest.mark.long(50)
 def test_a_group_plays_panik_pilze_to_the_end_and_again(live, new_page, screenshots, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(life, "MatchRun", functools.partial(life.MatchRun, seed=WHOLE_MATCH_SEED))
+    deal_from(monkeypatch, WHOLE_MATCH_SEED)
     group = gather(live.base_url, new_page, "panik_pilze")
     host, brendon, ryan = group.players
     check_screen(host, "Panik Pilze waiting room (host)", fits=False)
@@ -421,7 +419,7 @@ def test_five_players_fit_a_phone_in_every_choosing_mode(live, new_page, monkeyp
     it must) and no text of the game is cut off, the players' names included (one is a long
     two-word name). Then the worst deals no seed reaches quickly: 12, 15 and 18 display cards
     (the most a five-player phone holds on one screen), each mode again."""
-    monkeypatch.setattr(life, "MatchRun", functools.partial(life.MatchRun, seed=SEED))
+    deal_from(monkeypatch, SEED)
     code, pages = _open_room(live, new_page, phones=4, host_phone=True,
                              guests=("Brendon", "Marie-Luise Brandt", "Dee", "Maximilian"))
     for page in pages:

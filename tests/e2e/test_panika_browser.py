@@ -5,18 +5,16 @@ new match that every page shows; the match is on /matches. One phone reloads mid
 
 from __future__ import annotations
 
-import functools
 import hashlib
 
 import pytest
-
-from app.realtime.room import life
 
 from tests.e2e.lobby import press
 from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
     saved_match_id, shoot, until, wait_all,
 )
+from tests.live import deal_from
 
 pytestmark = pytest.mark.browser
 
@@ -62,7 +60,7 @@ def _stop_bots(pages) -> None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.long(70)
 def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(life, "MatchRun", functools.partial(life.MatchRun, seed=SEED))
+    deal_from(monkeypatch, SEED)
     group = gather(live.base_url, new_page, "panika")
     host, phone, _ = group.players
     check_screen(host, "Panika waiting room (host)", fits=False)

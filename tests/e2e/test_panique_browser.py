@@ -8,7 +8,6 @@ room, each roll, each choice, the Ally's targets, results), and the game fits at
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import random
 import time
@@ -16,7 +15,6 @@ import time
 import pytest
 
 from app.games.panique import rules as panique_rules
-from app.realtime.room import life
 from tests.clock import wait_until
 from tests.e2e.layout import settle
 from tests.e2e.lobby import create_room_in_lobby, press
@@ -24,6 +22,7 @@ from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
     saved_match_id, shoot, wait_all,
 )
+from tests.live import deal_from
 
 pytestmark = pytest.mark.browser
 
@@ -85,7 +84,7 @@ def test_a_group_plays_panique_to_the_end_and_again(live, new_page, screenshots,
     # test would never see the order phase from a page. Every roll here comes from a button, so
     # the timer (the server runs in this process) only has to be longer than the checks.
     monkeypatch.setattr(panique_rules, "ROLL_SECONDS", 300)
-    monkeypatch.setattr(life, "MatchRun", functools.partial(life.MatchRun, seed=SEED))
+    deal_from(monkeypatch, SEED)
     group = gather(live.base_url, new_page, "panique")
     host, brendon, ryan = group.players
     check_screen(host, "Panique waiting room (host)", fits=False)
