@@ -109,13 +109,10 @@ def spread_long_tests(items: list[pytest.Item], workers: int) -> list[pytest.Ite
     tests' count over the workers left, from the front; a worker runs its slice from its head,
     and others steal from its tail): every long test starts at once, the longest first, instead
     of one of them ending the run alone (docs/testing.md)."""
-    def seconds(item: pytest.Item) -> float | None:
-        mark = item.get_closest_marker("long")
-        return mark.args[0] if mark is not None else None
-
-    long = sorted((item for item in items if seconds(item) is not None),
-                  key=lambda item: -seconds(item))  # type: ignore[operator]
-    rest = [item for item in items if seconds(item) is None]
+    marks = [(item, item.get_closest_marker("long")) for item in items]
+    timed = [(mark.args[0], item) for item, mark in marks if mark is not None]
+    long = [item for _, item in sorted(timed, key=lambda pair: -pair[0])]
+    rest = [item for item, mark in marks if mark is None]
     if workers < 2 or not long:
         return items
     if -(-len(long) // workers) > len(items) // workers:  # too few tests to lead each slice
