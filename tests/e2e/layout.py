@@ -184,3 +184,24 @@ def assert_not_clipped(page, scope: str = "#room") -> None:  # type: ignore[no-u
     clipped = clipped_text(page, scope)
     size = page.viewport_size
     assert not clipped, f"text cut off at {size['width']}x{size['height']}:\n" + "\n".join(clipped)
+
+
+_WATCH_SHIFTS = """(selector) => {
+  window.__shifts = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      for (const source of entry.sources || [])
+        if (source.node && source.node.nodeType === 1 && source.node.matches(selector)) window.__shifts++;
+  }).observe({type: "layout-shift"});
+}"""
+
+
+def watch_shifts(page, selector: str) -> None:  # type: ignore[no-untyped-def]
+    """Count from now on how often the browser reports that an element matching ``selector``
+    moved or changed size by itself (a layout shift: what a line of text coming or going above
+    it does); read the count with ``shifts(page)``."""
+    page.evaluate(_WATCH_SHIFTS, selector)
+
+
+def shifts(page) -> int:  # type: ignore[no-untyped-def]
+    return int(page.evaluate("() => window.__shifts"))

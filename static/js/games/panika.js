@@ -245,7 +245,7 @@ export function mount(container, ctx) {
         html: `<span class="pk-name">${esc(name(p.seat))}${p.seat === me() ? esc(T("you_suffix")) : ""}</span>`
           + `<span class="pk-counts"><span class="pk-hand-count" title="${esc(T("cards_in_hand"))}">${ICONS.hand}<span class="n">${p.hand}</span></span>`
           + ` <span class="pk-pile-count" title="${esc(T("cards_in_pile"))}">${ICONS.pile}<span class="n">${p.pile}</span></span></span>`
-          + (marks.length ? `<span class="pk-marks">${marks.join("")}</span>` : ""),
+          + `<span class="pk-marks">${marks.join("")}</span>`, // always there: see panika.css, "No jump"
       }, open ? el("span", { class: "pk-open-hand", "data-hand": p.seat }, ...open.map(miniCard)) : null));
     });
     return items;
