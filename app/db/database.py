@@ -15,6 +15,7 @@ import os
 import socket
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -170,7 +171,13 @@ class Database:
                     self._silent_until = started + window
             try:
                 connection = dialect.connect(*cargs, **cparams)
-            except Exception:
+            except Exception as error:
+                # psycopg keeps an attempt that timed out (its socket too) in a reference cycle:
+                # the error, its traceback, the frame that raised it. Cleared here, the socket
+                # closes now, not at the collector's next full pass, which may be a minute or,
+                # once frozen, hours away (app/collector.py): a silent server kept one open
+                # connection per probe every 2 s.
+                traceback.clear_frames(error.__traceback__)
                 if self._silent or time.monotonic() - started >= SLOW_CONNECT_SECONDS:
                     with self._held_lock:
                         self._silent, self._silent_until = True, time.monotonic() + window

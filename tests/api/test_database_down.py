@@ -9,11 +9,15 @@ timeout only bounds a broken run."""
 
 from __future__ import annotations
 
+import gc
+import socket
+import threading
 import time
 
 import pytest
 
 from app.api.health import PING_SECONDS
+from app.db.database import Database
 from tests.live import LiveServer
 
 TIMEOUT = 1.0  # database_timeout_seconds of the server under test
@@ -128,6 +132,31 @@ def test_while_the_database_is_silent_later_requests_do_not_wait_again(flaky_ser
 
 
 @pytest.mark.postgres
+def test_a_connect_attempt_that_timed_out_closes_its_socket_at_once():
+    """psycopg leaves an attempt that timed out in a reference cycle, its socket open until the
+    collector's next full pass (minutes away, or hours once frozen: app/collector.py); the
+    database breaks the cycle, so a silent server sees each attempt end as it times out. With
+    the collector off, as if its pass were far away."""
+    silent = socket.create_server(("127.0.0.1", 0))
+    peers: list[socket.socket] = []
+    threading.Thread(target=lambda: peers.append(silent.accept()[0]), daemon=True).start()
+    db = Database(f"postgresql+psycopg://nobody@127.0.0.1:{silent.getsockname()[1]}/test",
+                  timeout=TIMEOUT)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        assert db.ping() is False  # the attempt timed out: heard, never answered
+        (peer,) = peers
+        peer.settimeout(10)  # bounds a broken run only
+        while peer.recv(65536):  # the startup packet, then the end of the connection
+            pass
+    finally:
+        if enabled:
+            gc.enable()
+        db.engine.dispose()
+        silent.close()
+
+
 def test_pages_do_not_hang_on_a_server_that_falls_silent_mid_conversation(flaky_server):
     """Pooled connections whose server stops answering: every route still answers 503 at its
     deadline (the stuck call is cut), then normally once the server answers again."""
