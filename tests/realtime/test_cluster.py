@@ -270,8 +270,8 @@ def test_a_relayed_client_sees_no_move_before_the_database_has_it(tmp_path, pref
 def test_a_node_that_lost_a_lease_stops_the_room_and_writes_nothing_more(tmp_path, prefix):
     """Another node holds the lease now (here: written by hand): the room stops at the next
     renewal, its pages are closed with 1012, and its rows stay for the new owner. The lease is
-    9 s (a renewal every 3 s): with 3 s, a renewal late by half a second twice on a busy machine
-    stopped the room before the test took its lease away (seen in a whole run on 2 cores)."""
+    9 s (a renewal every 3 s): with 3 s, once in a whole run on 2 busy cores, the renewals came
+    too late and the room was stopped as lost before the test took its lease away."""
     common = {"redis_url": REDIS_URL, "redis_prefix": prefix, "ping_interval_seconds": 0.5,
               "ws_messages_per_second": 100_000, "lease_seconds": 9.0}
     db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
