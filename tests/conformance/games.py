@@ -87,12 +87,12 @@ class RandomMatch:
 
     def choices(self) -> list[tuple[int | None, dict[str, Any]]]:
         game, state = self.game, self.state
-        people = [(s, a) for s in range(self.players) for a in game.legal_actions(state, s)]
+        listed = {s: game.legal_actions(state, s) for s in range(self.players)}
+        people = [(s, a) for s, actions in listed.items() for a in actions]
         timers = [(None, a) for a in game.legal_actions(state, None)]
         if people and (not timers or self.picker.random() < 0.85):
             if self.picker.random() < self.first:
-                firsts = [(s, a) for s, a in people if a == game.legal_actions(state, s)[0]]
-                return firsts
+                return [(s, a) for s, a in people if a == listed[s][0]]
             return people
         return timers
 

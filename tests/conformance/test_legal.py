@@ -16,6 +16,7 @@ import json
 import random
 from typing import Any
 
+import orjson
 import pytest
 
 from app.engine import EngineError, Game, Move
@@ -99,13 +100,14 @@ def _neighbourhood(game: Game[Any, Any], listed: list[dict[str, Any]], players: 
         more += _variants(bare, schema, ints)
     for action in listed:
         schema = schemas.get(action.get("type"), {})
+        own = next((v for v in action.values() if isinstance(v, list)), None)
+        own_items = sorted(own) if own is not None else None
         for variant in _variants(action, schema, ints):
             value = next((v for v in variant.values() if isinstance(v, list)), None)
-            same_items = value is not None and sorted(value) == sorted(
-                next(v for v in action.values() if isinstance(v, list)))
+            same_items = value is not None and sorted(value) == own_items
             (sure if same_items else more).append(variant)
         more += [{**action, "type": other} for other in schemas if other != action["type"]]
-    unique = {json.dumps(a, sort_keys=True): a for a in more}
+    unique = {orjson.dumps(a, option=orjson.OPT_SORT_KEYS): a for a in more}
     sampled = picker.sample(list(unique.values()), min(CANDIDATES, len(unique)))
     return sure + sampled
 
@@ -114,10 +116,22 @@ def _normal(game: Game[Any, Any], action: dict[str, Any]) -> str:
     return json.dumps(game.parse_action(action).model_dump(mode="json"), sort_keys=True)
 
 
-def _accepted(game: Game[Any, Any], state: Any, seat: int | None, action: dict[str, Any],
-              at_ms: int) -> bool:
+def _parsed(game: Game[Any, Any], action: dict[str, Any]) -> Any:
+    """The action as the game's model, or None when ``parse_action`` refuses it (then no seat
+    may send it): parsed once per candidate, not once per seat."""
     try:
-        game.validate(state, Move(seat, game.parse_action(action), at_ms))
+        return game.parse_action(action)
+    except EngineError:
+        return None
+
+
+def _accepted(game: Game[Any, Any], state: Any, seat: int | None, parsed: Any,
+              at_ms: int) -> bool:
+    """Whether ``validate`` takes the parsed action (``_parsed``) from ``seat``."""
+    if parsed is None:
+        return False
+    try:
+        game.validate(state, Move(seat, parsed, at_ms))
     except EngineError:
         return False
     return True
@@ -128,7 +142,8 @@ def _check_state(game: Game[Any, Any], state: Any, players: int, at_ms: int,
     seats: list[int | None] = [None, *range(players)]
     listed = {seat: game.legal_actions(state, seat) for seat in seats}
     every = [a for actions in listed.values() for a in actions]
-    candidates = _neighbourhood(game, every, players, picker)
+    candidates = [(action, _parsed(game, action))
+                  for action in _neighbourhood(game, every, players, picker)]
     closing = game.closing_action
     for seat in seats:
         legal = {_normal(game, a) for a in listed[seat]}
@@ -136,14 +151,14 @@ def _check_state(game: Game[Any, Any], state: Any, players: int, at_ms: int,
             # The system also sends the closing action when the room closes (the counter's
             # "new counter": docs/games/panika-counter.md), which no timer lists.
             legal.add(_normal(game, closing))
-        for action in candidates:
-            accepted = _accepted(game, state, seat, action, at_ms)
+        for action, parsed in candidates:
+            accepted = _accepted(game, state, seat, parsed, at_ms)
             if accepted:
                 assert _normal(game, action) in legal, (
                     f"{game.id}: seat {seat} may send {action}, which legal_actions does not list "
                     f"({listed[seat]})")
         for action in listed[seat]:
-            assert _accepted(game, state, seat, action, at_ms), (
+            assert _accepted(game, state, seat, _parsed(game, action), at_ms), (
                 f"{game.id}: seat {seat}'s listed {action} is refused")
 
 
