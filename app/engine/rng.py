@@ -61,12 +61,24 @@ class SeededRng:
         return value
 
     def randbelow(self, n: int) -> int:
-        """A uniform integer in ``[0, n)``, by rejection sampling (no modulo bias)."""
+        """A uniform integer in ``[0, n)``, by rejection sampling (no modulo bias): draws of
+        ``n.bit_length()`` bits until one is below ``n``. The draws are ``getrandbits``'s, taken
+        from the pool here (every shuffle makes one call per card: a method call per draw was
+        most of a shuffle's time); the stream is the same bit for bit (tests/engine/test_rng.py).
+        """
         if n <= 0:
             raise ValueError("n must be positive")
         k = n.bit_length()
         while True:
-            value = self.getrandbits(k)
+            bits = self._pool_bits
+            while bits < k:
+                self._refill()
+                bits = self._pool_bits
+            bits -= k
+            pool = self._pool
+            value = pool >> bits
+            self._pool = pool ^ (value << bits)
+            self._pool_bits = bits
             if value < n:
                 return value
 

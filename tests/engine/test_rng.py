@@ -53,6 +53,27 @@ def test_randbelow_and_randint_stay_in_range(seed: bytes, n: int, low: int) -> N
     assert all(low <= rng.randint(low, low + n) <= low + n for _ in range(20))
 
 
+@given(st.binary(min_size=1, max_size=32),
+       st.lists(st.tuples(st.booleans(), st.integers(1, 2**70)), min_size=1, max_size=60))
+def test_randbelow_is_getrandbits_rejection_sampling(seed: bytes, calls) -> None:  # type: ignore[no-untyped-def]
+    """``randbelow`` takes its draws from the pool itself (app/engine/rng.py): it gives exactly
+    what drawing ``n.bit_length()`` bits with ``getrandbits`` until one is below ``n`` gives,
+    interleaved with plain ``getrandbits`` calls, so every recorded match replays unchanged."""
+    fast, reference = SeededRng(seed), SeededRng(seed)
+
+    def by_definition(n: int) -> int:
+        while (value := reference.getrandbits(n.bit_length())) >= n:
+            pass
+        return value
+
+    for plain, n in calls:
+        if plain:
+            k = n % 300
+            assert fast.getrandbits(k) == reference.getrandbits(k)
+        else:
+            assert fast.randbelow(n) == by_definition(n)
+
+
 @given(st.binary(min_size=1, max_size=32), st.lists(st.integers(), max_size=30))
 def test_shuffle_is_a_permutation(seed: bytes, items: list[int]) -> None:
     shuffled = list(items)
