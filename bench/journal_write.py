@@ -42,7 +42,7 @@ from app.db.rooms import (  # noqa: E402
     _write_core,
     write_ops,
 )
-from app.engine import Move  # noqa: E402
+from app.engine import LogEntry  # noqa: E402
 
 CODE = "BNCH"
 
@@ -68,7 +68,7 @@ class Batches:
     def next(self) -> list[AddMove]:
         now = datetime.now(UTC)
         batch = [AddMove(CODE, self.seq + i + 1,
-                         Move((self.seq + i) % 2, {"type": "tap"}, 10 * (self.seq + i), 5), now)
+                         LogEntry((self.seq + i) % 2, '{"type":"tap"}', 10 * (self.seq + i), 5), now)
                  for i in range(self.size)]
         self.seq += self.size
         return batch

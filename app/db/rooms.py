@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
+import orjson
 from sqlalchemy import Connection, delete, insert, select, update
 
-from app.engine import Move
+from app.engine import LogEntry, Move
 
-from .database import Database, json_dumps
+from .database import Database
 from .models import RoomMatchRow, RoomMemberRow, RoomMoveRow, RoomRow
 
 
@@ -71,11 +72,12 @@ class StartMatch:
 @dataclass(frozen=True, slots=True)
 class AddMove:
     """One accepted move of the room's current match: its number in the log (from 1) and the
-    move as the log keeps it (the action as JSON)."""
+    move as the log holds it (``LogEntry``: the action's JSON text, written to its column as
+    it is, never decoded and encoded again)."""
 
     code: str
     seq: int
-    move: Move
+    move: LogEntry
     received_at: datetime
 
 
@@ -158,15 +160,15 @@ def _insert_moves(connection: Connection, moves: list[AddMove]) -> None:
         connection.exec_driver_sql(statement[0], statement[1])
     else:  # pragma: no cover - the two databases the site runs on
         connection.execute(insert(RoomMoveRow), [
-            {"room_code": op.code, "seq": op.seq, **op.move.to_json(),
-             "received_at": op.received_at} for op in moves])
+            {"room_code": op.code, "seq": op.seq, "seat": op.move.seat,
+             "action": orjson.loads(op.move.action), "at_ms": op.move.at_ms,
+             "rtt_ms": op.move.rtt_ms, "received_at": op.received_at} for op in moves])
 
 
 def _move_row(op: AddMove, received_at: Any) -> tuple[Any, ...]:
     """A move's values in ``MOVE_COLUMNS`` order, the action as JSON text."""
     move = op.move
-    return (op.code, op.seq, move.seat, json_dumps(move.action), move.at_ms, move.rtt_ms,
-            received_at)
+    return (op.code, op.seq, move.seat, move.action, move.at_ms, move.rtt_ms, received_at)
 
 
 def _delete_room(connection: Connection, code: str) -> None:

@@ -16,21 +16,41 @@ made every logged move cost 4 KB of memory (docs/performance.md, "Memory per log
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import overload
+from typing import NamedTuple, overload
 
 import orjson
 
 from .interface import Move
 
 
+class LogEntry(NamedTuple):
+    """A logged move as the log holds it: its action as JSON text, not decoded. What the state
+    frame (its seat and time) and the journal (a row of ``room_moves``) read of the newest move
+    (``MoveLog.entry``)."""
+
+    seat: int | None
+    action: str
+    """The action's JSON text, as orjson writes its JSON object."""
+    at_ms: int
+    rtt_ms: int
+
+    @classmethod
+    def of(cls, move: Move) -> LogEntry:
+        """The entry of a ``Move`` whose action is a JSON object (``Move.logged``)."""
+        return cls(move.seat, orjson.dumps(move.to_json()["action"]).decode(), move.at_ms,
+                   move.rtt_ms)
+
+
 class MoveLog(Sequence[Move]):
     """The moves of a match in order (move ``seq`` is ``log[seq - 1]``), actions as JSON."""
 
-    __slots__ = ("_moves", "_newest")
+    __slots__ = ("_moves", "_newest", "_newest_entry")
 
     def __init__(self, moves: Iterable[Move] = ()) -> None:
         self._moves: list[str] = []
         self._newest: Move | None = None
+        self._newest_entry: LogEntry | None = None
+        """The newest move's entry, when it was appended as text (``append_text``)."""
         for move in moves:
             self.append(move)
 
@@ -38,6 +58,7 @@ class MoveLog(Sequence[Move]):
         """Add ``move`` (its action a JSON object, as ``Move.logged`` gives it)."""
         self._moves.append(orjson.dumps(move.to_json()).decode())
         self._newest = move
+        self._newest_entry = None
 
     def append_text(self, move: Move, action: str) -> None:
         """Add ``move`` whose action's normalised JSON text is ``action`` (a ``ValidAction``'s:
@@ -47,10 +68,22 @@ class MoveLog(Sequence[Move]):
         if type(at_ms) is int and type(rtt_ms) is int and (seat is None or type(seat) is int):
             self._moves.append(f'{{"seat":{"null" if seat is None else seat},"action":{action},'
                                f'"at_ms":{at_ms},"rtt_ms":{rtt_ms}}}')
+            self._newest_entry = LogEntry(seat, action, at_ms, rtt_ms)
         else:  # not seen from the room; written as orjson would write it
             self._moves.append(orjson.dumps({"seat": seat, "action": orjson.Fragment(action),
                                              "at_ms": at_ms, "rtt_ms": rtt_ms}).decode())
+            self._newest_entry = None
         self._newest = None
+
+    def entry(self, index: int) -> LogEntry:
+        """Move ``index`` as the log holds it (its action as JSON text). The newest move, when
+        the room appended it as text, is not decoded at all: the state frame reads its seat
+        and time, the journal writes it as a row, every move (issue 22)."""
+        if self._newest_entry is not None and index in (-1, len(self._moves) - 1):
+            return self._newest_entry
+        data = orjson.loads(self._moves[index])
+        return LogEntry(data["seat"], orjson.dumps(data["action"]).decode(), data["at_ms"],
+                        data.get("rtt_ms", 0))
 
     def __len__(self) -> int:
         return len(self._moves)

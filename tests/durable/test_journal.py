@@ -13,7 +13,7 @@ import pytest
 
 from app.db.database import Database, migrate
 from app.db.rooms import AddMove, DeleteRoom, MemberRecord, SaveRoom, StartMatch, load_rooms
-from app.engine import Move
+from app.engine import LogEntry, Move
 from app.realtime.transport.connection import Connection
 from app.realtime.durable.journal import FrameGate, Journal
 from tests.clock import ManualClock, until
@@ -36,7 +36,8 @@ def _start(code: str = "ABCD") -> StartMatch:
 
 
 def _move(seq: int, code: str = "ABCD") -> AddMove:
-    return AddMove(code, seq, Move(seq % 2, {"type": "tap", "n": seq}, seq * 10, 5), NOW)
+    return AddMove(code, seq, LogEntry.of(Move(seq % 2, {"type": "tap", "n": seq}, seq * 10, 5)),
+                   NOW)
 
 
 def _seqs(match) -> list[int]:  # type: ignore[no-untyped-def]
@@ -158,16 +159,18 @@ def test_moves_read_back_exactly_as_they_were_written(database_url):
 
     db = _db(database_url)
     berlin = timezone(timedelta(hours=1))
+    logged = [Move(None, {"type": "timeout"}, 30_000, 0),
+              Move(1, {"type": "say", "text": "Grüße, ☃ \"quoted\"", "cards": [3, 7],
+                       "pick": {"a": None, "b": 1.5}}, 31_250, 48)]
     moves = [
-        AddMove("ABCD", 1, Move(None, {"type": "timeout"}, 30_000, 0), NOW),
-        AddMove("ABCD", 2, Move(1, {"type": "say", "text": "Grüße, ☃ \"quoted\"",
-                                    "cards": [3, 7], "pick": {"a": None, "b": 1.5}}, 31_250, 48),
+        AddMove("ABCD", 1, LogEntry.of(logged[0]), NOW),
+        AddMove("ABCD", 2, LogEntry.of(logged[1]),
                 datetime(2026, 12, 1, 1, 0, 1, 250_000, tzinfo=berlin)),
     ]
     write_ops(db, [_room(), _start(), *moves])
     (room,) = load_rooms(db)
     assert room.match is not None
-    assert list(room.match.moves) == [m.move for m in moves]
+    assert list(room.match.moves) == logged
     assert room.match.last_move_at == datetime(2026, 12, 1, 0, 0, 1, 250_000, tzinfo=UTC)
     db.dispose()
 

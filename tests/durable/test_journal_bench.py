@@ -5,6 +5,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from app.db.database import Database, migrate
@@ -29,7 +30,8 @@ def test_the_raw_path_writes_the_rows_the_journal_writes(bench, database_url):
         (room,) = load_rooms(db, bench.CODE)
         assert room.match is not None
         stored = [(m.seat, m.action, m.at_ms, m.rtt_ms) for m in room.match.moves]
-        assert stored == [(op.move.seat, op.move.action, op.move.at_ms, op.move.rtt_ms)
+        assert stored == [(op.move.seat, orjson.loads(op.move.action), op.move.at_ms,
+                           op.move.rtt_ms)
                           for op in first + second]
     finally:
         db.dispose()

@@ -489,7 +489,7 @@ class RoomRecorder:
         if match is not None and len(match.log) > self._logged:
             now = state.now.wall  # the input's time, read once by the actor
             for seq in range(self._logged + 1, len(match.log) + 1):
-                self._write(AddMove(self.code, seq, match.log[seq - 1], now))
+                self._write(AddMove(self.code, seq, match.log.entry(seq - 1), now))
             self._logged = len(match.log)
         return self.gate.ticket
 

@@ -113,7 +113,7 @@ class Frames:
                   "active": self.state.game.active_seats(match.state),
                   "timers": self.state.timers.visible(self.state.now.mono), "events": events}
         if moved and match.log:
-            last = match.log[-1]
+            last = match.log.entry(-1)  # its seat and time, the action not decoded
             common["move"] = {"seq": match.version, "seat": last.seat, "at_ms": last.at_ms}
         return common
 
