@@ -301,9 +301,11 @@ def kept(wall: float, cpu: float) -> bool:
     return wall <= cpu + max(20e-6, 0.25 * cpu)
 
 
-async def play(args: argparse.Namespace, clock: Clock | None, match_seed: int) -> dict[str, Any]:
+async def play(args: argparse.Namespace, clock: Clock | None, match_seed: int,
+               meter: Any = None) -> dict[str, Any]:
     """``args.matches`` matches: for each player action not interrupted, its driver time and
-    (with ``clock``) its time by part; the moves left out; the frames' bytes."""
+    (with ``clock``) its time by part; the moves left out; the frames' bytes. ``meter``: its
+    ``on()`` and ``off()`` are called around each player action (bench/instructions.py)."""
     game = get_game("panika")
     seeds = random.Random(match_seed)
     engine_rng.secrets = types.SimpleNamespace(token_bytes=seeds.randbytes)  # seeded new_seed
@@ -336,11 +338,15 @@ async def play(args: argparse.Namespace, clock: Clock | None, match_seed: int) -
             if clock is not None:
                 clock.reset()
                 clock.on = True
+            if meter is not None:
+                meter.on()
             c0 = time.thread_time()
             t0 = time.perf_counter()
             await table.send(conn, text)
             wall = time.perf_counter() - t0
             cpu = time.thread_time() - c0
+            if meter is not None:
+                meter.off()
             if clock is not None:
                 clock.on = False
             if not kept(wall, cpu):

@@ -1,0 +1,53 @@
+"""bench/instructions.py counts the instructions of the player actions only: its meter is turned
+on and off around each one that bench/stages.py plays (docs/performance.md, "Counting
+instructions"); valgrind itself is not run here."""
+
+from __future__ import annotations
+
+import argparse
+
+from app.engine import rng as engine_rng
+from tests.bench_scripts import load_bench_script
+from tests.live import run_async
+
+
+class CountingMeter:
+    def __init__(self) -> None:
+        self.ons = self.offs = 0
+
+    def on(self) -> None:
+        assert self.ons == self.offs, "turned on twice"
+        self.ons += 1
+
+    def off(self) -> None:
+        assert self.ons == self.offs + 1, "turned off while off"
+        self.offs += 1
+
+
+def test_the_meter_is_on_around_each_player_action_and_off_between(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    stages = load_bench_script("stages")
+    stages.load_all()
+    monkeypatch.setattr(engine_rng, "secrets", engine_rng.secrets)  # play() seeds new_seed
+    meter = CountingMeter()
+    played = run_async(stages.play(argparse.Namespace(matches=1, players=4, volatile=True),
+                                   None, 1, meter))
+    actions = len(played["times"]) + played["dropped"]
+    assert actions > 100
+    assert meter.ons == meter.offs == actions
+
+
+def test_the_meter_toggles_callgrinds_collection_and_counts_actions() -> None:
+    instructions = load_bench_script("instructions")
+
+    class Library:
+        toggles = 0
+
+        def toggle_collect(self) -> None:
+            self.toggles += 1
+
+    library = Library()
+    meter = instructions.Meter(library)
+    for _ in range(3):
+        meter.on()
+        meter.off()
+    assert (meter.actions, library.toggles) == (3, 6)
