@@ -50,15 +50,16 @@ class MoveLog(Sequence[Move]):
         self._moves: list[str] = []
         self._newest: Move | None = None
         self._newest_entry: LogEntry | None = None
-        """The newest move's entry, when it was appended as text (``append_text``)."""
+        """The newest move's entry (None when it came with a seat or time orjson had to write)."""
         for move in moves:
             self.append(move)
 
     def append(self, move: Move) -> None:
-        """Add ``move`` (its action a JSON object, as ``Move.logged`` gives it)."""
-        self._moves.append(orjson.dumps(move.to_json()).decode())
+        """Add ``move`` (its action a JSON object, as ``Move.logged`` gives it): its action
+        encoded, then kept as ``append_text`` keeps a client's (the same text as the whole move
+        encoded by orjson)."""
+        self.append_text(move, LogEntry.of(move).action)
         self._newest = move
-        self._newest_entry = None
 
     def append_text(self, move: Move, action: str) -> None:
         """Add ``move`` whose action's normalised JSON text is ``action`` (a ``ValidAction``'s:
