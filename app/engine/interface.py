@@ -280,6 +280,18 @@ class Game(ABC, Generic[S, O]):
         views share a large public part may override this to build that part once."""
         return {seat: self.view(state, seat) for seat in seats}
 
+    def view_parts(
+        self, state: S, seats: Iterable[int | None]
+    ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]] | None:
+        """The views of ``seats`` split in two, for a game whose views share a large part: what
+        every seat sees alike, and each seat's own keys, so that ``{**shared, **own[seat]}`` is
+        ``view(state, seat)`` key for key and in order (the shared keys first, none repeated).
+        The room then encodes the shared part once per move and each seat's keys after it (the
+        state frame's bytes are the same: app/realtime/room/frames.py, ``joined_view``). None,
+        the default: the room takes ``views``. tests/conformance/test_views.py holds every game
+        that splits its views to this."""
+        return None
+
     def validate(self, state: S, move: Move) -> None:
         """Whether ``move`` may be played now: its sender (``check_sender``), then the rules
         (``check``); raises the engine's error when not. Never changes the state. An action

@@ -34,3 +34,37 @@ def test_views_are_json_and_not_changed_by_later_moves(game: Game[Any, Any]) -> 
             for _, view, _ in held:
                 assert orjson.loads(orjson.dumps(view)) == view
             kept = copy.deepcopy(held)
+
+
+SPLITTING = [game for game in GAMES if type(game).view_parts is not Game.view_parts]
+"""The games that split their views for the room (``Game.view_parts``)."""
+
+
+@pytest.mark.parametrize("game", SPLITTING, ids=game_id)
+def test_split_views_are_the_views_key_for_key_and_byte_for_byte(game: Game[Any, Any]) -> None:
+    """``{**shared, **own[seat]}`` is each seat's view, its keys in the same order and none in
+    both parts, and the bytes the room joins (``joined_view``) are the view's own encoding."""
+    from app.realtime.room.frames import joined_view
+
+    for match in matches(game, seeds=1):
+        seats = [None, *range(match.players)]
+        for step in match.steps(limit=300):
+            parts = game.view_parts(step.state, seats)
+            assert parts is not None
+            shared, own = parts
+            opened = orjson.dumps(shared)[:-1]
+            for seat in seats:
+                view = game.view(step.state, seat)
+                assert not set(shared) & set(own[seat])
+                merged = {**shared, **own[seat]}
+                assert list(merged) == list(view) and merged == view, (game.id, seat)
+                assert orjson.dumps(joined_view(opened, own[seat])) == orjson.dumps(view)
+
+
+def test_a_view_joined_from_an_empty_part_is_the_other_part() -> None:
+    """``joined_view``'s edges: no shared keys, no own keys, neither."""
+    from app.realtime.room.frames import joined_view
+
+    for shared, own in (({}, {"you": 1}), ({"a": [1]}, {}), ({}, {}), ({"a": 1}, {"b": "x"})):
+        joined = orjson.dumps(joined_view(orjson.dumps(shared)[:-1], own))
+        assert joined == orjson.dumps({**shared, **own})

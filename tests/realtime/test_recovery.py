@@ -14,7 +14,9 @@ from app.engine import get_game
 from app.realtime.room.timers import TimerBoard
 from tests.realtime.helpers import PanikaTable, room_of, start_panika, wait_frame
 
-POINTS = ("validate", "apply", "view", "views", "timers", "outcome", "active_seats")
+POINTS = ("validate", "apply", "view", "view_parts", "timers", "outcome", "active_seats")
+"""The engine calls a Panika move makes (``view_parts``: the views of a broadcast, Panika
+splitting them; ``view``: a resync or a join)."""
 
 
 class FailOnce:

@@ -16,6 +16,7 @@ from . import hidden, rules
 from .state import PanikaState
 from .view import revealed_view
 from .view import view as build_view
+from .view import view_parts as build_view_parts
 from .view import views as build_views
 
 CardId = Annotated[int, Field(ge=0, le=119)]
@@ -180,6 +181,11 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
         self, state: PanikaState, seats: Iterable[int | None]
     ) -> dict[int | None, dict[str, Any]]:
         return build_views(state, seats)
+
+    def view_parts(
+        self, state: PanikaState, seats: Iterable[int | None]
+    ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
+        return build_view_parts(state, seats)
 
     def revealed_view(self, state: PanikaState) -> dict[str, Any]:
         return revealed_view(state)

@@ -79,9 +79,23 @@ def revealed_view(state: PanikaState) -> dict[str, Any]:
     return out
 
 
+def view_parts(state: PanikaState, seats: Iterable[int | None]
+               ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
+    """The public part once and each seat's own keys (``Game.view_parts``): what the room
+    encodes after a move, the public part once."""
+    public = public_view(state)
+    return public, {seat: own_view(state, public, seat) for seat in seats}
+
+
 def seat_view(state: PanikaState, public: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The public part plus, for a player, their own hand and what they may do now."""
-    out = {**public, "you": seat}
+    return {**public, **own_view(state, public, seat)}
+
+
+def own_view(state: PanikaState, public: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """What only ``seat`` sees: who it is and, for a player, its own hand and what it may do now
+    (``public`` is the public part, read for the tapping seat)."""
+    out: dict[str, Any] = {"you": seat}
     if seat is not None and 0 <= seat < state.players:
         hand = state.hands[seat]
         my_turn = state.phase == "play" and state.turn == seat

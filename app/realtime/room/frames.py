@@ -117,7 +117,8 @@ class Frames:
             common["move"] = {"seq": match.version, "seat": last.seat, "at_ms": last.at_ms}
         return common
 
-    def _state_head(self, seat: int | None, view: dict[str, Any]) -> dict[str, Any]:
+    def _state_head(self, seat: int | None, view: dict[str, Any] | orjson.Fragment
+                    ) -> dict[str, Any]:
         """A seat's own part of its state frame: its view and, for a seat, its ``legal``
         actions now (the table and spectators get the public view only)."""
         head: dict[str, Any] = {"type": "state", "seat": seat, "view": view}
@@ -139,7 +140,16 @@ class Frames:
         tail = common_tail(common)
         bots = self.state.bots
         bot_seats = list(bots.seats)
-        views = self.state.match.views({conn.seat for conn in conns} | set(bot_seats))
+        seats = {conn.seat for conn in conns} | set(bot_seats)
+        parts = self.state.match.view_parts(seats)
+        views: dict[int | None, Any]
+        if parts is None:
+            views = self.state.match.views(seats)
+        else:  # the shared part encoded once; a bot reads its view as a value
+            shared, own = parts
+            opened = orjson.dumps(shared)[:-1]
+            views = {seat: {**shared, **own[seat]} if seat in bots.seats
+                     else joined_view(opened, own[seat]) for seat in seats}
         heads = {seat: self._state_head(seat, view) for seat, view in views.items()}
         data = {seat: spliced(head, tail) for seat, head in heads.items()}
         self.out.append(SendEach([(conn, data[conn.seat]) for conn in conns]))
@@ -205,6 +215,17 @@ def common_tail(common: dict[str, Any]) -> bytes:
     """The shared part of a state frame as the end of every seat's frame: its members after a
     comma, and the closing brace (``spliced``)."""
     return b"," + orjson.dumps(common)[1:]
+
+
+def joined_view(shared_open: bytes, own: dict[str, Any]) -> orjson.Fragment:
+    """A seat's view as the frame carries it (``Game.view_parts``): the shared part's bytes,
+    encoded once per move and given here without their closing brace, then the seat's own keys;
+    the bytes that encoding ``{**shared, **own}`` gives (tests/conformance/test_views.py)."""
+    if not own:
+        return orjson.Fragment(shared_open + b"}")
+    if shared_open == b"{":
+        return orjson.Fragment(orjson.dumps(own))
+    return orjson.Fragment(shared_open + b"," + orjson.dumps(own)[1:])
 
 
 def spliced(head: dict[str, Any], tail: bytes) -> bytes:

@@ -91,5 +91,9 @@ class MatchRun:
     def views(self, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
         return self.game.views(self.state, seats)
 
+    def view_parts(self, seats: set[int | None]
+                   ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]] | None:
+        return self.game.view_parts(self.state, seats)
+
     def outcome(self) -> Outcome | None:
         return self.game.outcome(self.state)
