@@ -13,6 +13,7 @@ a new counter match with a new seed. See docs/games/panika-counter.md.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union
 
@@ -156,14 +157,14 @@ class PanikaCounterGame(Game[CounterState, CounterOptions]):
         return [Event("Round %d" % state.round, None, "round", {"round": state.round})]
 
     def view(self, state: CounterState, seat: int | None) -> dict[str, Any]:
-        return {
-            "counter": state.counter,
-            "phase": state.phase,
-            "round": state.round,
-            "last_burst": dict(state.last_burst) if state.last_burst else None,
-            "taps": list(state.taps),
-            "you": seat,
-        }
+        return {**_shared_view(state), "you": seat}
+
+    def view_parts(
+        self, state: CounterState, seats: Iterable[int | None]
+    ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
+        """Every seat sees the same counter; only ``you`` differs (``Game.view_parts``: the room
+        encodes the rest once a tap)."""
+        return _shared_view(state), {seat: {"you": seat} for seat in seats}
 
     def revealed_view(self, state: CounterState) -> dict[str, Any]:
         """The public view with this round's secret burst number (docs/games/panika-counter.md,
@@ -202,3 +203,14 @@ class PanikaCounterGame(Game[CounterState, CounterOptions]):
         if state.phase == "burst":
             return [{"type": "new_round"}, {"type": "new_counter"}]
         return [{"type": "tap"}, {"type": "back"}, {"type": "reset"}, {"type": "new_counter"}]
+
+
+def _shared_view(state: CounterState) -> dict[str, Any]:
+    """What every seat of the counter sees (docs/games/panika-counter.md)."""
+    return {
+        "counter": state.counter,
+        "phase": state.phase,
+        "round": state.round,
+        "last_burst": dict(state.last_burst) if state.last_burst else None,
+        "taps": list(state.taps),
+    }
