@@ -20,6 +20,7 @@ from .scoring import score_baskets, totals
 from .state import PilzeState
 from .view import revealed_view
 from .view import view as build_view
+from .view import view_parts as build_view_parts
 from .view import views as build_views
 from .view import winners
 
@@ -209,6 +210,11 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
         self, state: PilzeState, seats: Iterable[int | None]
     ) -> dict[int | None, dict[str, Any]]:
         return build_views(state, seats)
+
+    def view_parts(
+        self, state: PilzeState, seats: Iterable[int | None]
+    ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
+        return build_view_parts(state, seats)
 
     def revealed_view(self, state: PilzeState) -> dict[str, Any]:
         return revealed_view(state)

@@ -84,9 +84,22 @@ def revealed_view(state: PilzeState) -> dict[str, Any]:
     return out
 
 
+def view_parts(state: PilzeState, seats: Iterable[int | None]
+               ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
+    """The public part once and each seat's own keys (``Game.view_parts``): what the room
+    encodes after a move, the public part once."""
+    return public_view(state), {seat: own_view(state, seat) for seat in seats}
+
+
 def seat_view(state: PilzeState, public: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The public part plus, for a player, their own hand and what they may do now."""
-    out = {**public, "you": seat}
+    return {**public, **own_view(state, seat)}
+
+
+def own_view(state: PilzeState, seat: int | None) -> dict[str, Any]:
+    """What only ``seat`` sees: who it is and, for a player, its own hand and what it may do
+    now."""
+    out: dict[str, Any] = {"you": seat}
     if seat is not None and 0 <= seat < state.players:
         out["hand"] = [ACTION_JSON[c] for c in state.hands[seat]]
         my_turn = state.phase == "play" and state.turn == seat
