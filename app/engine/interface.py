@@ -276,9 +276,15 @@ class Game(ABC, Generic[S, O]):
         return getattr(parsed, "root", parsed)
 
     def views(self, state: S, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-        """The views of several seats at once (what the room sends after a move). A game whose
-        views share a large public part may override this to build that part once."""
-        return {seat: self.view(state, seat) for seat in seats}
+        """The views of several seats at once (what the room sends after a move). A game that
+        splits its views (``view_parts``) has them joined from its parts, the shared part built
+        once; another may override this to build a shared part once."""
+        seats = list(seats)
+        parts = self.view_parts(state, seats)
+        if parts is None:
+            return {seat: self.view(state, seat) for seat in seats}
+        shared, own = parts
+        return {seat: {**shared, **own[seat]} for seat in seats}
 
     def view_parts(
         self, state: S, seats: Iterable[int | None]

@@ -21,7 +21,6 @@ from .state import PilzeState
 from .view import revealed_view
 from .view import view as build_view
 from .view import view_parts as build_view_parts
-from .view import views as build_views
 from .view import winners
 
 ActionId = Annotated[int, Field(ge=0, le=25)]
@@ -206,10 +205,6 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
     def hidden_variant(self, state: PilzeState, seat: int | None, rng: SeededRng) -> PilzeState:
         return hidden.hidden_variant(state, seat, rng)
 
-    def views(
-        self, state: PilzeState, seats: Iterable[int | None]
-    ) -> dict[int | None, dict[str, Any]]:
-        return build_views(state, seats)
 
     def view_parts(
         self, state: PilzeState, seats: Iterable[int | None]

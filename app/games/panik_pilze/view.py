@@ -22,12 +22,6 @@ def view(state: PilzeState, seat: int | None) -> dict[str, Any]:
     return seat_view(state, public_view(state), seat)
 
 
-def views(state: PilzeState, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-    """Several seats' views sharing one public part (built once per move)."""
-    public = public_view(state)
-    return {seat: seat_view(state, public, seat) for seat in seats}
-
-
 def display_json(state: PilzeState, downs: bool = False) -> list[dict[str, Any]]:
     """The display's cards by public number; their down sides with the memory aid (or
     ``downs``: the revealed view)."""

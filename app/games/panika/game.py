@@ -17,7 +17,6 @@ from .state import PanikaState
 from .view import revealed_view
 from .view import view as build_view
 from .view import view_parts as build_view_parts
-from .view import views as build_views
 
 CardId = Annotated[int, Field(ge=0, le=119)]
 
@@ -177,10 +176,6 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
                        rng: SeededRng) -> PanikaState:
         return hidden.hidden_variant(state, seat, rng)
 
-    def views(
-        self, state: PanikaState, seats: Iterable[int | None]
-    ) -> dict[int | None, dict[str, Any]]:
-        return build_views(state, seats)
 
     def view_parts(
         self, state: PanikaState, seats: Iterable[int | None]

@@ -20,12 +20,6 @@ def view(state: PanikaState, seat: int | None) -> dict[str, Any]:
     return seat_view(state, public_view(state), seat)
 
 
-def views(state: PanikaState, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-    """Several seats' views sharing one public part (built once per move, not once per seat)."""
-    public = public_view(state)
-    return {seat: seat_view(state, public, seat) for seat in seats}
-
-
 def public_view(state: PanikaState) -> dict[str, Any]:
     """What every seat and every spectator sees."""
     tapping = None
