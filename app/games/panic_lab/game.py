@@ -14,6 +14,7 @@ Time reaches the engine only as data: ``Move.at_ms`` (when the room received the
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -43,6 +44,8 @@ from .actions import (
 from .solver import solve
 from .state import Claim, PanicLabState
 from .tiles import roll_dice, shuffled_ring
+from .view import view as build_view
+from .view import view_parts as build_view_parts
 
 RTT_CAP_MS = 300
 """The most round-trip time latency-fair mode credits a claim with."""
@@ -271,27 +274,14 @@ class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
 
     # --- what each seat sees -------------------------------------------------------------------
     def view(self, state: PanicLabState, seat: int | None) -> dict[str, Any]:
-        claimed, locked = state.claimed, state.locked
-        out: dict[str, Any] = {
-            "phase": state.phase,
-            "round": state.round,
-            "variant": state.options.variant,
-            "target_tokens": state.options.target_tokens,
-            "latency_fair": state.options.latency_fair,
-            "ring": state.ring_json,
-            "dice": None if state.roll is None else state.roll.to_json(),
-            "players": [
-                {"seat": s, "tokens": t, "claimed": s in claimed, "locked": s in locked}
-                for s, t in enumerate(state.tokens)
-            ],
-            "last_round": state.last_round,
-            "winner": state.winner,
-            "seat": seat,
-        }
-        if seat is not None:
-            mine = next((c.tile for c in state.claims if c.seat == seat), None)
-            out["my_claim"] = None if mine is None else {"tile": mine}
-        return out
+        return build_view(state, seat)
+
+    def view_parts(
+        self, state: PanicLabState, seats: Iterable[int | None]
+    ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
+        """The ring, dice, players and last round once, ``seat`` and ``my_claim`` per seat
+        (``Game.views`` joins the parts; the room encodes the public part once a move)."""
+        return build_view_parts(state, seats)
 
     def hidden_variant(self, state: PanicLabState, seat: int | None,
                        rng: SeededRng) -> PanicLabState:

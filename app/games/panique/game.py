@@ -18,7 +18,7 @@ from .board import SPACES
 from .state import PaniqueState
 from .tables import TABLES
 from .view import public_view, seat_view
-from .view import views as build_views
+from .view import view_parts as build_view_parts
 
 
 
@@ -157,9 +157,12 @@ class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
     def view(self, state: PaniqueState, seat: int | None) -> dict[str, Any]:
         return seat_view(state, public_view(state), seat, self.legal_actions)
 
-    def views(self, state: PaniqueState, seats: Iterable[int | None]
-              ) -> dict[int | None, dict[str, Any]]:
-        return build_views(state, seats, self.legal_actions)
+    def view_parts(
+        self, state: PaniqueState, seats: Iterable[int | None]
+    ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
+        """Everything is public but ``you`` and ``legal`` (``Game.views`` joins the parts; the
+        room encodes the public part once a move)."""
+        return build_view_parts(state, seats, self.legal_actions)
 
     def revealed_view(self, state: PaniqueState) -> dict[str, Any]:
         """Nothing in Panique is hidden (a die not yet rolled is not in the state): the public

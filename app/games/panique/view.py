@@ -1,6 +1,8 @@
 """What a seat sees. Everything in Panique is public (docs/games/panique.md), so every seat and
 every spectator gets the same view, plus ``you`` and the seat's ``legal`` actions. A die not yet
-rolled is in no view: the state does not hold it (docs/games/panique.md, "The view").
+rolled is in no view: the state does not hold it (docs/games/panique.md, "View").
+The room takes the two apart (``view_parts``): the public part is built and encoded once a
+move, only ``you`` and ``legal`` once per seat.
 """
 
 from __future__ import annotations
@@ -78,15 +80,24 @@ def _card(card: dict[str, Any] | None) -> dict[str, Any] | None:
     return out
 
 
+def view_parts(state: PaniqueState, seats: Iterable[int | None], legal: Legal
+               ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
+    """The public part once and each seat's own keys (``Game.view_parts``): the room encodes
+    the public part once a move, and only ``you`` and ``legal`` per seat (they come last in a
+    view, so the joined frame is the same bytes)."""
+    public = public_view(state)
+    return public, {seat: own_view(state, seat, legal) for seat in seats}
+
+
 def seat_view(state: PaniqueState, public: dict[str, Any], seat: int | None,
               legal: Legal) -> dict[str, Any]:
-    out = {**public, "you": seat}
+    """The public part plus the seat's own keys."""
+    return {**public, **own_view(state, seat, legal)}
+
+
+def own_view(state: PaniqueState, seat: int | None, legal: Legal) -> dict[str, Any]:
+    """What differs per seat: who it is (``you``) and, for a player, what it may do now."""
+    out: dict[str, Any] = {"you": seat}
     if seat is not None and 0 <= seat < state.players:
         out["legal"] = legal(state, seat)
     return out
-
-
-def views(state: PaniqueState, seats: Iterable[int | None], legal: Legal
-          ) -> dict[int | None, dict[str, Any]]:
-    public = public_view(state)
-    return {seat: seat_view(state, public, seat, legal) for seat in seats}
