@@ -22,10 +22,10 @@ def test_a_room_with_a_backlog_lets_the_other_tasks_run_between_its_turns():
     async def scenario() -> list[int]:
         room = Room(code="TURN", game=get_game("panika"), public=False, tokens=SeatTokens("k"),
                     save_match=save)
-        room.start(lambda _room: None)  # its actor runs first: it was created first
         backlog = 10 * MESSAGES_PER_TURN
-        for _ in range(backlog):
+        for _ in range(backlog):  # queued: a room not yet started handles nothing at once
             room.post("bots")  # a cheap input: is a seat's grace over?
+        room.start(lambda _room: None)  # its actor runs first: it was created first
         seen: list[int] = []
 
         async def other_task() -> None:
@@ -81,3 +81,77 @@ def test_rooms_started_together_tick_at_phases_of_their_own(monkeypatch):
     # Twenty phases drawn over 0.2 s spread over most of it (all twenty within 0.05 s of each
     # other has a chance below 1e-10); started together, the rooms used to share each tick's turn.
     assert phases[-1] - phases[0] > 0.05, phases
+
+
+class _RecordingRoom(Room):
+    """A room that records each message it handles (kind, the room its log lines name, and
+    whether the actor's task was running it) and, for ``chain``, posts ``chained`` meanwhile."""
+
+    def __init__(self, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(**kwargs)
+        self.handled: list[tuple[str, object, bool]] = []
+
+    def _handle(self, now, kind, *args):  # type: ignore[no-untyped-def]
+        from app import logs
+
+        running = asyncio.current_task() is self.task
+        self.handled.append((kind, logs._room.get(), running))
+        if kind == "chain":
+            self.post("chained")
+            self.handled.append(("chain ends", logs._room.get(), running))
+        super()._handle(now, kind, *args)
+
+
+def _recording_room(code: str) -> _RecordingRoom:
+    load_all()
+
+    async def save(*_args):  # type: ignore[no-untyped-def]
+        return 1
+
+    return _RecordingRoom(code=code, game=get_game("panika"), public=False,
+                          tokens=SeatTokens("k"), save_match=save)
+
+
+def test_a_message_that_finds_the_room_idle_is_handled_before_post_returns():
+    """Decision 0034: an idle room (started, its queue empty, nothing being handled) handles a
+    message at once, in its actor's context (its log lines name the room), not a turn later."""
+
+    async def scenario() -> _RecordingRoom:
+        room = _recording_room("IDLE")
+        room.start(lambda _room: None)
+        await asyncio.sleep(0)  # the actor starts and waits on its empty queue
+        room.post("bots")
+        assert [kind for kind, *_ in room.handled] == ["bots"]  # handled already
+        room.post("close")
+        assert room.closed  # at once too; the actor, woken, stops the room
+        assert room.task is not None
+        await asyncio.wait_for(room.task, 5)
+        return room
+
+    room = run_async(scenario())
+    assert room.handled == [("bots", room, False), ("close", room, False)]
+
+
+def test_a_message_posted_while_the_room_handles_one_waits_its_turn():
+    """A message posted while the room handles another (here by the input itself) is queued and
+    handled after it by the actor, never inside it: one input at a time, in arrival order."""
+
+    async def scenario() -> _RecordingRoom:
+        room = _recording_room("CHAI")
+        room.start(lambda _room: None)
+        await asyncio.sleep(0)
+        room.post("chain")
+        assert room.queued() == 1
+        room.post("bots")  # arrives behind what is queued
+        assert room.queued() == 2
+        while room.queued():
+            await asyncio.sleep(0)
+        room.post("close")
+        assert room.task is not None
+        await asyncio.wait_for(room.task, 5)
+        return room
+
+    room = run_async(scenario())
+    assert room.handled == [("chain", room, False), ("chain ends", room, False),
+                            ("chained", room, True), ("bots", room, True),
+                            ("close", room, False)]
