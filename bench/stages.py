@@ -202,7 +202,7 @@ def direct_writer(transport: CountingTransport) -> Callable[[bytes], bool]:
 class FastDb:
     """The journal's database: every batch is "written" at once (the thread's side not counted)."""
 
-    async def run(self, fn: Callable[..., Any], *args: Any) -> set[str]:
+    async def write(self, fn: Callable[..., Any], *args: Any) -> set[str]:
         return set()
 
 

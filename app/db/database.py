@@ -20,7 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import orjson
 
@@ -28,6 +28,7 @@ from sqlalchemy import Engine, create_engine, event, exc, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import PROJECT_ROOT
+from app.db.lane import CallLane
 
 T = TypeVar("T")
 
@@ -139,6 +140,8 @@ class Database:
         self.engine = make_engine(url, timeout)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._threads = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="db")
+        self._writer = CallLane("db-journal")
+        """The journal's thread: its batches, one at a time, in order (``write``)."""
         self._held: dict[int, set[Any]] = {}
         self._held_lock = threading.Lock()
         self._silent = False
@@ -274,6 +277,23 @@ class Database:
         except UNAVAILABLE_ERRORS as error:
             raise DatabaseUnavailable(str(error).splitlines()[0]) from error
 
+    async def write(self, call: Callable[..., T], /, *args: Any,
+                    deadline: float | None = None) -> T:
+        """``call(*args)`` on the handle's writer thread, after the calls handed to it before,
+        within ``deadline`` seconds: ``run`` for the journal, whose batches are written one at
+        a time and in order, handed over at less cost (app/db/lane.py). A call abandoned at its
+        deadline is cut as in ``run``; one not yet started then is never run."""
+        future = self._writer.submit(call, args)
+        limit = self.deadline if deadline is None else deadline
+        try:
+            async with asyncio.timeout(limit):
+                return cast(T, await future)
+        except TimeoutError as error:
+            self._cut(self._writer.running)
+            raise DatabaseUnavailable(f"the database did not answer within {limit:g} s") from error
+        except UNAVAILABLE_ERRORS as error:
+            raise DatabaseUnavailable(str(error).splitlines()[0]) from error
+
     def ping(self) -> bool:
         """Whether the database answers a trivial query (blocking; see ``ping_within``)."""
         try:
@@ -300,4 +320,5 @@ class Database:
 
     def dispose(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
+        self._writer.stop()
         self.engine.dispose()

@@ -76,9 +76,15 @@ class WatchedDatabase(Database):
         self.failures = 0
 
     async def run(self, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return await self._watched(super().run(fn, *args, **kwargs))
+
+    async def write(self, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return await self._watched(super().write(fn, *args, **kwargs))
+
+    async def _watched(self, call):  # type: ignore[no-untyped-def]
         self.starts.append(time.monotonic())
         try:
-            return await super().run(fn, *args, **kwargs)
+            return await call
         except Exception:
             self.failures += 1
             raise
@@ -185,7 +191,7 @@ class HeldDatabase:
         self.batches: list[list[int]] = []
         self.answer = asyncio.Event()
 
-    async def run(self, fn, db, ops, fences=None):  # type: ignore[no-untyped-def]
+    async def write(self, fn, db, ops, fences=None):  # type: ignore[no-untyped-def]
         self.batches.append([op.seq for op in ops])
         await self.answer.wait()
         return set()

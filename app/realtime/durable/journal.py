@@ -196,7 +196,7 @@ class Journal:
             fences = {entry[1].code: entry[2].lease_fence for entry in batch
                       if entry[2] is not None and entry[2].lease_fence is not None}
             try:
-                gone = await self._db.run(write_ops, self._db, ops, fences or None)
+                gone = await self._db.write(write_ops, self._db, ops, fences or None)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - retried until the database has it
