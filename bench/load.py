@@ -749,8 +749,8 @@ def run(args: argparse.Namespace) -> dict:
             gc_stats, timeline = server.stop()
             if result and gc_stats:
                 # Collections inside the measured window only.
-                inside = [(g, ms) for t, g, ms, _ in timeline if wall0 <= t <= wall1]
-                inside_cpu = [(g, c) for t, g, _, c in timeline if wall0 <= t <= wall1]
+                inside = [(g, ms) for t, g, ms, *_ in timeline if wall0 <= t <= wall1]
+                inside_cpu = [(g, c) for t, g, _, c, *_ in timeline if wall0 <= t <= wall1]
                 result["gc_cpu_max_ms"] = {str(g): round(max([c for gg, c in inside_cpu if gg == g],
                                                              default=0.0), 1) for g in (0, 1, 2)}
                 result["gc_cpu_pct"] = 100 * sum(c for _, c in inside_cpu) / 1000 / (wall1 - wall0)
@@ -759,8 +759,10 @@ def run(args: argparse.Namespace) -> dict:
                 result["gc_count"] = {str(g): sum(1 for gg, _ in inside if gg == g)
                                       for g in (0, 1, 2)}
                 result["gc_pct"] = 100 * sum(ms for _, ms in inside) / 1000 / (wall1 - wall0)
-                result["gc2_passes"] = [[round(t - wall0, 1), round(ms, 1)]
-                                        for t, g, ms, _ in timeline if g == 2 and wall0 <= t <= wall1]
+                # (seconds into the window, ms, objects freed, objects walked)
+                result["gc2_passes"] = [[round(t - wall0, 1), round(ms, 1), *rest[1:]]
+                                        for t, g, ms, *rest in timeline
+                                        if g == 2 and wall0 <= t <= wall1]
                 result["gc_stats_whole_run"] = gc_stats
     return result
 

@@ -57,18 +57,24 @@ class GcLog:
         self.stats = {g: {"count": 0, "total_ms": 0.0, "max_ms": 0.0, "max_collected": 0}
                       for g in (0, 1, 2)}
         self.started_cpu = 0.0
-        self.timeline: list[tuple[float, int, float, float]] = []
-        """(wall-clock end, generation, ms, CPU ms of this thread) of every collection, to sum them over a window."""
+        self.timeline: list[tuple[float, int, float, float, int, int]] = []
+        """(wall-clock end, generation, ms, CPU ms of this thread, objects freed, objects walked
+        by a full pass) of every collection, to sum them over a window."""
+        self.walked = 0
 
     def __call__(self, phase: str, info: dict) -> None:
         if phase == "start":
+            if info["generation"] == 2:  # what the full pass is about to walk (not timed)
+                self.walked = sum(len(gc.get_objects(g)) for g in (0, 1, 2))
             self.started = time.perf_counter()
             self.started_cpu = time.thread_time()
             return
         ms = (time.perf_counter() - self.started) * 1000
         cpu_ms = (time.thread_time() - self.started_cpu) * 1000
         s = self.stats[info["generation"]]
-        self.timeline.append((time.time(), info["generation"], ms, cpu_ms))
+        self.timeline.append((time.time(), info["generation"], ms, cpu_ms,
+                              info.get("collected", 0),
+                              self.walked if info["generation"] == 2 else 0))
         s["count"] += 1
         s["total_ms"] += ms
         if ms > s["max_ms"]:
