@@ -30,6 +30,8 @@ class CallLane:
         self._lock = threading.Lock()
         self.running: int | None = None
         """The thread's id while it runs a call (to cut a call stuck on a silent server)."""
+        self.ident: int | None = None
+        """The thread's id once it has started (a call may ask whether it runs on it)."""
 
     def submit(self, call: Callable[..., Any], args: tuple[Any, ...]) -> asyncio.Future[Any]:
         """Hand ``call(*args)`` over; the future (of the running loop) gets its result or its
@@ -54,6 +56,7 @@ class CallLane:
                 self._thread.start()
 
     def _serve(self) -> None:
+        self.ident = threading.get_ident()
         while (item := self._calls.get()) is not None:
             future, loop, call, args = item
             if future.cancelled():  # its caller gave up waiting (a deadline): not run late

@@ -118,32 +118,45 @@ def _move_statement(dialect: str, moves: list[AddMove]) -> tuple[str, Any, bool]
 
 def write_moves(db: Database, moves: list[AddMove]) -> None:
     """A batch of moves only (what the journal writes nearly always): one statement and the
-    commit on the driver's own connection, taken from the engine's pool, past SQLAlchemy's
-    connection and transaction objects (50-70 us of CPU a transaction on SQLite:
-    docs/performance.md, "The cost of durable rooms"; ``bench/journal_write.py``). The pool
-    still checks the connection out and in (the database handle's watch of stuck connections,
-    ``Database._cut``, sees it); a connection that failed is dropped from the pool, not reused."""
+    commit on a driver connection, past SQLAlchemy's connection and transaction objects (50-70
+    us of CPU a transaction on SQLite: docs/performance.md, "The cost of durable rooms";
+    ``bench/journal_write.py``). On the journal's writer thread the connection is the one it
+    keeps (``Database.writer_connection``: no check-out a batch); elsewhere it is taken from the
+    engine's pool and given back. Either way the database handle's watch of stuck connections
+    (``Database._cut``) sees it, and a connection that failed is never used again."""
     statement = _move_statement(db.engine.dialect.name, moves)
     if statement is None:  # pragma: no cover - the two databases the site runs on
         _write_core(db, list(moves), None)
         return
-    sql, parameters, many = statement
+    held = db.writer_connection()
+    if held is not None:
+        try:
+            _execute_and_commit(held, statement)
+        except BaseException:
+            db.drop_writer_connection()  # never reused half-way through a transaction
+            raise
+        return
     connection = db.engine.raw_connection()
     try:
-        cursor = connection.cursor()
-        try:
-            if many:
-                cursor.executemany(sql, parameters)
-            else:
-                cursor.execute(sql, parameters)
-        finally:
-            cursor.close()
-        connection.commit()
+        _execute_and_commit(connection, statement)
     except BaseException:
         connection.invalidate()  # never back to the pool half-way through a transaction
         raise
     finally:
         connection.close()
+
+
+def _execute_and_commit(connection: Any, statement: tuple[str, Any, bool]) -> None:
+    sql, parameters, many = statement
+    cursor = connection.cursor()
+    try:
+        if many:
+            cursor.executemany(sql, parameters)
+        else:
+            cursor.execute(sql, parameters)
+    finally:
+        cursor.close()
+    connection.commit()
 
 
 def _insert_moves(connection: Connection, moves: list[AddMove]) -> None:

@@ -1,18 +1,22 @@
 """The journal's writer thread (app/db/lane.py, ``Database.write``): calls run one at a time in
 the order handed over, each answered on the loop; an abandoned call is never run late; a call
-stuck on a silent server is cut at its deadline and the calls behind it go on."""
+stuck on a silent server is cut at its deadline and the calls behind it go on; the writer
+thread keeps one driver connection for its batches of moves, dropped after a failure."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 import time
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import text
 
 from app.db.database import Database, DatabaseUnavailable
 from app.db.lane import CallLane
+from app.db.rooms import AddMove
+from app.engine.movelog import LogEntry
 from tests.live import run_async
 
 
@@ -105,3 +109,103 @@ def test_a_write_stuck_on_the_database_is_cut_at_its_deadline_and_the_next_goes_
         db.dispose()
     assert waited >= 0.2  # the deadline ended the wait: the statement itself never ends
     assert value == 42
+
+
+CODE = "LANE"
+
+
+def _room_with_a_match(db: Database) -> None:
+    from app.db.rooms import MemberRecord, SaveRoom, StartMatch, write_ops
+
+    write_ops(db, [
+        SaveRoom(code=CODE, game="panika", options={}, host=1, public=False, status="playing",
+                 match_number=1, next_member=3, banned={"nonces": [], "names": []},
+                 members=tuple(MemberRecord(i, f"P{i}", i - 1, True, f"n{i}") for i in (1, 2))),
+        StartMatch(code=CODE, match_number=1, seed="00" * 32, players=2, options={},
+                   started_at=datetime.now(UTC)),
+    ])
+
+
+def _moves(first: int, count: int) -> list[AddMove]:
+    return [AddMove(CODE, seq, LogEntry(seq % 2, '{"type":"tap"}', 10 * seq, 5),
+                    datetime.now(UTC)) for seq in range(first, first + count)]
+
+
+def _stored_seqs(db: Database) -> list[int]:
+    with db.engine.connect() as connection:
+        return [row[0] for row in connection.execute(
+            text("SELECT seq FROM room_moves ORDER BY seq"))]
+
+
+def test_the_writer_thread_keeps_one_connection_for_its_batches_of_moves(tmp_path):
+    """``Database.writer_connection``: the journal's batches of moves go through one driver
+    connection the writer thread keeps (no check-out, check-in and reset a batch); other
+    threads still take the pool's."""
+    from app.db.database import migrate
+    from app.db.rooms import write_ops
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    migrate(url)
+    db = Database(url)
+    _room_with_a_match(db)
+    seen: list[object] = []
+
+    def batch(first: int) -> None:
+        write_ops(db, _moves(first, 3))
+        seen.append(db.writer_connection())
+
+    async def scenario() -> None:
+        for first in (1, 4, 7):
+            await db.write(batch, first)
+            assert db.engine.pool.checkedout() == 1  # held between batches, not given back
+
+    try:
+        run_async(scenario())
+        assert db.writer_connection() is None  # not on the writer thread
+        assert len({id(c) for c in seen}) == 1 and seen[0] is not None
+        assert _stored_seqs(db) == list(range(1, 10))
+    finally:
+        db.dispose()
+    assert db.engine.pool.checkedout() == 0  # closing the handle gives it back
+
+
+def test_a_failed_batch_drops_the_writers_connection_and_the_next_takes_a_fresh_one(
+        tmp_path, monkeypatch):
+    """A batch that fails half-way never leaves its connection in use: it is closed, its place
+    in the pool given back, and the next batch (the journal's retry) opens another."""
+    from app.db import rooms
+    from app.db.database import migrate
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    migrate(url)
+    db = Database(url)
+    _room_with_a_match(db)
+    real = rooms._execute_and_commit
+    calls = {"n": 0}
+    used: list[object] = []
+
+    def fails_once(connection, statement):  # type: ignore[no-untyped-def]
+        used.append(connection.dbapi_connection)
+        calls["n"] += 1
+        if calls["n"] == 2:
+            cursor = connection.cursor()
+            cursor.execute(statement[0], statement[1][0])  # half the batch in, uncommitted
+            raise RuntimeError("the disk said no")
+        real(connection, statement)
+
+    monkeypatch.setattr(rooms, "_execute_and_commit", fails_once)
+
+    async def scenario() -> None:
+        await db.write(rooms.write_ops, db, _moves(1, 2))
+        with pytest.raises(RuntimeError, match="the disk said no"):
+            await db.write(rooms.write_ops, db, _moves(3, 2))
+        assert db.engine.pool.checkedout() == 0
+        await db.write(rooms.write_ops, db, _moves(3, 2))  # the retry
+        assert db.engine.pool.checkedout() == 1
+
+    try:
+        run_async(scenario())
+        assert _stored_seqs(db) == [1, 2, 3, 4]  # the failed half was never committed
+    finally:
+        db.dispose()
+    assert used[0] is used[1] and used[2] is not used[1]
