@@ -60,6 +60,17 @@ SaveMatch = Callable[[MatchRecord, Callable[[str], None]], Awaitable[int]]
 database has it; told ``"retrying"`` while the match waits for the database."""
 
 
+def next_tick(due: float, interval: float, now: float) -> float:
+    """The next time on the grid ``due + k * interval`` (k >= 1) that is later than ``now``:
+    a tick that came late keeps its phase, and the ticks missed meanwhile are not made up."""
+    following = due + interval
+    if following <= now:
+        following += ((now - following) // interval + 1) * interval
+        while following <= now:  # floating point's division may fall one interval short
+            following += interval
+    return following
+
+
 class Room(RoomCore):
     """A room: its core (state and decisions) and the actor that feeds it and performs its
     effects."""
@@ -185,11 +196,15 @@ class Room(RoomCore):
         ``ping_seconds``, at a phase of its own: rooms started together (a restart restoring
         them, a burst of creations) would otherwise all tick, and ping all their connections, in
         the same turn of the event loop, a pause for every other room (docs/performance.md,
-        "Pings")."""
-        await asyncio.sleep(random.random() * self._ping_seconds)
+        "Pings"). The phase is kept on a grid of its own (``next_tick``), not counted from the
+        last tick: after the loop stalled, every room whose tick fell in the stall ticks late in
+        the same turn, and would have gone on ticking together every interval after it."""
+        loop = asyncio.get_running_loop()
+        due = loop.time() + random.random() * self._ping_seconds
         while True:
+            await asyncio.sleep(max(0.0, due - loop.time()))
             self.post("tick")
-            await asyncio.sleep(self._ping_seconds)
+            due = next_tick(due, self._ping_seconds, loop.time())
 
     def _handle(self, now: Now, kind: str, *args: Any) -> None:
         """One message, handled at ``now``: the clocks are read once per input, by ``_run``;

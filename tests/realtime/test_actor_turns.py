@@ -155,3 +155,20 @@ def test_a_message_posted_while_the_room_handles_one_waits_its_turn():
     assert room.handled == [("chain", room, False), ("chain ends", room, False),
                             ("chained", room, True), ("bots", room, True),
                             ("close", room, False)]
+
+
+def test_a_rooms_tick_keeps_its_phase_after_a_stall():
+    """``next_tick``: a room's ticks stay on the grid of its own phase. After the event loop
+    stalled, the rooms whose tick fell in the stall tick late together once, then each returns
+    to its phase (counted from the late tick, they would have gone on ticking together: a
+    burst of pings every interval, docs/performance.md "Pings"); missed ticks are not made up."""
+    from app.realtime.actor import next_tick
+
+    assert next_tick(10.0, 1.0, 10.004) == 11.0  # on time: the next on the grid
+    # Two rooms with phases 0.25 s apart, both due during a stall that ended at 13.3 s:
+    first, second = next_tick(12.0, 1.0, 13.3), next_tick(12.25, 1.0, 13.3)
+    assert (first, second) == (14.0, 14.25)  # apart again, not both at 14.3
+    assert next_tick(10.0, 1.0, 11.0) == 12.0  # exactly on the next: that one has passed
+    # A grid point that floating point puts a hair later than ``now`` stays in the future.
+    later = next_tick(0.1, 0.2, 0.7)
+    assert 0.7 < later < 0.9 + 1e-9
