@@ -86,14 +86,28 @@ def thaw_due(since_last: float, thaw_seconds: float, quiet: Callable[[], bool]) 
     return since_last >= THAW_OVERDUE_RATIO * thaw_seconds or quiet()
 
 
+def any_core() -> None:
+    """Let this process run on every core the machine lets it use. The probe's child inherits
+    the server's pinning: a server pinned to one busy core (a benchmark, a deployment's CPU
+    affinity) left its lowest-priority child no time there, the probe never answered, and an
+    overdue thaw pass came instead (docs/performance.md, the 30-minute soak of 2026-12-03).
+    Cores outside the process's cpuset are left out by the kernel."""
+    try:
+        os.sched_setaffinity(0, range(os.cpu_count() or 1))
+    except (AttributeError, OSError):  # no affinity calls here, or none of those cores allowed
+        pass
+
+
 def _count_in_child(answer: int) -> None:
     """In the forked child: collect what is not frozen (dead young objects do not count), thaw,
     collect everything, write how many objects that found to ``answer``, and exit without
     running any of the server's exit handlers. The child's finalizers run on copies of the
     server's objects; its logging and warnings are silenced so they print nothing twice, and
-    it runs at the lowest priority so that it takes no time the server wants."""
+    it runs at the lowest priority so that it takes no time the server wants, on any core
+    (``any_core``)."""
     try:
         os.nice(PROBE_NICENESS)
+        any_core()
         logging.disable(logging.CRITICAL)
         warnings.simplefilter("ignore")
         devnull = os.open(os.devnull, os.O_WRONLY)

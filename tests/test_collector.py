@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
 import time
 import weakref
 from collections.abc import Awaitable, Callable
@@ -314,3 +315,28 @@ def test_without_an_answer_from_a_child_the_thaw_pass_runs_as_before(monkeypatch
 
     seen = _with_schedule(0.01, 0.05, 2.0, body, clock)
     assert all(seen.values()), seen
+
+
+def test_the_probes_child_is_not_held_to_the_servers_pinned_core():
+    """A server pinned to one core passes that pinning to its forked probe, which at the lowest
+    priority then starved beside a busy server and never answered (an overdue thaw pass came
+    instead): ``any_core`` lets the child run on every allowed core. Checked in a forked
+    process pinned to one core first, as the server would be."""
+    allowed = os.sched_getaffinity(0)  # every core this process may use (two here, CI's too)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child writes what it found and exits
+        try:
+            os.sched_setaffinity(0, {min(allowed)})
+            pinned = len(os.sched_getaffinity(0))
+            collector.any_core()
+            os.write(write_end, f"{pinned} {len(os.sched_getaffinity(0))}".encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    try:
+        answer = os.read(read_end, 64).decode()
+    finally:
+        os.close(read_end)
+        os.waitpid(pid, 0)
+    assert answer == f"1 {len(allowed)}", answer
