@@ -20,7 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import orjson
 
@@ -269,15 +269,7 @@ class Database:
                 worker.clear()
 
         future = loop.run_in_executor(self._threads, work)
-        limit = self.deadline if deadline is None else deadline
-        try:
-            return await asyncio.wait_for(future, limit)
-        except TimeoutError as error:
-            if worker:
-                self._cut(worker[0])
-            raise DatabaseUnavailable(f"the database did not answer within {limit:g} s") from error
-        except UNAVAILABLE_ERRORS as error:
-            raise DatabaseUnavailable(str(error).splitlines()[0]) from error
+        return await self._answer(future, deadline, lambda: worker[0] if worker else None)
 
     async def write(self, call: Callable[..., T], /, *args: Any,
                     deadline: float | None = None) -> T:
@@ -285,13 +277,19 @@ class Database:
         within ``deadline`` seconds: ``run`` for the journal, whose batches are written one at
         a time and in order, handed over at less cost (app/db/lane.py). A call abandoned at its
         deadline is cut as in ``run``; one not yet started then is never run."""
-        future = self._writer.submit(call, args)
+        future: asyncio.Future[T] = self._writer.submit(call, args)
+        return await self._answer(future, deadline, lambda: self._writer.running)
+
+    async def _answer(self, future: asyncio.Future[T], deadline: float | None,
+                      running: Callable[[], int | None]) -> T:
+        """``future``'s result within ``deadline`` seconds (the handle's own by default); past
+        it, the call is cut on the thread ``running()`` names and, as any refusal or timeout,
+        reported as ``DatabaseUnavailable``."""
         limit = self.deadline if deadline is None else deadline
         try:
-            async with asyncio.timeout(limit):
-                return cast(T, await future)
+            return await asyncio.wait_for(future, limit)
         except TimeoutError as error:
-            self._cut(self._writer.running)
+            self._cut(running())
             raise DatabaseUnavailable(f"the database did not answer within {limit:g} s") from error
         except UNAVAILABLE_ERRORS as error:
             raise DatabaseUnavailable(str(error).splitlines()[0]) from error

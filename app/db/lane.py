@@ -61,7 +61,7 @@ class CallLane:
             future, loop, call, args = item
             if future.cancelled():  # its caller gave up waiting (a deadline): not run late
                 continue
-            self.running = threading.get_ident()
+            self.running = self.ident
             try:
                 result = call(*args)
             except BaseException as error:  # noqa: BLE001 - handed to the caller, whatever it is

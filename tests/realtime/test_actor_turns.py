@@ -10,6 +10,7 @@ from app.engine import get_game
 from app.games import load_all
 from app.realtime.actor import MESSAGES_PER_TURN, Room
 from app.realtime.room.tokens import SeatTokens
+from tests.clock import until
 from tests.live import run_async
 
 
@@ -118,8 +119,7 @@ def test_a_message_that_finds_the_room_idle_is_handled_before_post_returns():
 
     async def scenario() -> _RecordingRoom:
         room = _recording_room("IDLE")
-        room.start(lambda _room: None)
-        await asyncio.sleep(0)  # the actor starts and waits on its empty queue
+        room.start(lambda _room: None)  # started, its queue empty: idle
         room.post("bots")
         assert [kind for kind, *_ in room.handled] == ["bots"]  # handled already
         room.post("close")
@@ -139,13 +139,11 @@ def test_a_message_posted_while_the_room_handles_one_waits_its_turn():
     async def scenario() -> _RecordingRoom:
         room = _recording_room("CHAI")
         room.start(lambda _room: None)
-        await asyncio.sleep(0)
         room.post("chain")
         assert room.queued() == 1
         room.post("bots")  # arrives behind what is queued
         assert room.queued() == 2
-        while room.queued():
-            await asyncio.sleep(0)
+        await until(lambda: room.queued() == 0, what="the actor to handle its queue")
         room.post("close")
         assert room.task is not None
         await asyncio.wait_for(room.task, 5)
