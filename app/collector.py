@@ -12,16 +12,17 @@ So the server runs the collector itself, on a schedule, with automatic collectio
 - at start-up (the app built, its modules, routes and settings loaded) one full collection, then
   ``gc.freeze()``: no pass but the rare thaw below walks those objects again;
 - every ``young_seconds`` it collects generations 0 and 1 (everything allocated since the last
-  pass: a few thousand objects); the survivors move to generation 2, which no young pass walks;
-- every ``full_seconds`` it collects generation 2, which holds only what became long-lived since
-  the previous full pass, frees the reference cycles among it that died, and freezes the
-  survivors. Each long-lived object (a connection, a room) is walked by one full pass in its
-  life, not by every one, so the pass walks what changed in the last period (the rooms' current
-  states, the new connections), not the whole heap.
-- it runs that pass early when ``EARLY_PASS_CONNECTIONS`` connections opened since the last
-  one (``note_connection``): a burst of joins makes many long-lived objects at once (about a
-  hundred per connection), and one pass over thousands of them stopped the server for a third
-  of a second; passes every few hundred joins split that walk into short ones;
+  pass: a few thousand objects) and freezes what survived (``gc.freeze()`` splices lists: no
+  walk). An object that lives past one young pass is long-lived: it is walked once in its life.
+  No full pass walks generation 2 (decision 0035): such a pass walks what is in flight (the
+  rooms' current states, their armed timers, the connections' last frames: some 60,000 objects,
+  30-55 ms at 4,000 connections) and, measured in steady play, freed nothing; on a busy server
+  its pause became a queue of 160-260 ms. A cycle that dies after a young pass waits for a thaw
+  pass, which the question below asks for once there are enough of them;
+- ``full_seconds`` above 0 brings the older schedule back (for an operator comparing them): the
+  survivors of young passes wait in generation 2, every ``full_seconds`` a full pass collects
+  it and freezes what survived, and early once ``EARLY_PASS_CONNECTIONS`` connections opened
+  since the last one (``note_connection``: a burst of joins made one long walk otherwise);
 - every ``thaw_seconds`` it asks whether a thaw pass is worth its pause. Thawing everything and
   collecting it all once is the one long pass (its length grows with the heap, hundreds of
   milliseconds at thousands of connections) and the only one that frees reference cycles that
@@ -34,8 +35,9 @@ So the server runs the collector itself, on a schedule, with automatic collectio
   Below ``THAW_WORTH_OBJECTS`` the server logs the count and thaws nothing; at or above it (or
   where fork is missing, or the child gave no answer) a thaw pass is wanted, and it logs how many
   objects it freed so that a change that starts to leak shows. Since its length follows the heap,
-  a wanted thaw pass waits for a quiet moment: a full pass at which the frozen objects are at most
-  ``QUIET_HEAP_RATIO`` times what start-up froze (few players connected, say at night); a server
+  a wanted thaw pass waits for a quiet moment: the frozen objects at most ``QUIET_HEAP_RATIO``
+  times what start-up froze (few players connected, say at night; counted at most every
+  ``QUIET_CHECK_SECONDS``, at a full pass on the older schedule); a server
   that is never quiet runs it anyway once ``THAW_OVERDUE_RATIO`` times ``thaw_seconds`` have
   passed since the last thaw or answer that none was needed.
 """
@@ -65,6 +67,9 @@ THAW_OVERDUE_RATIO = 4.0
 THAW_WORTH_OBJECTS = 20_000
 """Objects dead in cycles among the frozen ones (as a forked child counts them) that make a thaw
 pass worth its pause: some megabytes held; fewer are left until the next count."""
+QUIET_CHECK_SECONDS = 60.0
+"""How often a wanted thaw pass counts the frozen objects to see whether the server is quiet
+(the count walks their list: about a millisecond per 100,000)."""
 PROBE_TIMEOUT_SECONDS = 120.0
 """A forked child that has not answered by then is killed, and a thaw pass is wanted."""
 PROBE_NICENESS = 19
@@ -122,9 +127,13 @@ def _count_in_child(answer: int) -> None:
 
 def _await_child(pid: int, answer: int, timeout: float) -> int | None:
     """The number the child ``pid`` wrote to ``answer`` within ``timeout`` seconds (None if it
-    did not: it is killed); the child is reaped either way."""
+    did not: it is killed); the child is reaped either way. ``poll``, not ``select``: a server
+    with a thousand sockets open hands the pipe a descriptor above ``select``'s limit (1024),
+    where ``select`` raised and the probe never answered (the 30-minute soak of 2026-12-03)."""
     try:
-        ready, _, _ = select.select([answer], [], [], timeout)
+        waiting = select.poll()
+        waiting.register(answer, select.POLLIN)
+        ready = waiting.poll(timeout * 1000)
         data = os.read(answer, 32) if ready else b""
         if not data:
             os.kill(pid, signal.SIGKILL)
@@ -170,14 +179,15 @@ def collect_and_freeze(thaw: bool) -> int:
     return found
 
 
-async def run_collector_schedule(young_seconds: float, full_seconds: float,
+async def run_collector_schedule(young_seconds: float, full_seconds: float = 0.0,
                                  thaw_seconds: float = 0.0,
                                  clock: Callable[[], float] = time.monotonic) -> None:
-    """Collect the young generations every ``young_seconds``, what became long-lived every
-    ``full_seconds``, and ask every ``thaw_seconds`` (0: never) whether a thaw pass is worth
-    its pause, running one when it is; ``young_seconds <= 0`` leaves CPython's automatic
-    collector alone. ``clock`` (seconds, monotonic) says when a full pass or the question is
-    due (a test moves one by hand)."""
+    """Collect the young generations every ``young_seconds`` and freeze what survived (with
+    ``full_seconds`` above 0: collect what became long-lived every ``full_seconds`` instead and
+    freeze what survived that), and ask every ``thaw_seconds`` (0: never) whether a thaw pass
+    is worth its pause, running one when it is; ``young_seconds <= 0`` leaves CPython's
+    automatic collector alone. ``clock`` (seconds, monotonic) says when a pass or the question
+    is due (a test moves one by hand)."""
     global _new_connections
     if young_seconds <= 0:
         return
@@ -187,8 +197,22 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
     _new_connections = 0
     gc.disable()
     last_full = last_thaw = clock()
+    last_quiet_check = float("-inf")
     probe: asyncio.Task[int | None] | None = None
     wanted = False
+
+    def quiet() -> bool:
+        """Whether the frozen heap is small again, asked at a full pass (older schedule) or at
+        most every ``QUIET_CHECK_SECONDS``."""
+        nonlocal last_quiet_check
+        if full_seconds > 0:
+            if not due:
+                return False
+        elif now - last_quiet_check < QUIET_CHECK_SECONDS:
+            return False
+        last_quiet_check = now
+        return gc.get_freeze_count() <= quiet_heap
+
     try:
         while True:
             await asyncio.sleep(young_seconds)
@@ -204,10 +228,10 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
                     "a thaw pass is wanted" if wanted else "no thaw pass needed")
                 if not wanted:
                     last_thaw = now
-            due = full_seconds > 0 and now - last_full >= full_seconds
-            thaw = wanted and thaw_due(now - last_thaw, thaw_seconds, lambda: (  # noqa: B023
-                (due or full_seconds <= 0) and gc.get_freeze_count() <= quiet_heap))
-            if thaw or due or _new_connections >= EARLY_PASS_CONNECTIONS:
+            due = full_seconds > 0 and (now - last_full >= full_seconds
+                                        or _new_connections >= EARLY_PASS_CONNECTIONS)
+            thaw = wanted and thaw_due(now - last_thaw, thaw_seconds, quiet)
+            if thaw or due:
                 started = time.perf_counter()
                 found = collect_and_freeze(thaw)
                 log.info("%s collection: %d unreachable objects freed in %.0f ms; %d frozen",
@@ -219,6 +243,8 @@ async def run_collector_schedule(young_seconds: float, full_seconds: float,
                     last_thaw, wanted = last_full, False
             else:
                 gc.collect(1)
+                if full_seconds <= 0:
+                    gc.freeze()
     finally:
         if probe is not None:
             probe.cancel()

@@ -78,8 +78,10 @@ class Settings(BaseSettings):
         "instead; see app/collector.py)."
     )
     gc_full_seconds: float = Field(
-        60.0, description="Collect what became long-lived since the last such pass this often, "
-        "then freeze the survivors (app/collector.py)."
+        0.0, description="0: what survives a young pass is frozen at once and no pass walks it "
+        "again but a thaw (decision 0035). Above 0: the older schedule, which collects what "
+        "became long-lived since the last such pass this often, then freezes the survivors "
+        "(app/collector.py)."
     )
     gc_thaw_seconds: float = Field(
         21600.0, description="Ask a forked child this often whether thawing and collecting "

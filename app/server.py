@@ -14,6 +14,7 @@ import uvicorn
 
 from app.api.urls import lan_host
 from app.config import Settings, get_settings
+from app.http_protocol import HTTP_PROTOCOL
 from app.logs import configure as configure_logging
 
 WS_MAX_FRAME = 64 * 1024
@@ -41,6 +42,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "proxy_headers": True,
         "forwarded_allow_ips": trusted_proxies(settings),
         "log_config": None,  # uvicorn's loggers go through the app's handler (app/logs.py)
+        "http": HTTP_PROTOCOL,  # an upgraded connection leaves no reference cycle behind
     }
 
 

@@ -580,9 +580,11 @@ class Server:
         self.log.close()
         gc_stats: dict = {}
         timeline: list = []
+        self.collector_lines: list = []
         if self.gc_log.exists():
             data = json.loads(self.gc_log.read_text())
             gc_stats, timeline = data["gc"], data["timeline"]
+            self.collector_lines = data.get("collector_lines", [])
         shutil.rmtree(self.tmp, ignore_errors=True)
         return gc_stats, timeline
 
@@ -764,6 +766,9 @@ def run(args: argparse.Namespace) -> dict:
                                         for t, g, ms, *rest in timeline
                                         if g == 2 and wall0 <= t <= wall1]
                 result["gc_stats_whole_run"] = gc_stats
+                # (seconds into the window, the line): thaw probes' answers, thaw passes
+                result["collector_lines"] = [[round(t - wall0, 1), line]
+                                             for t, line in server.collector_lines]
     return result
 
 

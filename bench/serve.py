@@ -19,7 +19,8 @@ heap a full collection walks; the start-up objects frozen for good are not in it
 one full collection of them takes, written to FILE.
 
 ``--gc-log FILE`` writes, at exit, how long the collector ran per generation (gc.callbacks): the
-benchmark reads it to tell a GC pause from other stalls. ``--gc-threshold a,b,c`` sets
+benchmark reads it to tell a GC pause from other stalls; with it, the lines the app's collector
+schedule logged (thaw probes' answers, thaw passes). ``--gc-threshold a,b,c`` sets
 ``gc.set_threshold`` after the app's start-up, to try a tuning without touching app/.
 """
 
@@ -29,6 +30,7 @@ import argparse
 import asyncio
 import gc
 import json
+import logging
 import os
 import resource
 import sys
@@ -82,6 +84,18 @@ class GcLog:
             s["max_collected"] = info.get("collected", 0)
         if info["generation"] == 2:
             s["frozen"] = gc.get_freeze_count()
+
+
+class CollectorLines(logging.Handler):
+    """What the app's collector schedule logged (its thaw probes' answers, its thaw and full
+    passes), each with its wall-clock time, for the benchmark to report."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[tuple[float, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append((record.created, record.getMessage()))
 
 
 def install_census(path: Path) -> None:
@@ -190,6 +204,8 @@ def main() -> None:
 
     import uvicorn
 
+    from app.http_protocol import HTTP_PROTOCOL
+
     if args.app == "real":
         from limits import RateLimitItemPerMinute
 
@@ -201,8 +217,12 @@ def main() -> None:
         target = "bare_broadcast:create_bare_app"
 
     gclog = GcLog()
+    probes = CollectorLines()
     if args.gc_log:
         gc.callbacks.append(gclog)
+        collector_log = logging.getLogger("app.collector")
+        collector_log.addHandler(probes)
+        collector_log.setLevel(logging.INFO)
     if args.gc_threshold:
         # Applied once the app has started (its lifespan calls gc.freeze()); see bench/README.md.
         thresholds = tuple(int(x) for x in args.gc_threshold.split(","))
@@ -230,12 +250,14 @@ def main() -> None:
         ws_per_message_deflate=False,
         ws_max_size=65536,
         log_level="warning",
+        http=HTTP_PROTOCOL,  # the site's (app/server.py), for the bare server too
     )
     if stalls is not None:
         stalls.write()
     if args.gc_log:
         Path(args.gc_log).write_text(json.dumps({"gc": gclog.stats, "timeline": gclog.timeline, "pid": os.getpid(),
-                                                 "threshold": gc.get_threshold()}))
+                                                 "threshold": gc.get_threshold(),
+                                                 "collector_lines": probes.lines}))
 
 
 if __name__ == "__main__":

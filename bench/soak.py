@@ -1,14 +1,14 @@
 """Soak: a long run at the target load, to see the longest pause the server ever takes, the full
 collection included (docs/performance.md, "How to run").
 
-    .venv/bin/python bench/soak.py --conns 4000 --rate 2000 --minutes 30 [--full-gc-seconds 600]
+    .venv/bin/python bench/soak.py --conns 4000 --rate 2000 --minutes 30 [--full-gc-seconds 60]
 
 It is one bench/load.py run (its own server on 127.0.0.1, Panika bots in rooms of 4 taking
 state frames as the pages do, the pause probe every 10 ms)
 whose window is ``--minutes`` long (at most 60) after a 5 s warm-up. ``--full-gc-seconds`` sets the server's ``GC_FULL_SECONDS``
-(default: the app's, one full pass a minute; app/collector.py). The first full pass walks every
-bot, all joined within seconds; the later ones walk what became long-lived since the previous
-one. The thaw pass (every 6 hours by default) falls outside a soak unless ``--thaw-seconds``
+(default: the app's, none: what survives a young pass is frozen at once, decision 0035; above 0
+the older schedule, a full pass that often over what became long-lived since the previous one;
+app/collector.py). The thaw pass (every 6 hours by default) falls outside a soak unless ``--thaw-seconds``
 sets the server's ``GC_THAW_SECONDS`` short enough for one to fall inside (issue 22's aim: a
 30-minute soak with a thaw pass forced in it: ``--thaw-seconds 300``; a due thaw pass waits
 for a quiet moment, but runs anyway once four periods have passed, here 20 minutes into the
@@ -19,6 +19,8 @@ soak: app/collector.py). Printed at the end:
 - the p99 (and p50, max) from an action to the last of its room's four views;
 - memory per connection after the bots joined, and the server's RSS at the end (growth over the
   soak is a leak);
+- what the collector schedule logged: each thaw probe's count of objects dead in cycles among
+  the frozen ones (what a thaw pass would free), each thaw pass;
 - ``other_cpu``: what other processes used meanwhile (on 2 cores, anything above ~10% makes the
   latencies the machine's, not the server's).
 
@@ -45,7 +47,7 @@ def main() -> int:
     ap.add_argument("--rate", type=float, default=2000, help="actions per second offered")
     ap.add_argument("--minutes", type=float, default=30)
     ap.add_argument("--full-gc-seconds", type=float, default=0,
-                    help="the server's GC_FULL_SECONDS (0: the app's default, 60 s)")
+                    help="the server's GC_FULL_SECONDS (0: the app's default, none)")
     ap.add_argument("--scenario", default="panika", choices=("panika", "counter", "pilze"))
     ap.add_argument("--thaw-seconds", type=float, default=0,
                     help="the server's GC_THAW_SECONDS (0: the app's default, 6 hours)")
@@ -71,6 +73,8 @@ def main() -> int:
           f"per connection, RSS {r['rss_after_mb']:.0f} MB after joining -> "
           f"{r['rss_end_mb']:.0f} MB at the end; frame {r['state_frame_bytes']:.0f} B; "
           f"other_cpu {r['other_cpu_pct']:.0f}%", flush=True)
+    for at, line in r.get("collector_lines", []):
+        print(f"collector at {at:.0f} s: {line}", flush=True)
     if args.json:
         with open(args.json, "a") as f:
             f.write(json.dumps({**r, "argv": sys.argv[1:]}) + "\n")

@@ -1,6 +1,7 @@
-"""The collector schedule (app/collector.py): start-up objects are frozen, young passes and the
-full pass free what the rooms left as cyclic garbage, the full pass freezes what it walked and
-survived, and only the thaw pass walks frozen objects again.
+"""The collector schedule (app/collector.py): start-up objects are frozen, young passes free
+what the rooms left as cyclic garbage and (by default, decision 0035) freeze what survived; on
+the older schedule a full pass frees what died in the old generation and freezes what it walked
+and survived. Only the thaw pass walks frozen objects again.
 
 A due thaw pass first asks a forked child whether it is worth its pause (the count of objects
 dead among the frozen ones); the tests that need the thaw itself lower that bar to one object.
@@ -340,3 +341,119 @@ def test_the_probes_child_is_not_held_to_the_servers_pinned_core():
         os.close(read_end)
         os.waitpid(pid, 0)
     assert answer == f"1 {len(allowed)}", answer
+
+
+def _frozen(obj: object) -> bool:
+    """Whether ``obj`` is in none of the three generations (so frozen: it is tracked)."""
+    return gc.is_tracked(obj) and not any(
+        any(o is obj for o in gc.get_objects(generation)) for generation in range(3))
+
+
+def test_by_default_what_survives_a_young_pass_is_frozen_at_once_and_no_full_pass_runs():
+    """Decision 0035: the default schedule (``full_seconds`` 0) freezes the survivors of each
+    young pass; a cycle that dies young is freed by a young pass, one that dies after it was
+    frozen stays until a thaw, and no full pass walks the old generation, however much time or
+    how many connections pass."""
+    clock = ManualClock()
+
+    async def body(passes: _Passes) -> dict:
+        young = _Cycle()
+        young_dead = weakref.ref(young)
+        del young
+        keeper = _Cycle()
+        later = weakref.ref(keeper)
+        seen = {"young freed by a young pass": await _until(lambda: young_dead() is None),
+                "keeper frozen by a young pass": await _until(lambda: _frozen(later())),
+                "generation 2 holds nothing of ours": not gc.get_objects(2) or not any(
+                    isinstance(o, _Cycle) for o in gc.get_objects(2))}
+        del keeper
+        _burst()
+        clock.advance(3600)
+        seen["young passes go on"] = await _young_passes(5)
+        seen["no full pass, even after an hour and a burst of joins"] = not passes.kinds
+        seen["a cycle that died frozen is kept"] = later() is not None
+        return seen
+
+    seen = _with_schedule(0.01, 0, 0, body, clock)
+    assert all(seen.values()), seen
+
+
+def test_by_default_a_cycle_that_died_frozen_is_counted_and_thawed_once_the_heap_is_quiet(
+        monkeypatch):
+    """The probe counts what a young-pass freeze kept; the wanted thaw pass waits for a quiet
+    heap, counted at most every ``QUIET_CHECK_SECONDS`` (the count walks the frozen list)."""
+    monkeypatch.setattr(collector, "THAW_WORTH_OBJECTS", 1)
+    clock = ManualClock()
+    thaw_seconds = 2.0
+    counts: list[int] = []
+    real_count = gc.get_freeze_count
+
+    def counted() -> int:
+        counts.append(1)
+        return real_count()
+
+    async def body(passes: _Passes) -> dict:
+        crowd = [[i] for i in range(int(collector.QUIET_HEAP_RATIO * gc.get_freeze_count()))]
+        frozen = _Cycle()
+        dead = weakref.ref(frozen)
+        seen = {"frozen by a young pass": await _until(lambda: _frozen(dead()))}
+        del frozen
+        monkeypatch.setattr(collector.gc, "get_freeze_count", counted)
+        clock.advance(thaw_seconds)
+        seen["a probe that wants a thaw"] = await _until(lambda: passes.kinds == ["probe"])
+        asked = len(counts)
+        seen["its log line and one look at the heap (busy)"] = asked == 2
+        await _young_passes(10)
+        seen["the busy heap not counted again every young pass"] = len(counts) == asked
+        seen["kept while the crowd is here"] = dead() is not None and passes.kinds == ["probe"]
+        del crowd  # the players leave: freed by their reference counts
+        await _young_passes(5)
+        seen["not counted again before a minute"] = len(counts) == asked and dead() is not None
+        clock.advance(collector.QUIET_CHECK_SECONDS)
+        seen["a thaw pass at the next count"] = await _until(
+            lambda: passes.kinds == ["probe", "thaw"])
+        seen["freed by it"] = dead() is None
+        return seen
+
+    seen = _with_schedule(0.01, 0, thaw_seconds, body, clock)
+    assert all(seen.values()), seen
+
+
+def test_the_probe_answers_through_a_pipe_numbered_above_selects_limit(monkeypatch):
+    """A server with thousands of sockets open gets a pipe numbered above 1024, where
+    ``select`` raised: the probe never answered at 4,000 connections and a thaw pass was wanted
+    every time (the 30-minute soak of 2026-12-03). The pipe here is moved above that limit."""
+    import fcntl
+
+    real_pipe = os.pipe
+
+    def high_pipe() -> tuple[int, int]:
+        read_end, write_end = real_pipe()
+        try:
+            return (fcntl.fcntl(read_end, fcntl.F_DUPFD, 1100),
+                    fcntl.fcntl(write_end, fcntl.F_DUPFD, 1100))
+        finally:
+            os.close(read_end)
+            os.close(write_end)
+
+    import resource
+
+    limits = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if limits[0] < 1200:  # a machine whose default allows fewer descriptors: raised for the test
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (1200, max(limits[1], 1200)))
+        except (ValueError, OSError):
+            pytest.skip("this process may not open a descriptor above 1024, so it cannot reach "
+                        "select's limit either")
+    monkeypatch.setattr(collector.os, "pipe", high_pipe)
+    keep = [_Cycle() for _ in range(50)]
+    gc.collect()
+    gc.freeze()
+    try:
+        del keep
+        found = run_async(collector.count_frozen_garbage(timeout=60))
+    finally:
+        gc.unfreeze()
+        gc.collect()
+        resource.setrlimit(resource.RLIMIT_NOFILE, limits)
+    assert found is not None and found >= 50, found

@@ -124,7 +124,7 @@ async def serve_room_socket(
     """Serve one client of room ``code`` until it leaves or the room closes."""
     address = client_address(ws.client)
     await ws.accept()
-    note_connection()  # a burst of joins brings the collector's next full pass forward
+    note_connection()  # on the older schedule, a burst of joins brings a full pass forward
     if not guard.admit(address):
         await _refuse(ws, "too_many_connections", "too many connections from your address",
                       CLOSE_TOO_MANY_CONNECTIONS)
