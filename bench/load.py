@@ -494,8 +494,10 @@ async def probe(ws_url: str, code: str, seconds: float, period: float = 0.010) -
                        open_timeout=60, close_timeout=1, max_queue=None) as ws:
         await ws.send('{"type": "join", "watch": true}')
         loop = asyncio.get_running_loop()
-        end = loop.time() + seconds
+        start = loop.time()
+        end = start + seconds
         nxt = loop.time()
+        when: list[tuple[float, float]] = []  # (round trip, seconds into the probe's run)
         while loop.time() < end:
             t = time.perf_counter()
             waiter = await ws.ping()
@@ -505,12 +507,15 @@ async def probe(ws_url: str, code: str, seconds: float, period: float = 0.010) -
                 rtts.append(10.0)
                 break
             rtts.append(time.perf_counter() - t)
+            when.append((rtts[-1], loop.time() - start))
             nxt += period
             await asyncio.sleep(max(0.0, nxt - loop.time()))
             nxt = max(nxt, loop.time() - period)
     rtts.sort()
     return {"probe_n": len(rtts), "probe_p50_ms": pct(rtts, 0.5) * 1000,
-            "probe_p99_ms": pct(rtts, 0.99) * 1000, "pause_ms": rtts[-1] * 1000 if rtts else 0}
+            "probe_p99_ms": pct(rtts, 0.99) * 1000, "pause_ms": rtts[-1] * 1000 if rtts else 0,
+            "pauses_top": [[round(at, 1), round(rtt * 1000, 1)]
+                           for rtt, at in sorted(when, reverse=True)[:8]]}
 
 
 # --- the server ------------------------------------------------------------------------------
@@ -729,6 +734,7 @@ def run(args: argparse.Namespace) -> dict:
             "p50_ms": pct(lat, 0.50) * 1000, "p99_ms": pct(lat, 0.99) * 1000,
             "max_ms": (lat[-1] * 1000) if lat else float("nan"),
             "pause_ms": pr["pause_ms"], "probe_p99_ms": pr["probe_p99_ms"],
+            "pauses_top": pr.get("pauses_top", []),
             "mem_per_conn_kb": (rss1 - rss0) / conns if pid else float("nan"),
             "rss_before_mb": rss0 / 1024, "rss_rooms_mb": rss_rooms / 1024,
             "rss_after_mb": rss1 / 1024, "rss_end_mb": rss_end / 1024,

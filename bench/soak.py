@@ -73,6 +73,8 @@ def main() -> int:
           f"per connection, RSS {r['rss_after_mb']:.0f} MB after joining -> "
           f"{r['rss_end_mb']:.0f} MB at the end; frame {r['state_frame_bytes']:.0f} B; "
           f"other_cpu {r['other_cpu_pct']:.0f}%", flush=True)
+    print("longest pauses (s into the window: ms): " + ", ".join(
+        f"{at:.0f}: {ms:.0f}" for at, ms in r.get("pauses_top", [])), flush=True)
     for at, line in r.get("collector_lines", []):
         print(f"collector at {at:.0f} s: {line}", flush=True)
     if args.json:
