@@ -76,7 +76,7 @@ class FrameLimit:
 async def _texts(ws: WebSocket, conn: Connection) -> AsyncIterator[str]:
     """The client's frames as text, until it leaves (a server other than uvicorn's
     ``websockets-sansio`` protocol: see ``_receive_directly``)."""
-    while not conn.closed:
+    while not conn.finished:
         received = await ws.receive()
         if received["type"] == "websocket.disconnect":
             return
@@ -215,9 +215,15 @@ async def _serve(
     limit = FrameLimit(guard)
 
     def handle(text: str) -> bool:
-        """One frame of the client; False once the connection is done."""
+        """One frame of the client; False once the connection is done: closed, and its close
+        handed to the socket (``Connection.finished``). A connection the server has closed
+        reads on until then, dropping what the client sends: its close (and the error saying
+        why) may still wait for the room's journal, and a frame that came meanwhile (a pong)
+        ended the connection without them."""
+        if conn.closed:
+            return not conn.finished
         if not limit.admit(conn, loop.time()):
-            return not conn.closed
+            return not conn.finished
         try:
             message = parse_client_frame(text, game)
         except ProtocolError as exc:
@@ -225,8 +231,8 @@ async def _serve(
             return True
         if isinstance(message, Join) and guard.probes.blocked(address):
             conn.close(CLOSE_THROTTLED, ("throttled", "too many attempts; wait a moment"))
-            return False
-        return deliver(text, message) and not conn.closed
+            return not conn.finished
+        return deliver(text, message) or not conn.finished
 
     try:
         if not await _receive_directly(ws, handle):

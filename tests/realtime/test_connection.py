@@ -79,3 +79,22 @@ def test_a_broken_socket_closes_the_connection_quietly() -> None:
         return conn
 
     assert run_async(scenario()).closed
+
+
+def test_a_connection_is_finished_once_its_close_is_handed_to_the_socket() -> None:
+    """``closed`` at once, ``finished`` only when the close has left: the endpoint reads on
+    until then (a close waiting in a backlog, or behind a durable room's frame gate)."""
+    async def scenario() -> tuple[tuple[bool, bool], list[str]]:
+        sock = FakeSocket()
+        conn = Connection(sock.send)
+        sock.writable.clear()
+        conn.send_text(b"f0")  # the send suspends: what follows waits in a backlog
+        conn.close(4000)
+        waiting = (conn.closed, conn.finished)
+        sock.writable.set()
+        await until(lambda: conn.finished)
+        return waiting, sock.sent
+
+    (closed, finished), sent = run_async(scenario())
+    assert closed and not finished
+    assert sent == ["f0", "websocket.close"]

@@ -170,3 +170,65 @@ def test_an_empty_room_closes_after_its_idle_time(tmp_path):
             wait_until(lambda: live.registry.get(code) is None, what="the idle room's close")
             assert http.get(f"/api/rooms/{code}").status_code == 404
             assert code not in [r["code"] for r in http.get("/api/rooms").json()]
+
+
+class _HeldWrites:
+    """The journal's database, each write held until the test lets it go (the server's loop
+    goes on meanwhile): a kicked player's error and close wait behind the room's frame gate."""
+
+    def __init__(self, db) -> None:  # type: ignore[no-untyped-def]
+        import threading
+
+        self._db = db
+        self.go = threading.Event()
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self._db, name)
+
+    async def write(self, fn, db, ops, fences=None):  # type: ignore[no-untyped-def]
+        import asyncio
+
+        await asyncio.get_running_loop().run_in_executor(None, self.go.wait, 30)
+        return await self._db.write(fn, self._db, ops, fences)
+
+
+def test_a_kicked_player_who_speaks_before_the_journal_has_the_kick_still_gets_why(
+        server, open_client, monkeypatch):
+    """The kick's error and close wait for the journal (a durable room shows nothing it has
+    not recorded); a frame from the kicked player meanwhile (a pong, say) ended its connection
+    without them: the page saw a dropped socket instead of "removed" and close 4000. It is
+    read and dropped now, and the socket ends once its close is out (``Connection.finished``)."""
+    from app.realtime import endpoint
+
+    read: list[str] = []  # every client frame the server has handled, in order
+    real = endpoint.receive_directly
+
+    def reading(ws, on_text, on_end):  # type: ignore[no-untyped-def]
+        def handled(text: str) -> bool:
+            try:
+                return on_text(text)
+            finally:
+                read.append(text)
+
+        return real(ws, handled, on_end)
+
+    monkeypatch.setattr(endpoint, "receive_directly", reading)
+    code, (host, bob) = room_of(server, open_client, "panika", 2)
+    journal = server.registry.journal
+    held = _HeldWrites(journal._db)
+    journal._db = held
+    try:
+        since = marks([host, bob])
+        host.send({"type": "kick", "member": bob.member})
+        room = server.registry.get(code)
+        wait_until(lambda: bob.member not in room.state.members, what="the kick handled")
+        bob.send({"type": "pong", "t": 1})
+        wait_until(lambda: any('"pong"' in text for text in read), what="bob's pong read")
+    finally:
+        held.go.set()
+        journal._db = held._db
+    assert wait_type(bob, "error", since[1])["code"] == "removed"
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(50):
+            bob.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4000

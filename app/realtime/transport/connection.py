@@ -66,8 +66,8 @@ class Gate(Protocol):
 class Connection:
     """A joined (or joining) WebSocket client of one room."""
 
-    __slots__ = ("id", "member", "watcher", "closed", "_rtts", "rtt_ms", "_send", "_direct",
-                 "_backlog",
+    __slots__ = ("id", "member", "watcher", "closed", "_close_out", "_rtts", "rtt_ms", "_send",
+                 "_direct", "_backlog",
                  "_finishing", "_pings", "heard", "on_gone", "on_bad_join", "gate", "abort",
                  "__weakref__")
 
@@ -76,6 +76,8 @@ class Connection:
         self.member: Member | None = None
         self.watcher = False
         self.closed = False
+        self._close_out = False
+        """The close was handed to the socket (``finished``)."""
         self._rtts: deque[float] = deque(maxlen=RTT_SAMPLES)
         self.rtt_ms = 0
         self._send = send
@@ -105,6 +107,14 @@ class Connection:
     @property
     def seat(self) -> int | None:
         return self.member.seat if self.member is not None else None
+
+    @property
+    def finished(self) -> bool:
+        """Nothing more goes out: the close was handed to the socket, or the socket is gone.
+        ``closed`` comes first: a close (and the error before it) may still wait behind the
+        room's frame gate or a send backlog, and the endpoint reads (and drops) the client's
+        frames until it is out; ending there cut the socket before its close."""
+        return self._close_out or self._send is None
 
     def send_text(self, data: bytes) -> None:
         """Send one encoded frame now (or after the frames still waiting, if any): through the
@@ -144,6 +154,8 @@ class Connection:
             except Exception:  # noqa: BLE001 - the socket is gone
                 self._abandon()
                 return
+        if message["type"] == "websocket.close":
+            self._close_out = True
         coro = cast(Coroutine[Any, Any, None], self._send(asgi_message(message)))  # a coroutine
         try:
             yielded = coro.send(None)
@@ -174,7 +186,10 @@ class Connection:
                     break
             while self._backlog:
                 assert self._send is not None
-                sending = asyncio.ensure_future(self._send(asgi_message(self._backlog.popleft())))
+                message = self._backlog.popleft()
+                if message["type"] == "websocket.close":
+                    self._close_out = True
+                sending = asyncio.ensure_future(self._send(asgi_message(message)))
                 await self._bounded(sending)
                 sending.result()
         except Exception:  # noqa: BLE001 - the socket is gone
