@@ -93,10 +93,11 @@ def thaw_due(since_last: float, thaw_seconds: float, quiet: Callable[[], bool]) 
 
 def any_core() -> None:
     """Let this process run on every core the machine lets it use. The probe's child inherits
-    the server's pinning: a server pinned to one busy core (a benchmark, a deployment's CPU
-    affinity) left its lowest-priority child no time there, the probe never answered, and an
-    overdue thaw pass came instead (docs/performance.md, the 30-minute soak of 2026-12-03).
-    Cores outside the process's cpuset are left out by the kernel."""
+    the server's pinning: on a server pinned to one busy core (a benchmark, a deployment's CPU
+    affinity) its lowest-priority child would get only that core's spare time. (The probe that
+    never answered in the 30-minute soak of 2026-12-03 was blamed on this first; the cause was
+    the parent's ``select``, see ``_await_child``.) Cores outside the process's cpuset are
+    left out by the kernel."""
     try:
         os.sched_setaffinity(0, range(os.cpu_count() or 1))
     except (AttributeError, OSError):  # no affinity calls here, or none of those cores allowed
