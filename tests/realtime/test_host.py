@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 from websockets.exceptions import ConnectionClosed
 
@@ -177,8 +180,6 @@ class _HeldWrites:
     goes on meanwhile): a kicked player's error and close wait behind the room's frame gate."""
 
     def __init__(self, db) -> None:  # type: ignore[no-untyped-def]
-        import threading
-
         self._db = db
         self.go = threading.Event()
 
@@ -186,8 +187,6 @@ class _HeldWrites:
         return getattr(self._db, name)
 
     async def write(self, fn, db, ops, fences=None):  # type: ignore[no-untyped-def]
-        import asyncio
-
         await asyncio.get_running_loop().run_in_executor(None, self.go.wait, 30)
         return await self._db.write(fn, self._db, ops, fences)
 

@@ -10,9 +10,9 @@ import gc
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from websockets.sync.client import connect
 
-from app.server import uvicorn_options
 from app.config import Settings
 from app.http_protocol import HTTP_PROTOCOL
+from app.server import uvicorn_options
 from tests.live import LiveServer
 
 
