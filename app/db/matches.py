@@ -8,15 +8,18 @@ thousand characters) finds no matches; neither becomes a database error.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from typing import Any
+
+import orjson
 
 from sqlalchemy import Integer, case, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer, selectinload
 
-from app.engine import Move
+from app.engine import Move, moves_json
 
 from .database import Database
 from .models import Match, MatchPlayer
@@ -46,14 +49,32 @@ class MatchRecord:
     ended_at: datetime
     summary: str
     players: list[PlayerResult]
-    log: list[Move] = field(default_factory=list)
-    """Every move of the match in order, the actions as JSON (``Move.logged``)."""
+    log: Sequence[Move] = field(default_factory=list)
+    """Every move of the match in order, the actions as JSON (``Move.logged``): the room hands
+    over its ``MoveLog`` (``MoveLog.snapshot``), whose moves are never decoded on the way to the
+    database (``log_json``)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The record as plain JSON values (what the outbox keeps on disk)."""
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data["players"] = [asdict(p) for p in self.players]
+        """The record as plain JSON values."""
+        data = self._fields()
         data["log"] = [m.to_json() for m in self.log]
+        return data
+
+    def encoded(self) -> bytes:
+        """``to_json`` as JSON (what the outbox keeps on disk), the log's text spliced in as it
+        is (``log_json``): the same bytes, no move rebuilt."""
+        data = self._fields()
+        data["log"] = self.log_json()
+        return orjson.dumps(data)
+
+    def log_json(self) -> orjson.Fragment:
+        """The log as one JSON array (``moves_json``), ready for orjson: the ``log`` column and
+        the outbox take it as it is."""
+        return orjson.Fragment(moves_json(self.log))
+
+    def _fields(self) -> dict[str, Any]:
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "log"}
+        data["players"] = [asdict(p) for p in self.players]
         data["started_at"] = self.started_at.isoformat()
         data["ended_at"] = self.ended_at.isoformat()
         return data
@@ -122,7 +143,7 @@ def _insert_match(db: Database, record: MatchRecord) -> int:
                 started_at=record.started_at,
                 ended_at=record.ended_at,
                 summary=record.summary,
-                log=[m.to_json() for m in record.log],
+                log=record.log_json(),  # the JSON column's serializer is orjson
             )
         )
         inserted = result.inserted_primary_key

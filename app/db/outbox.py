@@ -47,7 +47,7 @@ class Outbox:
         final = self.directory / f"{key}{self.SUFFIX}"
         temporary = self.directory / f".{key}.tmp"
         with open(temporary, "wb") as file:
-            file.write(orjson.dumps(record.to_json()))
+            file.write(record.encoded())
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, final)

@@ -4,7 +4,7 @@ from .errors import EngineError, IllegalAction, MalformedAction, NotYourTurn
 from .interface import (
     SYSTEM, ActionModel, Event, Game, GameOptions, Move, Outcome, Timer, ranks_from_scores,
 )
-from .movelog import LogEntry, MoveLog
+from .movelog import LogEntry, MoveLog, moves_json
 from .registry import all_games, get_game, register
 from .rng import SeededRng, new_seed, seed_commitment
 
@@ -12,5 +12,5 @@ __all__ = [
     "SYSTEM", "ActionModel", "EngineError", "Event", "Game", "GameOptions", "IllegalAction", "LogEntry", "MalformedAction", "Move",
     "MoveLog",
     "NotYourTurn", "Outcome", "SeededRng", "Timer", "all_games", "get_game", "new_seed",
-    "ranks_from_scores", "register", "seed_commitment",
+    "moves_json", "ranks_from_scores", "register", "seed_commitment",
 ]

@@ -11,11 +11,12 @@ import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
 
+import orjson
 import pytest
 from sqlalchemy import func, select, text
 
 from app.db.database import Database, DatabaseUnavailable, migrate
-from app.engine import Move
+from app.engine import Move, MoveLog
 from app.db.matches import MatchRecord, PlayerResult, get_match, save_match
 from app.db.models import Match, MatchPlayer
 from app.db.outbox import MatchWriter, Outbox
@@ -71,6 +72,16 @@ def test_the_outbox_keeps_a_record_whole_and_in_order(tmp_path):
     assert outbox.load(keys[0]) == first and outbox.load(keys[1]) == second
     outbox.remove(keys[0])
     assert outbox.keys() == keys[1:]
+
+
+def test_a_record_with_the_rooms_move_log_is_kept_as_the_same_json_and_loads_back(tmp_path):
+    """The room hands its ``MoveLog`` over; the outbox writes its text as it is
+    (``MatchRecord.encoded``): the bytes of encoding the plain record, read back equal."""
+    kept = record()
+    as_log = MatchRecord(**{**vars(kept), "log": MoveLog(kept.log)})
+    assert as_log.encoded() == orjson.dumps(kept.to_json()) == orjson.dumps(as_log.to_json())
+    outbox = Outbox(tmp_path / "outbox")
+    assert outbox.load(outbox.put(as_log)) == kept
 
 
 def test_an_unreadable_entry_is_set_aside_and_the_rest_are_written(tmp_path):

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import delete, func, select
 
 from app.db.database import Database, migrate
-from app.engine import Move
+from app.engine import Move, MoveLog
 from app.db.matches import (
     MatchRecord, PlayerResult, get_match, leaderboard, list_matches, save_match,
 )
@@ -34,7 +34,8 @@ def record(game="panika", *, results, minutes=0, log=(), room="ROOM",
         seed="0f" * 32, seed_hash=seed_hash or secrets.token_hex(32),
         started_at=T0 + timedelta(minutes=minutes),
         ended_at=T0 + timedelta(minutes=minutes + 10), summary="someone wins",
-        players=[PlayerResult(seat, *r) for seat, r in enumerate(results)], log=list(log),
+        players=[PlayerResult(seat, *r) for seat, r in enumerate(results)],
+        log=log if isinstance(log, MoveLog) else list(log),
     )
 
 
@@ -69,6 +70,21 @@ def test_save_and_get_a_match(db):
         for i, m in enumerate(log)
     ]
     assert get_match(db, match_id=match_id + 1000) is None
+
+
+def test_a_match_handed_over_as_the_rooms_move_log_is_stored_as_a_list_of_moves_would_be(db):
+    """The room hands its ``MoveLog`` over (``MoveLog.snapshot``), whose JSON array goes into
+    the ``log`` column as it is (``MatchRecord.log_json``): the same stored actions as the moves
+    given one by one."""
+    moves = [Move(0, {"type": "play", "cards": [3, 7]}, 120, 35), Move(None, {"type": "auto_tap"},
+             8_120, 0), Move(2, {"type": "say", "text": "Grüße ☃"}, 9_001, 12)]
+    results = [("Ann", 0, 1, True), ("Bob", -4, 2, False)]
+    as_log = save_match(db, record=record(results=results, log=MoveLog(moves)))
+    as_list = save_match(db, record=record(results=results, log=moves))
+    got, expected = get_match(db, match_id=as_log), get_match(db, match_id=as_list)
+    assert got["actions"] == expected["actions"] == [
+        {"index": i, "seat": m.seat, "action": m.action, "at_ms": m.at_ms, "rtt_ms": m.rtt_ms}
+        for i, m in enumerate(moves)]
 
 
 def test_list_matches_newest_first_by_game_with_a_limit(db):

@@ -7,7 +7,7 @@ import gc
 
 import orjson
 
-from app.engine import Move, MoveLog
+from app.engine import Move, MoveLog, moves_json
 
 MOVES = [
     Move(0, {"type": "play", "cards": [12, 14]}, 1_200, 35),
@@ -31,6 +31,32 @@ def test_a_read_move_is_a_copy_the_log_cannot_be_changed_through():
     log = MoveLog(MOVES)
     log[0].action["cards"].append(99)
     assert log[0].action == {"type": "play", "cards": [12, 14]}
+
+
+def test_a_logs_json_array_is_what_encoding_each_move_gives_with_none_decoded():
+    """A finished match's record keeps its log as one JSON array (``moves_json``): a ``MoveLog``
+    joins its texts, byte for byte what orjson writes for the moves' ``to_json``, with no move
+    read back; a plain list of moves is encoded the same."""
+    log = MoveLog(MOVES)
+    expected = orjson.dumps([move.to_json() for move in MOVES]).decode()
+    reads = []
+    original = Move.from_json
+    Move.from_json = classmethod(lambda cls, data: reads.append(data) or original(data))
+    try:
+        assert moves_json(log) == expected
+    finally:
+        Move.from_json = original
+    assert reads == []
+    assert moves_json(MOVES) == expected
+    assert moves_json(MoveLog()) == moves_json([]) == "[]"
+
+
+def test_a_snapshot_keeps_the_moves_so_far_whatever_the_log_does_next():
+    log = MoveLog(MOVES[:2])
+    copy = log.snapshot()
+    log.append(MOVES[2])
+    assert list(copy) == MOVES[:2] and copy[-1] == MOVES[1] and copy.entry(-1).at_ms == 30_000
+    assert len(log) == 3 and list(log) == MOVES
 
 
 def test_an_empty_log():

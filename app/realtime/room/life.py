@@ -197,7 +197,7 @@ class MatchLife:
             game=self.state.game.id, room_code=self.state.code, options=match.options,
             seed=match.seed.hex(),
             seed_hash=match.seed_hash, started_at=match.started_at, ended_at=self.state.now.wall,
-            summary=summary, players=players, log=list(match.log),
+            summary=summary, players=players, log=match.log.snapshot(),
         )
         self.out.append(Save(record, match))
 
