@@ -120,12 +120,14 @@ class Connection:
         """Send one encoded frame now (or after the frames still waiting, if any): through the
         room's gate when it has one. The message carries the bytes as they are; only the usual
         (ASGI) path needs text, and gets it (``asgi_message``)."""
-        if not self.closed:
-            message = {"type": "websocket.send", "text": data}
-            if self.gate is not None:
-                self.gate.send(self, message)
-            else:
-                self._write(message)
+        if self.closed:
+            return
+        if self.gate is not None:
+            self.gate.send(self, {"type": "websocket.send", "text": data})
+        elif self._backlog is not None or self._send is None:
+            self._write({"type": "websocket.send", "text": data})
+        elif not self._direct_write(data):  # no message dict on the direct path
+            self._write_usual({"type": "websocket.send", "text": data})
 
     def send_control(self, text: str) -> None:
         """A ping or a pong: past the gate (they show no move, and their timing is measured)."""
@@ -145,18 +147,20 @@ class Connection:
             else:
                 self._backlog.append(message)
             return
-        direct = self._direct
-        if direct is not None and message["type"] == "websocket.send":
+        if message["type"] == "websocket.send":
             text = message.get("text")
-            try:
-                if text is not None and direct(text):
-                    return
-            except Exception:  # noqa: BLE001 - the socket is gone
-                self._abandon()
+            if text is not None and self._direct_write(text):
                 return
+        self._write_usual(message)
+
+    def _write_usual(self, message: Message) -> None:
+        """``message`` through the ASGI send (nothing waiting before it)."""
+        send = self._send
+        if send is None:
+            return
         if message["type"] == "websocket.close":
             self._close_out = True
-        coro = cast(Coroutine[Any, Any, None], self._send(asgi_message(message)))  # a coroutine
+        coro = cast(Coroutine[Any, Any, None], send(asgi_message(message)))  # a coroutine
         try:
             yielded = coro.send(None)
         except StopIteration:
@@ -166,6 +170,19 @@ class Connection:
             return
         self._backlog = deque()
         self._finishing = asyncio.get_running_loop().create_task(self._finish(coro, yielded))
+
+    def _direct_write(self, data: bytes) -> bool:
+        """``data`` written straight to the socket (``wire.py``): True when it was, or when the
+        socket turned out gone (the connection is then abandoned); False when the usual path
+        must take it. Nothing may be waiting before it (no backlog)."""
+        direct = self._direct
+        if direct is None:
+            return False
+        try:
+            return direct(data)
+        except Exception:  # noqa: BLE001 - the socket is gone
+            self._abandon()
+            return True
 
     async def _finish(self, coro: Coroutine[Any, Any, None], yielded: Any) -> None:
         """Drive a send that suspended to its end, then send the backlog in order.
