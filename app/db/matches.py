@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-
 from sqlalchemy import Integer, case, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer, selectinload

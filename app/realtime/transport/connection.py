@@ -118,8 +118,9 @@ class Connection:
 
     def send_text(self, data: bytes) -> None:
         """Send one encoded frame now (or after the frames still waiting, if any): through the
-        room's gate when it has one. The message carries the bytes as they are; only the usual
-        (ASGI) path needs text, and gets it (``asgi_message``)."""
+        room's gate when it has one. The bytes go as they are: straight to the socket when
+        nothing waits (no message built), else in a message; only the usual (ASGI) path needs
+        text, and gets it (``asgi_message``)."""
         if self.closed:
             return
         if self.gate is not None:
