@@ -123,12 +123,15 @@ class Connection:
         text, and gets it (``asgi_message``)."""
         if self.closed:
             return
-        if self.gate is not None:
-            self.gate.send(self, {"type": "websocket.send", "text": data})
-        elif self._backlog is not None or self._send is None:
-            self._write({"type": "websocket.send", "text": data})
-        elif not self._direct_write(data):  # no message dict on the direct path
-            self._write_usual({"type": "websocket.send", "text": data})
+        gate = self.gate
+        if gate is None and self._backlog is None and self._send is not None \
+                and self._direct_write(data):
+            return  # no message built on the direct path
+        message = {"type": "websocket.send", "text": data}
+        if gate is not None:
+            gate.send(self, message)
+        else:
+            self._write(message)
 
     def send_control(self, text: str) -> None:
         """A ping or a pong: past the gate (they show no move, and their timing is measured)."""
@@ -152,16 +155,9 @@ class Connection:
             text = message.get("text")
             if text is not None and self._direct_write(text):
                 return
-        self._write_usual(message)
-
-    def _write_usual(self, message: Message) -> None:
-        """``message`` through the ASGI send (nothing waiting before it)."""
-        send = self._send
-        if send is None:
-            return
         if message["type"] == "websocket.close":
             self._close_out = True
-        coro = cast(Coroutine[Any, Any, None], send(asgi_message(message)))  # a coroutine
+        coro = cast(Coroutine[Any, Any, None], self._send(asgi_message(message)))  # a coroutine
         try:
             yielded = coro.send(None)
         except StopIteration:
