@@ -23,6 +23,12 @@ sets both) with a ``ping`` frame carrying ``t`` and the room's round trips, and 
 with a ``t`` it sent counts as that socket's round trip: the frames the real server sends and
 reads besides the game's, at the least it can cost, so that the ratio of the two servers is one
 of the same frames. ``BENCH_BARE_HEARTBEAT=0`` leaves it out (the broadcast alone).
+
+The collector: the site's schedule (app/collector.py, with the site's settings: young passes
+every ``GC_YOUNG_SECONDS``, what survives frozen), as any server with thousands of sockets
+should run it. Left to CPython's automatic collection, the bare server paused 390-515 ms at
+4,000 connections for a full pass (one in most 8-12 s windows): its p99 was its collector's,
+and the capacity ladder found no rate it kept 10 ms at (docs/performance.md, "Measuring").
 """
 
 from __future__ import annotations
@@ -31,12 +37,19 @@ import asyncio
 import itertools
 import os
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import orjson
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.collector import run_collector_schedule  # noqa: E402
+from app.config import get_settings  # noqa: E402
 
 FRAME_BYTES = int(os.environ.get("BENCH_BARE_FRAME_BYTES") or 0)
 """The size a state frame is padded to (0: no padding)."""
@@ -85,8 +98,18 @@ class BareRoom:
         }).decode()
 
 
+@asynccontextmanager
+async def collected(_app: FastAPI) -> AsyncIterator[None]:
+    """The site's collector schedule while the app runs (the module doc)."""
+    settings = get_settings()
+    collector = asyncio.get_running_loop().create_task(run_collector_schedule(
+        settings.gc_young_seconds, settings.gc_full_seconds, settings.gc_thaw_seconds))
+    yield
+    collector.cancel()
+
+
 def create_bare_app() -> FastAPI:
-    app = FastAPI()
+    app = FastAPI(lifespan=collected)
     rooms: dict[str, BareRoom] = {}
     codes = itertools.count(1)
 
