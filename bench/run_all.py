@@ -35,7 +35,10 @@ core is run again, at most ``--tries`` times, and only a quiet try is reported. 
 was noisy the least noisy one is used and every line built on it says ``NOISY``.
 
 Then one ``PASS`` or ``MISS`` line per aim of issue 22 (each names "CPU per action",
-"capacity" or what it judges), and a ``not measured`` line for the aims this run cannot judge.
+"capacity" or what it judges), and a ``not measured`` line for the aims this run cannot judge:
+among them a CPU aim met by a server that did not keep up with its rate (90% of its core or
+more, or under 98% of the rate applied), where an action costs less than at the same rate with
+room to spare (the journal's batches grow); a CPU aim missed there is still a ``MISS``.
 """
 
 from __future__ import annotations
@@ -253,10 +256,24 @@ def ratio_line(check, aim: str, real: Measured | None, bare: Measured | None,  #
         return
     r, b = real.result, bare.result
     ratio = r["server_us_per_action"] / b["server_us_per_action"]
-    check(aim, ratio <= most,
-          f"{r['server_us_per_action']:.0f} / {b['server_us_per_action']:.0f} us = {ratio:.2f}x "
-          f"(aim <= {most}x; applied {r['applied_per_s']:.0f}/s, server core "
-          f"{r['server_cpu_pct']:.0f}% busy){noise_note(real, bare)}")
+    detail = (f"{r['server_us_per_action']:.0f} / {b['server_us_per_action']:.0f} us = "
+              f"{ratio:.2f}x (aim <= {most}x; applied {r['applied_per_s']:.0f}/s, server core "
+              f"{r['server_cpu_pct']:.0f}% busy){noise_note(real, bare)}")
+    if ratio <= most and not kept_up(r):
+        # A saturated server costs less per action than one that keeps up (the journal's
+        # batches grow, the loop never sleeps and wakes): a MISS holds, a PASS is not claimed.
+        print(f"not measured  {aim}: {detail}; the server did not keep up with room to spare "
+              "(saturated or behind the rate), where an action costs less: no PASS claimed",
+              flush=True)
+        return
+    check(aim, ratio <= most, detail)
+
+
+def kept_up(result: dict) -> bool:
+    """Whether a fixed-rate run's server applied the rate offered with room to spare: under
+    ``SATURATED_CPU_PCT`` of its core and ``APPLIED_SHARE`` of the rate applied."""
+    return (not saturated(result)
+            and result.get("applied_per_s", 0) >= APPLIED_SHARE * result.get("offered", 0))
 
 
 def main(argv: list[str] | None = None) -> int:

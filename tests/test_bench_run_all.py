@@ -55,3 +55,40 @@ def test_the_commit_wait_line_is_printed_and_kept_in_the_results_file(run_all, t
     assert json.loads(line)["p99_added_ms"] == 3.0
     run_all.print_commit_wait(bench, None, volatile, 1000)
     assert "not measured  the journal's commit wait at 1000/s" in capsys.readouterr().out
+
+
+def _cpu_run(run_all, us: float, cpu_pct: float, applied: float = 2000.0):
+    return run_all.Measured({"server_us_per_action": us, "server_cpu_pct": cpu_pct,
+                             "applied_per_s": applied, "offered": 2000, "other_cpu_pct": 0.0},
+                            1, False)
+
+
+def _verdicts(run_all, real, bare):
+    lines: list[tuple[str, bool, str]] = []
+    run_all.ratio_line(lambda aim, ok, detail: lines.append((aim, ok, detail)), "the aim",
+                       real, bare, 1.7)
+    return lines
+
+
+def test_a_cpu_aim_met_by_a_saturated_server_is_not_claimed(run_all, capsys):
+    """A saturated server pays less per action (bigger journal batches, a loop that never
+    idles) than one keeping up with the rate, so its PASS would flatter it (2026-12-03, a slow
+    machine: durable Panika read 1.56x with its server at 96% of the core; 2.27x where it kept
+    up)."""
+    bare = _cpu_run(run_all, 300.0, 60.0)
+    assert _verdicts(run_all, _cpu_run(run_all, 450.0, 96.0), bare) == []
+    assert "not measured  the aim: 450 / 300 us = 1.50x" in capsys.readouterr().out
+    assert _verdicts(run_all, _cpu_run(run_all, 450.0, 80.0, applied=1900.0), bare) == []
+    assert "no PASS claimed" in capsys.readouterr().out
+
+
+def test_a_cpu_aim_missed_by_a_saturated_server_is_still_a_miss(run_all):
+    ((_, ok, detail),) = _verdicts(run_all, _cpu_run(run_all, 600.0, 96.0),
+                                   _cpu_run(run_all, 300.0, 60.0))
+    assert not ok and "2.00x" in detail
+
+
+def test_a_cpu_aim_met_by_a_server_that_kept_up_passes(run_all):
+    ((_, ok, detail),) = _verdicts(run_all, _cpu_run(run_all, 450.0, 70.0),
+                                   _cpu_run(run_all, 300.0, 40.0))
+    assert ok and "1.50x" in detail
