@@ -277,8 +277,31 @@ class Database:
         within ``deadline`` seconds: ``run`` for the journal, whose batches are written one at
         a time and in order, handed over at less cost (app/db/lane.py). A call abandoned at its
         deadline is cut as in ``run``; one not yet started then is never run."""
+        # The deadline is a timer on the loop that fails the future (``_expire``), not
+        # ``asyncio.wait_for``: its own future, callback and extra turn of the loop cost about
+        # 7 us of CPU a call, and the journal makes one call a transaction (docs/performance.md,
+        # "The cost of durable rooms"). What a late call meets is ``_answer``'s.
         future: asyncio.Future[T] = self._writer.submit(call, args)
-        return await self._answer(future, deadline, lambda: self._writer.running)
+        limit = self.deadline if deadline is None else deadline
+        timer = asyncio.get_running_loop().call_later(limit, self._expire, future, limit)
+        try:
+            return await future
+        except DatabaseUnavailable:
+            raise
+        except UNAVAILABLE_ERRORS as error:
+            raise DatabaseUnavailable(str(error).splitlines()[0]) from error
+        finally:
+            timer.cancel()
+
+    def _expire(self, future: asyncio.Future[Any], limit: float) -> None:
+        """A writer's call still unanswered at its deadline: cut on the writer thread if it
+        runs (``_cut``), never run if it has not started (``CallLane`` skips a call whose
+        future is done), and reported as ``DatabaseUnavailable``."""
+        if future.done():
+            return
+        self._cut(self._writer.running)
+        future.set_exception(
+            DatabaseUnavailable(f"the database did not answer within {limit:g} s"))
 
     async def _answer(self, future: asyncio.Future[T], deadline: float | None,
                       running: Callable[[], int | None]) -> T:

@@ -35,7 +35,8 @@ class CallLane:
 
     def submit(self, call: Callable[..., Any], args: tuple[Any, ...]) -> asyncio.Future[Any]:
         """Hand ``call(*args)`` over; the future (of the running loop) gets its result or its
-        error. A call whose future was cancelled before the thread came to it is skipped."""
+        error. A call whose future is done before the thread came to it (cancelled, or failed
+        by its caller's deadline) is skipped."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         if self._thread is None:
@@ -59,7 +60,7 @@ class CallLane:
         self.ident = threading.get_ident()
         while (item := self._calls.get()) is not None:
             future, loop, call, args = item
-            if future.cancelled():  # its caller gave up waiting (a deadline): not run late
+            if future.done():  # its caller gave up waiting (a deadline): not run late
                 continue
             self.running = self.ident
             try:

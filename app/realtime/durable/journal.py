@@ -30,6 +30,7 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from app.db.database import Database
@@ -39,7 +40,7 @@ from app.realtime.durable.stored import fingerprint, save_room, start_match
 if TYPE_CHECKING:
     from app.realtime.room.match import MatchRun
     from app.realtime.room.state import RoomState
-    from app.realtime.transport.connection import Connection, Message
+    from app.realtime.transport.connection import Connection, Frame
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,9 @@ CAUGHT_UP_SECONDS = 0.5
 """An open journal closes again once its oldest waiting operation is younger than this."""
 RETRY_FIRST_SECONDS = 0.05
 RETRY_MAX_SECONDS = 2.0
+
+_Entry = tuple[int, RoomOp, "FrameGate | None", float]
+"""A queued operation: its ticket, the operation, the room's gate, when it was queued."""
 
 
 class Journal:
@@ -83,7 +87,7 @@ class Journal:
         self._hold = hold
         self._retry_max = retry_max
         self._max_queued = max_queued
-        self._queue: deque[tuple[int, RoomOp, FrameGate | None, float]] = deque()
+        self._queue: deque[_Entry] = deque()
         self._generation = 0
         """Bumped when the queue is dropped (a batch in flight then no longer heads it)."""
         self._ok_generation = 0
@@ -187,16 +191,12 @@ class Journal:
                         await self._probe()
                         continue
             generation = self._generation
-            batch = [self._queue[i] for i in range(min(MAX_BATCH, len(self._queue)))]
+            batch = list(islice(self._queue, MAX_BATCH))
             if not batch:
                 continue
-            # A fenced room's operations (its lease went to another node) are never written, and
-            # with several processes the database refuses those of an owner it knows is gone.
-            ops = [entry[1] for entry in batch if entry[2] is None or not entry[2].fenced]
-            fences = {entry[1].code: entry[2].lease_fence for entry in batch
-                      if entry[2] is not None and entry[2].lease_fence is not None}
+            ops, fences = _writable(batch)
             try:
-                gone = await self._db.write(write_ops, self._db, ops, fences or None)
+                gone = await self._db.write(write_ops, self._db, ops, fences)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - retried until the database has it
@@ -210,12 +210,8 @@ class Journal:
                 for _ in batch:
                     self._queue.popleft()
             self.batches += 1
-            for entry in batch:  # another node owns these rooms now: their frames never go out
-                gate = entry[2]
-                if gate is not None and not gate.fenced and entry[1].code in gone:
-                    gate.fence()
-                    if gate.on_fenced is not None:
-                        gate.on_fenced()
+            if gone:
+                _fence(batch, gone)
             self._written(batch[-1][0], {entry[2] for entry in batch if entry[2] is not None})
 
     async def _probe(self) -> None:
@@ -253,7 +249,7 @@ class Journal:
         for recorder in list(self._recorders):
             recorder.reset()
 
-    def _failed(self, batch: list[tuple[int, RoomOp, FrameGate | None, float]],
+    def _failed(self, batch: list[_Entry],
                 error: Exception) -> None:
         if self.failing_since is None:
             self.failing_since = self._clock()
@@ -300,6 +296,36 @@ class Journal:
             self._waiters = still
 
 
+def _writable(batch: list[_Entry]) -> tuple[list[RoomOp], dict[str, int] | None]:
+    """The operations of ``batch`` to write, and the fencing tokens of their rooms (several
+    processes; None with none). A fenced room's operations (its lease went to another node) are
+    never written, and with several processes the database refuses those of an owner it knows
+    is gone."""
+    ops: list[RoomOp] = []
+    fences: dict[str, int] | None = None
+    for _, op, gate, _ in batch:
+        if gate is None:
+            ops.append(op)
+            continue
+        if gate.lease_fence is not None:
+            if fences is None:
+                fences = {}
+            fences[op.code] = gate.lease_fence
+        if not gate.fenced:
+            ops.append(op)
+    return ops, fences
+
+
+def _fence(batch: list[_Entry], gone: set[str]) -> None:
+    """The database refused these rooms' operations: another node owns them now, so their
+    frames never go out."""
+    for _, op, gate, _ in batch:
+        if gate is not None and not gate.fenced and op.code in gone:
+            gate.fence()
+            if gate.on_fenced is not None:
+                gate.on_fenced()
+
+
 class FrameGate:
     """Holds a room's frames until the journal has every change they show (in order)."""
 
@@ -312,8 +338,10 @@ class FrameGate:
         """The room's own tickets not yet durable, oldest first (``unsaved``)."""
         self.durable = 0
         """The journal's durable ticket as this gate last heard it."""
-        self._held: deque[tuple[int, Connection, Message]] = deque()
-        self._batch: list[tuple[Connection, Message]] | None = None
+        self._held: deque[tuple[int, Connection, Frame]] = deque()
+        """Frames waiting for the journal, each with the ticket it waits for: a text frame's
+        bytes, or a message (a close)."""
+        self._batch: list[tuple[Connection, Frame]] | None = None
         self.on_saving: Callable[[bool], None] | None = None
         """Told True when the room's changes wait for the database, False when they are in."""
         self.journal = journal
@@ -364,21 +392,21 @@ class FrameGate:
         to the room's new owner, whose state is the truth)."""
         self.fenced = True
         held, self._held = self._held, deque()
-        for _, conn, message in held:
-            if message["type"] == "websocket.close":
-                conn.write_now(message)
+        for _, conn, frame in held:
+            if _is_close(frame):
+                conn.write_now(frame)
 
-    def send(self, conn: Connection, message: Message) -> None:
+    def send(self, conn: Connection, frame: Frame) -> None:
         if self.fenced:
-            if message["type"] == "websocket.close":
-                conn.write_now(message)
+            if _is_close(frame):
+                conn.write_now(frame)
             return
         if self._batch is not None:
-            self._batch.append((conn, message))
+            self._batch.append((conn, frame))
         elif self._held:
-            self._held.append((self.ticket, conn, message))
+            self._held.append((self._ticket, conn, frame))
         else:
-            conn.write_now(message)
+            conn.write_now(frame)
 
     def begin(self) -> None:
         """The room starts handling an input: its frames are gathered."""
@@ -390,18 +418,19 @@ class FrameGate:
         if not batch:
             return
         if self.fenced:
-            for conn, message in batch:
-                if message["type"] == "websocket.close":
-                    conn.write_now(message)
+            for conn, frame in batch:
+                if _is_close(frame):
+                    conn.write_now(frame)
             return
         journal = self.journal
-        if not self._held and (self.durable >= self.ticket
-                               or (journal is not None and journal.open)):
-            for conn, message in batch:
-                conn.write_now(message)
+        tag = self._ticket
+        if not self._held and (self.durable >= tag or (journal is not None and journal.open)):
+            for conn, frame in batch:
+                conn.write_now(frame)
             return
-        tag = self.ticket
-        self._held.extend((tag, conn, message) for conn, message in batch)
+        held = self._held
+        for conn, frame in batch:
+            held.append((tag, conn, frame))
 
     def release(self, durable: int) -> None:
         """The journal has everything up to ``durable``: the frames waiting for it go out."""
@@ -417,12 +446,17 @@ class FrameGate:
         wait, though their operations are not written yet and still count as unsaved)."""
         held = self._held
         while held and held[0][0] <= upto:
-            _, conn, message = held.popleft()
-            conn.write_now(message)
+            _, conn, frame = held.popleft()
+            conn.write_now(frame)
 
     def saving(self, waiting: bool) -> None:
         if self.on_saving is not None:
             self.on_saving(waiting)
+
+
+def _is_close(frame: Frame) -> bool:
+    """Whether a held frame is a close (a text frame is its bytes)."""
+    return isinstance(frame, dict) and frame["type"] == "websocket.close"
 
 
 class RoomRecorder:

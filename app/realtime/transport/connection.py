@@ -56,11 +56,15 @@ def asgi_message(message: Message) -> Message:
     return message
 
 
+Frame = Message | bytes
+"""What a gate holds: a text frame's bytes as the room encoded them, or a message (a close)."""
+
+
 class Gate(Protocol):
     """What a connection's frames pass through before its socket: a durable room's frame gate
     (``FrameGate``, app/realtime/durable/journal.py), named here without importing it."""
 
-    def send(self, conn: Connection, message: Message) -> None: ...
+    def send(self, conn: Connection, frame: Frame) -> None: ...
 
 
 class Connection:
@@ -118,29 +122,34 @@ class Connection:
 
     def send_text(self, data: bytes) -> None:
         """Send one encoded frame now (or after the frames still waiting, if any): through the
-        room's gate when it has one. The bytes go as they are: straight to the socket when
-        nothing waits (no message built), else in a message; only the usual (ASGI) path needs
-        text, and gets it (``asgi_message``)."""
+        room's gate when it has one, which holds the bytes as they are. The bytes go straight
+        to the socket when nothing waits (no message built), else in a message; only the usual
+        (ASGI) path needs text, and gets it (``asgi_message``)."""
         if self.closed:
             return
-        gate = self.gate
-        if gate is None and self._backlog is None and self._send is not None \
-                and self._direct_write(data):
-            return  # no message built on the direct path
-        message = {"type": "websocket.send", "text": data}
-        if gate is not None:
-            gate.send(self, message)
-        else:
-            self._write(message)
+        if self.gate is not None:
+            self.gate.send(self, data)
+        elif self._backlog is not None or self._send is None or not self._direct_write(data):
+            self._write({"type": "websocket.send", "text": data})  # ``_write_text``, inlined
 
     def send_control(self, text: str) -> None:
         """A ping or a pong: past the gate (they show no move, and their timing is measured)."""
         if not self.closed:
             self._write({"type": "websocket.send", "text": text.encode()})
 
-    def write_now(self, message: Message) -> None:
-        """The gate lets ``message`` out."""
-        self._write(message)
+    def write_now(self, frame: Frame) -> None:
+        """The gate lets ``frame`` out: a message (a close), or a text frame's bytes."""
+        if isinstance(frame, dict):
+            self._write(frame)
+        else:
+            self._write_text(frame)
+
+    def _write_text(self, data: bytes) -> None:
+        """A text frame's bytes straight to the socket when nothing waits (no message built on
+        that path), else in a message, after what waits."""
+        if self._backlog is None and self._send is not None and self._direct_write(data):
+            return
+        self._write({"type": "websocket.send", "text": data})
 
     def _write(self, message: Message) -> None:
         if self._send is None:
