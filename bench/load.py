@@ -377,7 +377,7 @@ class Generator:
 
     # the run ---------------------------------------------------------------------------------
     async def connect_all(self) -> list[asyncio.Task]:
-        from websockets.asyncio.client import connect
+        from wsclient import connect  # bench/wsclient.py: the bots' lean client
 
         base = self.cfg["ws_url"]
         players = self.cfg["players"]
@@ -389,9 +389,8 @@ class Generator:
                 bot = Bot(i)
                 async with sem:
                     at = room.ws[i % len(room.ws)] if room.ws else base
-                    bot.ws = await connect(f"{at}/ws/{room.code}", compression=None,
-                                           ping_interval=None, max_size=1 << 20,
-                                           open_timeout=60, close_timeout=1)
+                    bot.ws = await connect(f"{at}/ws/{room.code}", max_size=1 << 20,
+                                           open_timeout=60)
                 room.bots.append(bot)
             for bot in room.bots:
                 tasks.append(asyncio.create_task(self.reader(room, bot)))
@@ -533,7 +532,8 @@ class Server:
             "DATABASE_URL": f"sqlite:///{self.tmp / 'bench.sqlite3'}",
             "SECRET_KEY": "bench",
             "VAR_DIR": str(self.tmp),
-            "WS_MESSAGES_PER_SECOND": str(args.ws_rate),
+            "WS_MESSAGES_PER_SECOND": str(args.ws_rate if args.ws_rate is not None
+                                          else 1000 if args.rate <= 0 else 40),
             "MAX_ROOMS": str(max(5000, args.rooms + 100)),
             # Every bot comes from 127.0.0.1: the per-address socket cap is lifted here.
             "MAX_SOCKETS_PER_ADDRESS": "1000000",
@@ -814,8 +814,10 @@ def parse_args(argv: list[str] | None = None, max_duration: float = 600) -> argp
     ap.add_argument("--duration", type=float, default=10.0)
     ap.add_argument("--warmup", type=float, default=2.0)
     ap.add_argument("--procs", type=int, default=1, help="generator processes")
-    ap.add_argument("--ws-rate", type=int, default=40,
-                    help="WS_MESSAGES_PER_SECOND for a started real server (default: the app's)")
+    ap.add_argument("--ws-rate", type=int, default=None,
+                    help="WS_MESSAGES_PER_SECOND for a started real server (default: the app's, "
+                         "40; 1000 with --rate 0, where a bot that taps for its own play outruns "
+                         "40 a second, and a refused action stalled its room for good)")
     ap.add_argument("--ping-interval", type=float, default=0.0,
                     help="PING_INTERVAL_SECONDS for a started server, real or bare (default: "
                          "the app's own, 1 s; the figures of docs/performance.md before "
