@@ -3,7 +3,7 @@
 ``websockets.asyncio.client`` costs the load generator more per frame than the frame itself: a
 message assembler with its lock and futures, flow control and keepalive bookkeeping for every
 frame in, a coroutine chain for every frame out. At 4,000 connections the bots' core was the
-limit of the bare broadcast's capacity ladder (docs/performance.md, "The method"). Here the
+limit of the bare broadcast's capacity ladder (docs/performance.md, "Caveats"). Here the
 same protocol object (``websockets.client.ClientProtocol``: the handshake, framing, masking, the
 answers to control frames) is fed straight from ``data_received``, and each text frame's payload
 is queued as the protocol gives it (a ``bytearray``, which ``orjson.loads`` takes) for ``async
