@@ -28,7 +28,7 @@ The collector: the site's schedule (app/collector.py, with the site's settings: 
 every ``GC_YOUNG_SECONDS``, what survives frozen), as any server with thousands of sockets
 should run it. Left to CPython's automatic collection, the bare server paused 390-515 ms at
 4,000 connections for a full pass (one in most 8-12 s windows): its p99 was its collector's,
-and the capacity ladder found no rate it kept 10 ms at (docs/performance.md, "Measuring").
+and the capacity ladder found no rate it kept 10 ms at (docs/performance.md, "The method").
 """
 
 from __future__ import annotations

@@ -121,8 +121,7 @@ class Measured:
         return noise_note(self)
 
     def ok_at_target(self) -> bool:
-        r = self.result
-        return r["p99_ms"] <= P99_TARGET_MS and r["applied_per_s"] >= APPLIED_SHARE * r["offered"]
+        return self.result["p99_ms"] <= P99_TARGET_MS and applied_all(self.result)
 
     def gen_limited(self) -> bool:
         r = self.result
@@ -272,8 +271,12 @@ def ratio_line(check, aim: str, real: Measured | None, bare: Measured | None,  #
 def kept_up(result: dict) -> bool:
     """Whether a fixed-rate run's server applied the rate offered with room to spare: under
     ``SATURATED_CPU_PCT`` of its core and ``APPLIED_SHARE`` of the rate applied."""
-    return (not saturated(result)
-            and result.get("applied_per_s", 0) >= APPLIED_SHARE * result.get("offered", 0))
+    return not saturated(result) and applied_all(result)
+
+
+def applied_all(result: dict) -> bool:
+    """Whether a run applied the rate it offered (``APPLIED_SHARE`` of it at least)."""
+    return result.get("applied_per_s", 0) >= APPLIED_SHARE * result.get("offered", 0)
 
 
 def main(argv: list[str] | None = None) -> int:

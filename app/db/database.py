@@ -53,6 +53,16 @@ UNAVAILABLE_ERRORS: tuple[type[Exception], ...] = (
 connection, a statement cancelled by its timeout, a locked SQLite file, an empty pool."""
 
 
+def _too_late(limit: float) -> DatabaseUnavailable:
+    """A call that did not answer within ``limit`` seconds (``Database.run`` and ``write``)."""
+    return DatabaseUnavailable(f"the database did not answer within {limit:g} s")
+
+
+def _refused(error: BaseException) -> DatabaseUnavailable:
+    """A refusal or a timeout of the driver's, reported as its first line."""
+    return DatabaseUnavailable(str(error).splitlines()[0])
+
+
 def json_dumps(value: object) -> str:
     """JSON text as the JSON columns keep it (orjson)."""
     return orjson.dumps(value).decode()
@@ -289,7 +299,7 @@ class Database:
         except DatabaseUnavailable:
             raise
         except UNAVAILABLE_ERRORS as error:
-            raise DatabaseUnavailable(str(error).splitlines()[0]) from error
+            raise _refused(error) from error
         finally:
             timer.cancel()
 
@@ -300,8 +310,7 @@ class Database:
         if future.done():
             return
         self._cut(self._writer.running)
-        future.set_exception(
-            DatabaseUnavailable(f"the database did not answer within {limit:g} s"))
+        future.set_exception(_too_late(limit))
 
     async def _answer(self, future: asyncio.Future[T], deadline: float | None,
                       running: Callable[[], int | None]) -> T:
@@ -313,9 +322,9 @@ class Database:
             return await asyncio.wait_for(future, limit)
         except TimeoutError as error:
             self._cut(running())
-            raise DatabaseUnavailable(f"the database did not answer within {limit:g} s") from error
+            raise _too_late(limit) from error
         except UNAVAILABLE_ERRORS as error:
-            raise DatabaseUnavailable(str(error).splitlines()[0]) from error
+            raise _refused(error) from error
 
     def writer_connection(self) -> Any:
         """On the writer thread (``write``): its own driver connection, taken from the pool once
