@@ -1,19 +1,22 @@
-"""The journal's transaction, alone: what writing a batch of moves costs, and where it goes.
+"""The journal's transaction, alone: what writing a batch costs, and where it goes.
 
     .venv/bin/python bench/journal_write.py [--url URL] [--moves 4] [--transactions 1500]
+    .venv/bin/python bench/journal_write.py --rooms 50 --transactions 40    # a burst of joins
 
 Writes ``--transactions`` batches of ``--moves`` moves each into one room's running match, one
-transaction a batch, on a fresh database (``--url``: a SQLite file in a temporary folder by
+transaction a batch (with ``--rooms N``: each batch writes N rooms whole, four members each,
+and starts their matches: what a burst of joins or a restart's new matches queue), on a fresh
+database (``--url``: a SQLite file in a temporary folder by
 default; a PostgreSQL URL is migrated and used as given: point it at a scratch database; the
 room ``BNCH`` it writes starts a new match, so its earlier moves go). Two ways, alternated over
 ``--rounds`` rounds:
 
-- ``core``: the same driver-level insert inside SQLAlchemy Core's connection and transaction
-  (``app.db.rooms._write_core``: how the journal writes a batch that holds more than moves, or
-  fencing tokens);
-- ``raw``: ``app.db.rooms.write_ops``, the journal's own write of a batch of moves: the insert
-  and commit on the driver's connection taken from the same pool (``write_moves``), without
-  SQLAlchemy's connection and transaction objects.
+- ``core``: SQLAlchemy Core's connection and transaction (``app.db.rooms._write_core``: how the
+  journal writes a batch with fencing tokens; its moves still one driver-level insert, its
+  rooms and matches Core statements);
+- ``raw``: ``app.db.rooms.write_ops``, the journal's own write: the driver's statements
+  (app/db/room_sql.py) and the commit on the driver's connection taken from the same pool
+  (``_write_driver``), without SQLAlchemy's connection, transaction and statement objects.
 
 Printed per way and round: wall time and this process's CPU time per transaction (the database
 server's own CPU is not counted: on PostgreSQL it is another process). The journal writes what
@@ -28,6 +31,7 @@ import argparse
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -37,6 +41,7 @@ from app.db.database import Database, migrate  # noqa: E402
 from app.db.rooms import (  # noqa: E402
     AddMove,
     MemberRecord,
+    RoomOp,
     SaveRoom,
     StartMatch,
     _write_core,
@@ -74,18 +79,44 @@ class Batches:
         return batch
 
 
-def write_core(db: Database, moves: list[AddMove]) -> None:
-    _write_core(db, list(moves), None)
+class RoomBursts:
+    """Consecutive batches of ``size`` rooms, each written whole and starting a match."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.number = 0
+
+    def next(self) -> list[RoomOp]:
+        now = datetime.now(UTC)
+        batch: list[RoomOp] = []
+        for _ in range(self.size):
+            self.number += 1
+            code = f"R{self.number % 5000:04d}"
+            batch.append(SaveRoom(
+                code=code, game="panika", options={}, host=1, public=False, status="playing",
+                match_number=1, next_member=5, banned={"nonces": [], "names": []},
+                members=tuple(MemberRecord(i, f"P{i}", i - 1, True, f"n{i}") for i in range(1, 5)),
+                at=now))
+            batch.append(StartMatch(code=code, match_number=1, seed="00" * 32, players=4,
+                                    options={}, started_at=now))
+        return batch
 
 
-def write_raw(db: Database, moves: list[AddMove]) -> None:
-    write_ops(db, list(moves))
+def write_core(db: Database, ops: Sequence[RoomOp]) -> None:
+    _write_core(db, list(ops), None)
+
+
+def write_raw(db: Database, ops: Sequence[RoomOp]) -> None:
+    write_ops(db, list(ops))
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--url", default="", help="database URL (default: SQLite, a temporary file)")
     ap.add_argument("--moves", type=int, default=4, help="moves per transaction")
+    ap.add_argument("--rooms", type=int, default=0,
+                    help="rooms written whole (and their matches started) a transaction, "
+                         "instead of moves")
     ap.add_argument("--transactions", type=int, default=1500)
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
@@ -94,7 +125,11 @@ def main() -> int:
     db = Database(url)
     try:
         _setup(db)
-        batches = Batches(args.moves)
+        batches: Batches | RoomBursts = RoomBursts(args.rooms) if args.rooms else \
+            Batches(args.moves)
+        what = f"rooms/transaction={args.rooms}" if args.rooms else \
+            f"moves/transaction={args.moves}"
+        per = args.rooms or args.moves
         for round_number in range(1, args.rounds + 1):
             for name, write in (("core", write_core), ("raw", write_raw)):
                 for _ in range(100):  # warm-up
@@ -105,10 +140,11 @@ def main() -> int:
                 wall = time.perf_counter() - wall
                 cpu = time.process_time() - cpu
                 print(f"{db.engine.dialect.name} round={round_number} {name:4} "
-                      f"moves/transaction={args.moves} "
+                      f"{what} "
                       f"wall={1e6 * wall / args.transactions:.0f}us "
                       f"cpu={1e6 * cpu / args.transactions:.0f}us "
-                      f"cpu_per_move={1e6 * cpu / args.transactions / args.moves:.0f}us")
+                      f"cpu_per_{'room' if args.rooms else 'move'}="
+                      f"{1e6 * cpu / args.transactions / per:.0f}us")
     finally:
         db.dispose()
     return 0

@@ -1,144 +1,61 @@
 """Open rooms in the database: the writes the journal batches, and the reads of a restart.
 
-The journal (app/realtime/durable/journal.py) turns a room's changes into the operations below and writes
-every operation queued in the last few milliseconds in one transaction (``write_ops``). Each
-operation is idempotent, so a batch whose commit succeeded but whose answer was lost can be
-written again as it is: a room is written whole (its row and all its members), a match start
-replaces the room's match and its moves, and a move that is there already is left as it is
-(docs/architecture.md, "Durable rooms").
+The journal (app/realtime/durable/journal.py) turns a room's changes into operations
+(app/db/room_ops.py, each idempotent) and writes every operation queued in one turn of the event
+loop in one transaction (``write_ops``), as the driver's own statements (app/db/room_sql.py);
+a restart reads the rooms back (``load_rooms``; docs/architecture.md, "Durable rooms").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
 import orjson
 from sqlalchemy import Connection, delete, insert, select, update
 
-from app.engine import LogEntry, Move
+from app.engine import Move
 
 from .database import Database
 from .models import RoomMatchRow, RoomMemberRow, RoomMoveRow, RoomRow
+from .room_ops import (
+    AddMove,
+    DeleteRoom,
+    MemberRecord,
+    RoomFields,
+    RoomOp,
+    SaveRoom,
+    StartMatch,
+)
+from .room_sql import DIALECTS, Statement, move_statement, statements
+
+__all__ = ["AddMove", "DeleteRoom", "MemberRecord", "RoomFields", "RoomOp", "SaveRoom",
+           "StartMatch", "StoredMatch", "StoredRoom", "claim_room", "delete_rooms",
+           "load_room", "load_rooms", "write_ops"]
 
 
-@dataclass(frozen=True, slots=True)
-class MemberRecord:
-    id: int
-    nickname: str
-    seat: int | None
-    player: bool
-    nonce: str
-    bot: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RoomFields:
-    """What a room row holds, the same written (``SaveRoom``) and read back (``StoredRoom``)."""
-
-    code: str
-    game: str
-    options: dict[str, Any]
-    host: int | None
-    public: bool
-    status: str
-    match_number: int
-    next_member: int
-    banned: dict[str, list[str]]
-
-
-@dataclass(frozen=True, slots=True)
-class SaveRoom(RoomFields):
-    """The room and all its members as they are now (written whole: members change rarely)."""
-
-    members: tuple[MemberRecord, ...]
-    room_options: dict[str, Any] | None = None
-    at: datetime = field(default_factory=lambda: datetime.now(UTC))
-
-
-@dataclass(frozen=True, slots=True)
-class StartMatch:
-    """A new match in the room: it replaces the previous one and its moves."""
-
-    code: str
-    match_number: int
-    seed: str
-    players: int
-    options: dict[str, Any]
-    started_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class AddMove:
-    """One accepted move of the room's current match: its number in the log (from 1) and the
-    move as the log holds it (``LogEntry``: the action's JSON text, written to its column as
-    it is, never decoded and encoded again)."""
-
-    code: str
-    seq: int
-    move: LogEntry
-    received_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class DeleteRoom:
-    """The room closed (or was found idle or finished at start): its rows go."""
-
-    code: str
-
-
-RoomOp = SaveRoom | StartMatch | AddMove | DeleteRoom
-
-
-MOVE_COLUMNS = "room_code, seq, seat, action, at_ms, rtt_ms, received_at"
-_SQLITE_INSERT_MOVE = (f"INSERT INTO room_moves ({MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                       "ON CONFLICT DO NOTHING")
-_POSTGRES_MOVE_ROW = "(%s, %s, %s, %s, %s, %s, %s)"
-SQLITE_TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
-"""How SQLAlchemy's ``DateTime`` keeps a time in SQLite (and reads it back): UTC, no offset."""
-
-
-def _move_statement(dialect: str, moves: list[AddMove]) -> tuple[str, Any, bool] | None:
-    """The one driver-level statement that inserts ``moves``: its SQL, its parameters, and
-    whether they are a list of rows (``executemany``); None on a database the site does not run
-    on. SQLite takes one prepared statement for many rows, PostgreSQL one multi-row insert (one
-    round trip). A move already in the table (a batch written again) is kept as it is
-    (``ON CONFLICT DO NOTHING`` on the ``(room_code, seq)`` key)."""
-    if dialect == "sqlite":
-        return _SQLITE_INSERT_MOVE, [
-            _move_row(op, op.received_at.astimezone(UTC).strftime(SQLITE_TIME_FORMAT))
-            for op in moves], True
-    if dialect == "postgresql":
-        rows = ", ".join([_POSTGRES_MOVE_ROW] * len(moves))
-        return (f"INSERT INTO room_moves ({MOVE_COLUMNS}) VALUES {rows} ON CONFLICT DO NOTHING",
-                tuple(value for op in moves for value in _move_row(op, op.received_at)), False)
-    return None
-
-
-def write_moves(db: Database, moves: list[AddMove]) -> None:
-    """A batch of moves only (what the journal writes nearly always): one statement and the
-    commit on a driver connection, past SQLAlchemy's connection and transaction objects (50-70
-    us of CPU a transaction on SQLite: docs/performance.md, "The cost of durable rooms";
-    ``bench/journal_write.py``). On the journal's writer thread the connection is the one it
-    keeps (``Database.writer_connection``: no check-out a batch); elsewhere it is taken from the
-    engine's pool and given back. Either way the database handle's watch of stuck connections
-    (``Database._cut``) sees it, and a connection that failed is never used again."""
-    statement = _move_statement(db.engine.dialect.name, moves)
-    if statement is None:  # pragma: no cover - the two databases the site runs on
-        _write_core(db, list(moves), None)
-        return
+def _write_driver(db: Database, ops: list[RoomOp]) -> None:
+    """``ops`` as the driver's own statements (app/db/room_sql.py) and the commit, on a driver
+    connection, past SQLAlchemy's connection and transaction objects (50-70 us of CPU a
+    transaction on SQLite) and its statement compilation (260-400 us a room written whole:
+    docs/performance.md, "The cost of durable rooms"; ``bench/journal_write.py``). On the
+    journal's writer thread the connection is the one it keeps (``Database.writer_connection``:
+    no check-out a batch); elsewhere it is taken from the engine's pool and given back. Either
+    way the database handle's watch of stuck connections (``Database._cut``) sees it, and a
+    connection that failed is never used again."""
+    written = statements(db.engine.dialect.name, ops)
     held = db.writer_connection()
     if held is not None:
         try:
-            _execute_and_commit(held, statement)
+            _execute_and_commit(held, written)
         except BaseException:
             db.drop_writer_connection()  # never reused half-way through a transaction
             raise
         return
     connection = db.engine.raw_connection()
     try:
-        _execute_and_commit(connection, statement)
+        _execute_and_commit(connection, written)
     except BaseException:
         connection.invalidate()  # never back to the pool half-way through a transaction
         raise
@@ -146,42 +63,30 @@ def write_moves(db: Database, moves: list[AddMove]) -> None:
         connection.close()
 
 
-def _execute_and_commit(connection: Any, statement: tuple[str, Any, bool]) -> None:
-    sql, parameters, many = statement
+def _execute_and_commit(connection: Any, written: list[Statement]) -> None:
     cursor = connection.cursor()
     try:
-        if many:
-            cursor.executemany(sql, parameters)
-        else:
-            cursor.execute(sql, parameters)
+        for sql, parameters, many in written:
+            if many:
+                cursor.executemany(sql, parameters)
+            else:
+                cursor.execute(sql, parameters)
     finally:
         cursor.close()
     connection.commit()
 
 
 def _insert_moves(connection: Connection, moves: list[AddMove]) -> None:
-    """One statement for a run of moves; a move already in the table (a batch written again) is
-    kept as it is (``ON CONFLICT DO NOTHING`` on the ``(room_code, seq)`` key).
-
-    The hot path of every durable move, so it goes to the driver with the values already in the
-    form the columns keep (the action as JSON text, the time as SQLAlchemy writes it), past
-    SQLAlchemy's statement compilation and per-value processing: a third of a small
-    transaction's CPU (docs/performance.md, "The cost of durable rooms"). ``load_rooms`` reads
-    them back through the same column types, which tests/durable/test_journal.py checks."""
-    statement = _move_statement(connection.dialect.name, moves)
-    if statement is not None:
-        connection.exec_driver_sql(statement[0], statement[1])
+    """One statement for a run of moves, in Core's transaction (a fenced batch): the driver's
+    own (``move_statement``) on the databases the site runs on."""
+    if connection.dialect.name in DIALECTS:
+        sql, parameters, _ = move_statement(connection.dialect.name, moves)
+        connection.exec_driver_sql(sql, parameters)
     else:  # pragma: no cover - the two databases the site runs on
         connection.execute(insert(RoomMoveRow), [
             {"room_code": op.code, "seq": op.seq, "seat": op.move.seat,
              "action": orjson.loads(op.move.action), "at_ms": op.move.at_ms,
              "rtt_ms": op.move.rtt_ms, "received_at": op.received_at} for op in moves])
-
-
-def _move_row(op: AddMove, received_at: Any) -> tuple[Any, ...]:
-    """A move's values in ``MOVE_COLUMNS`` order, the action as JSON text."""
-    move = op.move
-    return (op.code, op.seq, move.seat, move.action, move.at_ms, move.rtt_ms, received_at)
 
 
 def _delete_room(connection: Connection, code: str) -> None:
@@ -227,14 +132,15 @@ def _fenced_out(connection: Connection, fences: dict[str, int]) -> set[str]:
 
 def write_ops(db: Database, ops: list[RoomOp],
               fences: dict[str, int] | None = None) -> set[str]:
-    """Write ``ops`` in order, in one transaction (blocking: run through ``Database.run``).
-    A batch of moves only, with no fences, goes the driver's way (``write_moves``); any other
-    through SQLAlchemy Core, consecutive moves in one statement. Core, not the ORM: on the hot
-    path a transaction through a ``Session`` costs about twice the CPU (docs/performance.md).
-    ``fences`` (several processes): the operations of a room whose recorded fencing token is
-    higher than this process's are left out; returns the codes of those rooms."""
-    if not fences and ops and all(type(op) is AddMove for op in ops):
-        write_moves(db, cast(list[AddMove], ops))
+    """Write ``ops`` in order, in one transaction (blocking: run through ``Database.write``).
+    Without fences, as the driver's own statements (``_write_driver``); with them (several
+    processes) through SQLAlchemy Core, which also checks them: the operations of a room whose
+    recorded fencing token is higher than this process's are left out, and the codes of those
+    rooms returned. Core, not the ORM: a transaction through a ``Session`` costs about twice the
+    CPU (docs/performance.md)."""
+    if not fences and db.engine.dialect.name in DIALECTS:
+        if ops:
+            _write_driver(db, ops)
         return set()
     return _write_core(db, ops, fences)
 

@@ -197,14 +197,15 @@ def test_a_failed_batch_drops_the_writers_connection_and_the_next_takes_a_fresh_
     calls = {"n": 0}
     used: list[object] = []
 
-    def fails_once(connection, statement):  # type: ignore[no-untyped-def]
+    def fails_once(connection, written):  # type: ignore[no-untyped-def]
         used.append(connection.dbapi_connection)
         calls["n"] += 1
         if calls["n"] == 2:
             cursor = connection.cursor()
-            cursor.execute(statement[0], statement[1][0])  # half the batch in, uncommitted
+            sql, rows, _ = written[0]
+            cursor.execute(sql, rows[0])  # half the batch in, uncommitted
             raise RuntimeError("the disk said no")
-        real(connection, statement)
+        real(connection, written)
 
     monkeypatch.setattr(rooms, "_execute_and_commit", fails_once)
 
