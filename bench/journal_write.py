@@ -2,10 +2,13 @@
 
     .venv/bin/python bench/journal_write.py [--url URL] [--moves 4] [--transactions 1500]
     .venv/bin/python bench/journal_write.py --rooms 50 --transactions 40    # a burst of joins
+    .venv/bin/python bench/journal_write.py --match-moves 120 --transactions 300   # matches
 
 Writes ``--transactions`` batches of ``--moves`` moves each into one room's running match, one
 transaction a batch (with ``--rooms N``: each batch writes N rooms whole, four members each,
-and starts their matches: what a burst of joins or a restart's new matches queue), on a fresh
+and starts their matches: what a burst of joins or a restart's new matches queue; with
+``--match-moves N`` each is a finished match of N moves and four players, ``save_match``, which
+on SQLite runs on the journal's thread), on a fresh
 database (``--url``: a SQLite file in a temporary folder by
 default; a PostgreSQL URL is migrated and used as given: point it at a scratch database; the
 room ``BNCH`` it writes starts a new match, so its earlier moves go). Two ways, alternated over
@@ -15,7 +18,7 @@ room ``BNCH`` it writes starts a new match, so its earlier moves go). Two ways, 
   journal writes a batch with fencing tokens; its moves still one driver-level insert, its
   rooms and matches Core statements);
 - ``raw``: ``app.db.rooms.write_ops``, the journal's own write: the driver's statements
-  (app/db/room_sql.py) and the commit on the driver's connection taken from the same pool
+  (app/db/driver_sql.py) and the commit on the driver's connection taken from the same pool
   (``_write_driver``), without SQLAlchemy's connection, transaction and statement objects.
 
 Printed per way and round: wall time and this process's CPU time per transaction (the database
@@ -34,10 +37,12 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.db.database import Database, migrate  # noqa: E402
+from app.db.matches import MatchRecord, PlayerResult, _insert_match, save_match  # noqa: E402
 from app.db.rooms import (  # noqa: E402
     AddMove,
     MemberRecord,
@@ -47,7 +52,7 @@ from app.db.rooms import (  # noqa: E402
     _write_core,
     write_ops,
 )
-from app.engine import LogEntry  # noqa: E402
+from app.engine import LogEntry, Move, MoveLog  # noqa: E402
 
 CODE = "BNCH"
 
@@ -102,12 +107,40 @@ class RoomBursts:
         return batch
 
 
-def write_core(db: Database, ops: Sequence[RoomOp]) -> None:
-    _write_core(db, list(ops), None)
+class FinishedMatches:
+    """Consecutive finished matches of ``size`` moves (a one-element batch: one a transaction)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.number = 0
+        self.log = MoveLog()
+        """One log for every match (the room hands over its own, built as it played)."""
+        for seq in range(size):
+            self.log.append(Move(seq % 4, {"type": "tap", "n": seq}, 250 * seq, 20))
+
+    def next(self) -> list[MatchRecord]:
+        self.number += 1
+        now = datetime.now(UTC)
+        log = self.log
+        return [MatchRecord(
+            game="panika", room_code=CODE, options={"turn_seconds": 30}, seed="0f" * 32,
+            seed_hash=f"{self.number:064x}", started_at=now, ended_at=now, summary="{seat:0} wins",
+            players=[PlayerResult(seat, f"P{seat}", seat, seat + 1, seat == 0) for seat in range(4)],
+            log=log)]
 
 
-def write_raw(db: Database, ops: Sequence[RoomOp]) -> None:
-    write_ops(db, list(ops))
+def write_core(db: Database, ops: Sequence[Any]) -> None:
+    if ops and isinstance(ops[0], MatchRecord):
+        _insert_match(db, ops[0])
+    else:
+        _write_core(db, list(ops), None)
+
+
+def write_raw(db: Database, ops: Sequence[Any]) -> None:
+    if ops and isinstance(ops[0], MatchRecord):
+        save_match(db, record=ops[0])
+    else:
+        write_ops(db, list(ops))
 
 
 def main() -> int:
@@ -117,6 +150,8 @@ def main() -> int:
     ap.add_argument("--rooms", type=int, default=0,
                     help="rooms written whole (and their matches started) a transaction, "
                          "instead of moves")
+    ap.add_argument("--match-moves", type=int, default=0,
+                    help="a finished match of this many moves a transaction, instead of moves")
     ap.add_argument("--transactions", type=int, default=1500)
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
@@ -125,11 +160,14 @@ def main() -> int:
     db = Database(url)
     try:
         _setup(db)
-        batches: Batches | RoomBursts = RoomBursts(args.rooms) if args.rooms else \
-            Batches(args.moves)
-        what = f"rooms/transaction={args.rooms}" if args.rooms else \
-            f"moves/transaction={args.moves}"
-        per = args.rooms or args.moves
+        batches: Batches | RoomBursts | FinishedMatches = Batches(args.moves)
+        what, per, unit = f"moves/transaction={args.moves}", args.moves, "move"
+        if args.rooms:
+            batches = RoomBursts(args.rooms)
+            what, per, unit = f"rooms/transaction={args.rooms}", args.rooms, "room"
+        elif args.match_moves:
+            batches = FinishedMatches(args.match_moves)
+            what, per, unit = f"match of {args.match_moves} moves", 1, "match"
         for round_number in range(1, args.rounds + 1):
             for name, write in (("core", write_core), ("raw", write_raw)):
                 for _ in range(100):  # warm-up
@@ -143,7 +181,7 @@ def main() -> int:
                       f"{what} "
                       f"wall={1e6 * wall / args.transactions:.0f}us "
                       f"cpu={1e6 * cpu / args.transactions:.0f}us "
-                      f"cpu_per_{'room' if args.rooms else 'move'}="
+                      f"cpu_per_{unit}="
                       f"{1e6 * cpu / args.transactions / per:.0f}us")
     finally:
         db.dispose()

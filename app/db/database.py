@@ -9,6 +9,7 @@ turning "no answer" and "refused" alike into ``DatabaseUnavailable``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import os
@@ -325,6 +326,52 @@ class Database:
             raise _too_late(limit) from error
         except UNAVAILABLE_ERRORS as error:
             raise _refused(error) from error
+
+    async def store(self, call: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """A write besides the journal's (a finished match): on SQLite on the journal's writer
+        thread, in turn with its batches (``write``), on the connection it keeps; elsewhere on
+        the handle's worker threads (``run``). SQLite takes one writer at a time: a second
+        thread writing meets the file's lock and its busy handler, which sleeps 1, 2, 5, 10 ms
+        and longer between tries, and holds the journal's batch, with every room's frames, the
+        same way (docs/performance.md, "The cost of durable rooms")."""
+        if self.engine.dialect.name == "sqlite":
+            return await self.write(functools.partial(call, *args, **kwargs))
+        return await self.run(call, *args, **kwargs)
+
+    def driver_transaction(self, work: Callable[[Any], T]) -> T:
+        """``work(connection)`` on a driver connection, then the commit (blocking): the writer
+        thread's own connection on that thread (``writer_connection``: no check-out), else one
+        taken from the engine's pool and given back. Either way the watch of stuck connections
+        (``_cut``) sees it, and a connection that failed is never used again (it may be half-way
+        through a transaction). The driver's own errors are raised as SQLAlchemy raises them
+        (``OperationalError`` and the rest: ``UNAVAILABLE_ERRORS`` names the kinds that mean the
+        database is away)."""
+        dbapi_error = self.engine.dialect.loaded_dbapi.Error
+        try:
+            return self._in_driver_transaction(work)
+        except dbapi_error as error:
+            raise exc.DBAPIError.instance(None, None, error, dbapi_error) from error
+
+    def _in_driver_transaction(self, work: Callable[[Any], T]) -> T:
+        held = self.writer_connection()
+        if held is not None:
+            try:
+                result = work(held)
+                held.commit()
+            except BaseException:
+                self.drop_writer_connection()
+                raise
+            return result
+        connection = self.engine.raw_connection()
+        try:
+            result = work(connection)
+            connection.commit()
+        except BaseException:
+            connection.invalidate()
+            raise
+        finally:
+            connection.close()
+        return result
 
     def writer_connection(self) -> Any:
         """On the writer thread (``write``): its own driver connection, taken from the pool once

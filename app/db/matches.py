@@ -21,6 +21,7 @@ from sqlalchemy.orm import defer, selectinload
 from app.engine import Move, moves_json
 
 from .database import Database
+from .driver_sql import DIALECTS, match_id_query, match_insert, players_insert
 from .models import Match, MatchPlayer
 
 
@@ -114,17 +115,45 @@ def save_match(db: Database, *, record: MatchRecord) -> int:
 
     Idempotent: a match is known by its seed hash (unique, migration 0003), so writing the same
     record again (a retry after a lost answer, an outbox entry drained after a restart) returns
-    the id of the match already stored and stores nothing. Two Core inserts in one transaction
-    (no ORM unit of work): this runs for every finished match, on a database worker thread.
+    the id of the match already stored and stores nothing. It runs for every finished match
+    (through ``Database.store``: on SQLite the journal's writer thread), as the driver's own
+    statements in one transaction (app/db/driver_sql.py): the match's row ``ON CONFLICT DO
+    NOTHING RETURNING`` its id, then its players; 1.3-2 ms of CPU through SQLAlchemy Core.
     """
-    try:
+    dialect = db.engine.dialect.name
+    if dialect in DIALECTS:
+        return db.driver_transaction(lambda connection: _insert_match_driver(
+            connection, dialect, record))
+    try:  # pragma: no cover - the two databases the site runs on
         return _insert_match(db, record)
-    except IntegrityError:
+    except IntegrityError:  # pragma: no cover
         with db.engine.connect() as connection:  # a concurrent write of this match won
             found = _id_of(connection, record.seed_hash)
         if found is None:
             raise
         return found
+
+
+def _insert_match_driver(connection: Any, dialect: str, record: MatchRecord) -> int:
+    cursor = connection.cursor()
+    try:
+        sql, row, _ = match_insert(dialect, record)
+        cursor.execute(sql, row)
+        inserted = cursor.fetchall()
+        if not inserted:  # stored already: a retry, or a concurrent write of it won
+            sql, row, _ = match_id_query(dialect, record.seed_hash)
+            cursor.execute(sql, row)
+            return int(cursor.fetchone()[0])
+        match_id = int(inserted[0][0])
+        if record.players:
+            sql, rows, many = players_insert(dialect, match_id, record.players)
+            if many:
+                cursor.executemany(sql, rows)
+            else:
+                cursor.execute(sql, rows)
+        return match_id
+    finally:
+        cursor.close()
 
 
 def _insert_match(db: Database, record: MatchRecord) -> int:

@@ -186,7 +186,7 @@ class MatchWriter:
         else:
             if not self.database_down and not self.schema_pending:
                 try:
-                    match_id = await self.db.run(save_match, self.db, record=record)
+                    match_id = await self.db.store(save_match, self.db, record=record)
                 except Exception as error:  # noqa: BLE001 - the outbox keeps the match
                     log.warning("could not save match %s yet: %s", record.seed_hash[:12], error)
                     self.database_down = isinstance(error, DatabaseUnavailable)
@@ -243,7 +243,7 @@ class MatchWriter:
             waiting = self._waiting[key]
             waiting.attempts += 1
             try:
-                match_id = await self.db.run(save_match, self.db, record=waiting.record)
+                match_id = await self.db.store(save_match, self.db, record=waiting.record)
             except DatabaseUnavailable as error:
                 self.database_down = True
                 log.warning("the database is unavailable (%s); %d matches wait in the outbox",

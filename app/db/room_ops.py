@@ -2,7 +2,7 @@
 whole, a match start replaces the room's match and its moves, a move already stored stays as it
 is), so a batch whose commit succeeded but whose answer was lost can be written again as it is
 (docs/architecture.md, "Durable rooms"). app/realtime/durable/stored.py makes them from a room;
-app/db/room_sql.py turns them into the driver's statements, app/db/rooms.py writes them.
+app/db/driver_sql.py turns them into the driver's statements, app/db/rooms.py writes them.
 """
 
 from __future__ import annotations

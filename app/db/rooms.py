@@ -2,7 +2,7 @@
 
 The journal (app/realtime/durable/journal.py) turns a room's changes into operations
 (app/db/room_ops.py, each idempotent) and writes every operation queued in one turn of the event
-loop in one transaction (``write_ops``), as the driver's own statements (app/db/room_sql.py);
+loop in one transaction (``write_ops``), as the driver's own statements (app/db/driver_sql.py);
 a restart reads the rooms back (``load_rooms``; docs/architecture.md, "Durable rooms").
 """
 
@@ -28,7 +28,7 @@ from .room_ops import (
     SaveRoom,
     StartMatch,
 )
-from .room_sql import DIALECTS, Statement, move_statement, statements
+from .driver_sql import DIALECTS, Statement, move_statement, statements
 
 __all__ = ["AddMove", "DeleteRoom", "MemberRecord", "RoomFields", "RoomOp", "SaveRoom",
            "StartMatch", "StoredMatch", "StoredRoom", "claim_room", "delete_rooms",
@@ -36,34 +36,16 @@ __all__ = ["AddMove", "DeleteRoom", "MemberRecord", "RoomFields", "RoomOp", "Sav
 
 
 def _write_driver(db: Database, ops: list[RoomOp]) -> None:
-    """``ops`` as the driver's own statements (app/db/room_sql.py) and the commit, on a driver
-    connection, past SQLAlchemy's connection and transaction objects (50-70 us of CPU a
+    """``ops`` as the driver's own statements (app/db/driver_sql.py) in one transaction on a
+    driver connection (``Database.driver_transaction``: on the journal's writer thread the one
+    it keeps), past SQLAlchemy's connection and transaction objects (50-70 us of CPU a
     transaction on SQLite) and its statement compilation (260-400 us a room written whole:
-    docs/performance.md, "The cost of durable rooms"; ``bench/journal_write.py``). On the
-    journal's writer thread the connection is the one it keeps (``Database.writer_connection``:
-    no check-out a batch); elsewhere it is taken from the engine's pool and given back. Either
-    way the database handle's watch of stuck connections (``Database._cut``) sees it, and a
-    connection that failed is never used again."""
+    docs/performance.md, "The cost of durable rooms"; ``bench/journal_write.py``)."""
     written = statements(db.engine.dialect.name, ops)
-    held = db.writer_connection()
-    if held is not None:
-        try:
-            _execute_and_commit(held, written)
-        except BaseException:
-            db.drop_writer_connection()  # never reused half-way through a transaction
-            raise
-        return
-    connection = db.engine.raw_connection()
-    try:
-        _execute_and_commit(connection, written)
-    except BaseException:
-        connection.invalidate()  # never back to the pool half-way through a transaction
-        raise
-    finally:
-        connection.close()
+    db.driver_transaction(lambda connection: _execute(connection, written))
 
 
-def _execute_and_commit(connection: Any, written: list[Statement]) -> None:
+def _execute(connection: Any, written: list[Statement]) -> None:
     cursor = connection.cursor()
     try:
         for sql, parameters, many in written:
@@ -73,7 +55,6 @@ def _execute_and_commit(connection: Any, written: list[Statement]) -> None:
                 cursor.execute(sql, parameters)
     finally:
         cursor.close()
-    connection.commit()
 
 
 def _insert_moves(connection: Connection, moves: list[AddMove]) -> None:

@@ -409,7 +409,7 @@ class RoomRegistry:
         straight to the database on a database thread."""
         if self.writer is not None:
             return await self.writer.save(record, on_state)
-        return await self._db.run(save_match, self._db, record=record)
+        return await self._db.store(save_match, self._db, record=record)
 
     def _forget(self, room: Room) -> None:
         gone = room.close_code != CLOSE_SERVER_RESTARTING

@@ -193,7 +193,7 @@ def test_a_failed_batch_drops_the_writers_connection_and_the_next_takes_a_fresh_
     migrate(url)
     db = Database(url)
     _room_with_a_match(db)
-    real = rooms._execute_and_commit
+    real = rooms._execute
     calls = {"n": 0}
     used: list[object] = []
 
@@ -207,7 +207,7 @@ def test_a_failed_batch_drops_the_writers_connection_and_the_next_takes_a_fresh_
             raise RuntimeError("the disk said no")
         real(connection, written)
 
-    monkeypatch.setattr(rooms, "_execute_and_commit", fails_once)
+    monkeypatch.setattr(rooms, "_execute", fails_once)
 
     async def scenario() -> None:
         await db.write(rooms.write_ops, db, _moves(1, 2))

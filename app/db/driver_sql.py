@@ -1,15 +1,16 @@
-"""The journal's operations as the driver's own statements: what app/db/rooms.py executes on a
-driver connection, past SQLAlchemy's statement compilation and per-value processing.
+"""The hot writes as the driver's own statements: the journal's operations (``statements``, run
+by app/db/rooms.py) and a finished match (``match_insert``, app/db/matches.py), executed on a
+driver connection past SQLAlchemy's statement compilation and per-value processing.
 
 Through SQLAlchemy Core a room written whole or a match start cost 260-400 us of the writer's
 CPU each, a move a third of a small transaction's (docs/performance.md, "The cost of durable
 rooms"): a burst of joins (a restart, a class logging in together) held the rooms' frames
-for hundreds of milliseconds. Here the values go in the form the columns keep them, exactly as
+for hundreds of milliseconds; a finished match cost 1.3-2 ms. Here the values go in the form the columns keep them, exactly as
 SQLAlchemy writes them, and are read back through the same column types (``load_rooms``): JSON
 columns as JSON text from the columns' own serializer (Python's None as JSON ``null``, as
 SQLAlchemy's ``JSON`` type keeps it), times on SQLite as SQLAlchemy's ``DateTime`` formats them
-(UTC, no offset), on PostgreSQL as ``datetime`` values. tests/durable/test_room_sql.py checks
-the rows against Core's, byte for byte.
+(UTC, no offset), on PostgreSQL as ``datetime`` values. tests/durable/test_driver_sql.py and
+tests/db/test_match_sql.py check the rows against Core's, byte for byte.
 
 A statement is ``(sql, parameters, many)``: ``many`` when the parameters are a list of rows for
 ``executemany`` (SQLite: one prepared statement for many rows); PostgreSQL gets one multi-row
@@ -20,10 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from app.engine import moves_json
 
 from .database import json_dumps
 from .room_ops import AddMove, DeleteRoom, RoomOp, SaveRoom, StartMatch
+
+if TYPE_CHECKING:
+    from .matches import MatchRecord, PlayerResult
 
 Statement = tuple[str, Any, bool]
 """A statement's SQL, its parameters, and whether they are a list of rows (``executemany``)."""
@@ -41,6 +47,9 @@ ROOM_KEPT_ON_UPDATE = ("code", "created_at")
 here: ``claim_room`` sets it)."""
 MEMBER_COLUMNS = ("room_code", "member_id", "nickname", "seat", "player", "nonce", "bot")
 MATCH_COLUMNS = ("room_code", "match_number", "seed", "players", "options", "started_at")
+MATCH_RECORD_COLUMNS = ("game", "room_code", "options", "seed", "seed_hash", "started_at",
+                        "ended_at", "summary", "log")
+PLAYER_COLUMNS = ("match_id", "seat", "nickname", "score", "rank", "winner", "bot")
 ROOM_TABLES = ("room_moves", "room_matches", "room_members")
 """A room's tables besides ``rooms``, in the order its rows are deleted (children first)."""
 
@@ -72,8 +81,8 @@ def move_statement(dialect: str, moves: list[AddMove]) -> Statement:
     """One statement for a run of moves; a move already in the table (a batch written again) is
     kept as it is (``ON CONFLICT DO NOTHING`` on the ``(room_code, seq)`` key). The action is
     the log's JSON text as it is, never decoded and encoded again."""
-    time = _time_of(dialect)
-    return _insert(dialect, "room_moves", MOVE_COLUMNS, [
+    time = time_of(dialect)
+    return insert_statement(dialect, "room_moves", MOVE_COLUMNS, [
         (op.code, op.seq, op.move.seat, op.move.action, op.move.at_ms, op.move.rtt_ms,
          time(op.received_at)) for op in moves], " ON CONFLICT DO NOTHING")
 
@@ -81,17 +90,17 @@ def move_statement(dialect: str, moves: list[AddMove]) -> Statement:
 def _save_room(dialect: str, op: SaveRoom) -> list[Statement]:
     """The room's row (inserted, or updated but for its key, creation time and fence), then its
     members replaced by the ones it has now."""
-    at = _time_of(dialect)(op.at)
+    at = time_of(dialect)(op.at)
     room = (op.code, op.game, json_dumps(op.options), op.host, op.public, op.status,
             op.match_number, op.next_member, json_dumps(op.banned), json_dumps(op.room_options),
             at, at)
     updated = ", ".join(f"{column} = excluded.{column}" for column in ROOM_COLUMNS
                         if column not in ROOM_KEPT_ON_UPDATE)
-    written = [_insert(dialect, "rooms", ROOM_COLUMNS, [room],
+    written = [insert_statement(dialect, "rooms", ROOM_COLUMNS, [room],
                        f" ON CONFLICT (code) DO UPDATE SET {updated}")]
     written.extend(_deletes(dialect, op.code, ("room_members",)))
     if op.members:
-        written.append(_insert(dialect, "room_members", MEMBER_COLUMNS, [
+        written.append(insert_statement(dialect, "room_members", MEMBER_COLUMNS, [
             (op.code, m.id, m.nickname, m.seat, m.player, m.nonce, m.bot) for m in op.members]))
     return written
 
@@ -99,24 +108,44 @@ def _save_room(dialect: str, op: SaveRoom) -> list[Statement]:
 def _start_match(dialect: str, op: StartMatch) -> list[Statement]:
     """The room's previous match and its moves go; the new match's row replaces them."""
     written = _deletes(dialect, op.code, ("room_moves", "room_matches"))
-    written.append(_insert(dialect, "room_matches", MATCH_COLUMNS, [
+    written.append(insert_statement(dialect, "room_matches", MATCH_COLUMNS, [
         (op.code, op.match_number, op.seed, op.players, json_dumps(op.options),
-         _time_of(dialect)(op.started_at))]))
+         time_of(dialect)(op.started_at))]))
     return written
 
 
+def match_insert(dialect: str, record: MatchRecord) -> Statement:
+    """A finished match's row, returning its id; none (no row returned) when a match with its
+    seed hash is stored already (a retry after a lost answer: ``match_id_query``). The log is
+    the room's move texts joined (``moves_json``), never decoded."""
+    time = time_of(dialect)
+    return insert_statement(dialect, "matches", MATCH_RECORD_COLUMNS, [(
+        record.game, record.room_code, json_dumps(record.options), record.seed,
+        record.seed_hash, time(record.started_at), time(record.ended_at), record.summary,
+        moves_json(record.log))], " ON CONFLICT (seed_hash) DO NOTHING RETURNING id")
+
+
+def match_id_query(dialect: str, seed_hash: str) -> Statement:
+    return f"SELECT id FROM matches WHERE seed_hash = {placeholder(dialect)}", (seed_hash,), False
+
+
+def players_insert(dialect: str, match_id: int, players: list[PlayerResult]) -> Statement:
+    return insert_statement(dialect, "match_players", PLAYER_COLUMNS, [
+        (match_id, p.seat, p.nickname, p.score, p.rank, p.winner, p.bot) for p in players])
+
+
 def _deletes(dialect: str, code: str, tables: Iterable[str]) -> list[Statement]:
-    mark = _mark(dialect)
+    mark = placeholder(dialect)
     return [(f"DELETE FROM {table} WHERE room_code = {mark}", (code,), False)
             if table != "rooms" else (f"DELETE FROM rooms WHERE code = {mark}", (code,), False)
             for table in tables]
 
 
-def _insert(dialect: str, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]],
+def insert_statement(dialect: str, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]],
             tail: str = "") -> Statement:
     """``INSERT`` of ``rows``: SQLite one prepared statement run for each row, PostgreSQL one
     statement with every row (one round trip)."""
-    mark = _mark(dialect)
+    mark = placeholder(dialect)
     row = f"({', '.join([mark] * len(columns))})"
     head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
     if dialect == "sqlite":
@@ -127,12 +156,12 @@ def _insert(dialect: str, table: str, columns: tuple[str, ...], rows: list[tuple
             tuple(value for values in rows for value in values), False)
 
 
-def _mark(dialect: str) -> str:
+def placeholder(dialect: str) -> str:
     """The driver's placeholder: sqlite3's ``?``, psycopg's ``%s``."""
     return "?" if dialect == "sqlite" else "%s"
 
 
-def _time_of(dialect: str) -> Callable[[datetime], Any]:
+def time_of(dialect: str) -> Callable[[datetime], Any]:
     """How a time goes to the driver: SQLite text as SQLAlchemy keeps it, else the value."""
     return _sqlite_time if dialect == "sqlite" else _same
 

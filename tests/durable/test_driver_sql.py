@@ -1,4 +1,4 @@
-"""The journal's operations as the driver's own statements (app/db/room_sql.py) store exactly the
+"""The journal's operations as the driver's own statements (app/db/driver_sql.py) store exactly the
 rows SQLAlchemy Core stores for them (``_write_core``, still the way of a fenced batch), and read
 back as written, on SQLite and on PostgreSQL."""
 
@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from sqlalchemy import text
 
 from app.db.database import Database, migrate
-from app.db.room_sql import statements
+from app.db.driver_sql import statements
 from app.db.rooms import (
     AddMove,
     DeleteRoom,
@@ -179,7 +179,7 @@ def test_the_statements_name_every_column_of_the_tables():
     """A column added by a migration must be written by the driver's statements too (or be the
     fence, which only ``claim_room`` writes): the rows of the two ways would differ."""
     from app.db.models import RoomMatchRow, RoomMemberRow, RoomMoveRow, RoomRow
-    from app.db.room_sql import MATCH_COLUMNS, MEMBER_COLUMNS, MOVE_COLUMNS, ROOM_COLUMNS
+    from app.db.driver_sql import MATCH_COLUMNS, MEMBER_COLUMNS, MOVE_COLUMNS, ROOM_COLUMNS
 
     for model, columns in ((RoomRow, ROOM_COLUMNS), (RoomMemberRow, MEMBER_COLUMNS),
                            (RoomMatchRow, MATCH_COLUMNS), (RoomMoveRow, MOVE_COLUMNS)):
