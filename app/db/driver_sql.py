@@ -1,5 +1,5 @@
 """The hot writes as the driver's own statements: the journal's operations (``statements``, run
-by app/db/rooms.py) and a finished match (``match_insert``, app/db/matches.py), executed on a
+by app/db/rooms.py) and, built from the same pieces, a finished match (app/db/matches.py), on a
 driver connection past SQLAlchemy's statement compilation and per-value processing.
 
 Through SQLAlchemy Core a room written whole or a match start cost 260-400 us of the writer's
@@ -21,15 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
-
-from app.engine import moves_json
+from typing import Any
 
 from .database import json_dumps
 from .room_ops import AddMove, DeleteRoom, RoomOp, SaveRoom, StartMatch
-
-if TYPE_CHECKING:
-    from .matches import MatchRecord, PlayerResult
 
 Statement = tuple[str, Any, bool]
 """A statement's SQL, its parameters, and whether they are a list of rows (``executemany``)."""
@@ -112,26 +107,6 @@ def _start_match(dialect: str, op: StartMatch) -> list[Statement]:
         (op.code, op.match_number, op.seed, op.players, json_dumps(op.options),
          time_of(dialect)(op.started_at))]))
     return written
-
-
-def match_insert(dialect: str, record: MatchRecord) -> Statement:
-    """A finished match's row, returning its id; none (no row returned) when a match with its
-    seed hash is stored already (a retry after a lost answer: ``match_id_query``). The log is
-    the room's move texts joined (``moves_json``), never decoded."""
-    time = time_of(dialect)
-    return insert_statement(dialect, "matches", MATCH_RECORD_COLUMNS, [(
-        record.game, record.room_code, json_dumps(record.options), record.seed,
-        record.seed_hash, time(record.started_at), time(record.ended_at), record.summary,
-        moves_json(record.log))], " ON CONFLICT (seed_hash) DO NOTHING RETURNING id")
-
-
-def match_id_query(dialect: str, seed_hash: str) -> Statement:
-    return f"SELECT id FROM matches WHERE seed_hash = {placeholder(dialect)}", (seed_hash,), False
-
-
-def players_insert(dialect: str, match_id: int, players: list[PlayerResult]) -> Statement:
-    return insert_statement(dialect, "match_players", PLAYER_COLUMNS, [
-        (match_id, p.seat, p.nickname, p.score, p.rank, p.winner, p.bot) for p in players])
 
 
 def _deletes(dialect: str, code: str, tables: Iterable[str]) -> list[Statement]:

@@ -20,8 +20,16 @@ from sqlalchemy.orm import defer, selectinload
 
 from app.engine import Move, moves_json
 
-from .database import Database
-from .driver_sql import DIALECTS, match_id_query, match_insert, players_insert
+from .database import Database, json_dumps
+from .driver_sql import (
+    DIALECTS,
+    MATCH_RECORD_COLUMNS,
+    PLAYER_COLUMNS,
+    Statement,
+    insert_statement,
+    placeholder,
+    time_of,
+)
 from .models import Match, MatchPlayer
 
 
@@ -137,16 +145,16 @@ def save_match(db: Database, *, record: MatchRecord) -> int:
 def _insert_match_driver(connection: Any, dialect: str, record: MatchRecord) -> int:
     cursor = connection.cursor()
     try:
-        sql, row, _ = match_insert(dialect, record)
+        sql, row, _ = _match_insert(dialect, record)
         cursor.execute(sql, row)
         inserted = cursor.fetchall()
         if not inserted:  # stored already: a retry, or a concurrent write of it won
-            sql, row, _ = match_id_query(dialect, record.seed_hash)
+            sql, row, _ = _match_id_query(dialect, record.seed_hash)
             cursor.execute(sql, row)
             return int(cursor.fetchone()[0])
         match_id = int(inserted[0][0])
         if record.players:
-            sql, rows, many = players_insert(dialect, match_id, record.players)
+            sql, rows, many = _players_insert(dialect, match_id, record.players)
             if many:
                 cursor.executemany(sql, rows)
             else:
@@ -154,6 +162,26 @@ def _insert_match_driver(connection: Any, dialect: str, record: MatchRecord) -> 
         return match_id
     finally:
         cursor.close()
+
+
+def _match_insert(dialect: str, record: MatchRecord) -> Statement:
+    """A finished match's row, returning its id; none (no row returned) when a match with its
+    seed hash is stored already (a retry after a lost answer: ``_match_id_query``). The log is
+    the room's move texts joined (``moves_json``), never decoded."""
+    time = time_of(dialect)
+    return insert_statement(dialect, "matches", MATCH_RECORD_COLUMNS, [(
+        record.game, record.room_code, json_dumps(record.options), record.seed,
+        record.seed_hash, time(record.started_at), time(record.ended_at), record.summary,
+        moves_json(record.log))], " ON CONFLICT (seed_hash) DO NOTHING RETURNING id")
+
+
+def _match_id_query(dialect: str, seed_hash: str) -> Statement:
+    return f"SELECT id FROM matches WHERE seed_hash = {placeholder(dialect)}", (seed_hash,), False
+
+
+def _players_insert(dialect: str, match_id: int, players: list[PlayerResult]) -> Statement:
+    return insert_statement(dialect, "match_players", PLAYER_COLUMNS, [
+        (match_id, p.seat, p.nickname, p.score, p.rank, p.winner, p.bot) for p in players])
 
 
 def _insert_match(db: Database, record: MatchRecord) -> int:
