@@ -14,9 +14,9 @@ default; a PostgreSQL URL is migrated and used as given: point it at a scratch d
 room ``BNCH`` it writes starts a new match, so its earlier moves go). Two ways, alternated over
 ``--rounds`` rounds:
 
-- ``core``: SQLAlchemy Core's connection and transaction (``app.db.rooms._write_core``: how the
-  journal writes a batch with fencing tokens; its moves still one driver-level insert, its
-  rooms and matches Core statements);
+- ``core``: SQLAlchemy Core's connection, transaction and statements (``app.db.rooms._write_core``,
+  ``app.db.matches._insert_match``: the journal's way before decision 0036, and still the way
+  for a database the site does not run on);
 - ``raw``: ``app.db.rooms.write_ops``, the journal's own write: the driver's statements
   (app/db/driver_sql.py) and the commit on the driver's connection taken from the same pool
   (``_write_driver``), without SQLAlchemy's connection, transaction and statement objects.

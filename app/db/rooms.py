@@ -28,21 +28,52 @@ from .room_ops import (
     SaveRoom,
     StartMatch,
 )
-from .driver_sql import DIALECTS, Statement, move_statement, statements
+from .driver_sql import DIALECTS, Statement, move_statement, placeholder, statements
 
 __all__ = ["AddMove", "DeleteRoom", "MemberRecord", "RoomFields", "RoomOp", "SaveRoom",
            "StartMatch", "StoredMatch", "StoredRoom", "claim_room", "delete_rooms",
            "load_room", "load_rooms", "write_ops"]
 
 
-def _write_driver(db: Database, ops: list[RoomOp]) -> None:
+def _write_driver(db: Database, ops: list[RoomOp], fences: dict[str, int] | None) -> set[str]:
     """``ops`` as the driver's own statements (app/db/driver_sql.py) in one transaction on a
     driver connection (``Database.driver_transaction``: on the journal's writer thread the one
     it keeps), past SQLAlchemy's connection and transaction objects (50-70 us of CPU a
     transaction on SQLite) and its statement compilation (260-400 us a room written whole:
-    docs/performance.md, "The cost of durable rooms"; ``bench/journal_write.py``)."""
-    written = statements(db.engine.dialect.name, ops)
-    db.driver_transaction(lambda connection: _execute(connection, written))
+    docs/performance.md, "The cost of durable rooms"; ``bench/journal_write.py``). With
+    ``fences``, the rooms fenced out are found first, in the same transaction, and their
+    operations left out (``_fenced_out``); returns their codes."""
+    dialect = db.engine.dialect.name
+
+    def work(connection: Any) -> set[str]:
+        gone = _fenced_out(connection, dialect, fences) if fences else set()
+        _execute(connection, statements(dialect, [op for op in ops if op.code not in gone]
+                                        if gone else ops))
+        return gone
+
+    return db.driver_transaction(work)
+
+
+def _fenced_out(connection: Any, dialect: str, fences: dict[str, int]) -> set[str]:
+    """The rooms of ``fences`` (code -> this process's fencing token) whose recorded token is
+    higher: another process took them over, and this one must write nothing more of them. The
+    transaction holds them until it ends, so a takeover's ``claim_room`` waits for this write
+    and then reads it, or this write sees the takeover's token: never both owners' writes
+    interleaved. PostgreSQL locks the rows (``FOR UPDATE``); SQLite the whole file, taken at once
+    (``BEGIN IMMEDIATE``: its driver would otherwise begin only at the first write, after the
+    check)."""
+    cursor = connection.cursor()
+    try:
+        mark = placeholder(dialect)
+        lock = " FOR UPDATE"
+        if dialect == "sqlite":
+            cursor.execute("BEGIN IMMEDIATE")
+            lock = ""
+        cursor.execute(f"SELECT code, fence FROM rooms WHERE code IN "
+                       f"({', '.join([mark] * len(fences))}){lock}", tuple(fences))
+        return {code for code, fence in cursor.fetchall() if fence > fences[code]}
+    finally:
+        cursor.close()
 
 
 def _execute(connection: Any, written: list[Statement]) -> None:
@@ -58,8 +89,7 @@ def _execute(connection: Any, written: list[Statement]) -> None:
 
 
 def _insert_moves(connection: Connection, moves: list[AddMove]) -> None:
-    """One statement for a run of moves, in Core's transaction (a fenced batch): the driver's
-    own (``move_statement``) on the databases the site runs on."""
+    """One statement for a run of moves, in Core's transaction (``_write_core``)."""
     if connection.dialect.name in DIALECTS:
         sql, parameters, _ = move_statement(connection.dialect.name, moves)
         connection.exec_driver_sql(sql, parameters)
@@ -99,12 +129,8 @@ def _start_match(connection: Connection, op: StartMatch) -> None:
         "players": op.players, "options": op.options, "started_at": op.started_at}])
 
 
-def _fenced_out(connection: Connection, fences: dict[str, int]) -> set[str]:
-    """The rooms of ``fences`` (code -> this process's fencing token) whose recorded token is
-    higher: another process took them over, and this one must write nothing more of them. The
-    rows are locked until the transaction ends (``FOR UPDATE``), so a takeover's ``claim_room``
-    waits for this write and then reads it, or this write sees the takeover's token: never both
-    owners' writes interleaved (SQLite, which locks the whole file, needs no row lock)."""
+def _fenced_out_core(connection: Connection, fences: dict[str, int]) -> set[str]:
+    """``_fenced_out`` through SQLAlchemy Core (a database the site does not run on)."""
     rows = connection.execute(
         select(RoomRow.code, RoomRow.fence).where(RoomRow.code.in_(list(fences)))
         .with_for_update())
@@ -113,25 +139,26 @@ def _fenced_out(connection: Connection, fences: dict[str, int]) -> set[str]:
 
 def write_ops(db: Database, ops: list[RoomOp],
               fences: dict[str, int] | None = None) -> set[str]:
-    """Write ``ops`` in order, in one transaction (blocking: run through ``Database.write``).
-    Without fences, as the driver's own statements (``_write_driver``); with them (several
-    processes) through SQLAlchemy Core, which also checks them: the operations of a room whose
-    recorded fencing token is higher than this process's are left out, and the codes of those
-    rooms returned. Core, not the ORM: a transaction through a ``Session`` costs about twice the
-    CPU (docs/performance.md)."""
-    if not fences and db.engine.dialect.name in DIALECTS:
-        if ops:
-            _write_driver(db, ops)
+    """Write ``ops`` in order, in one transaction (blocking: run through ``Database.write``), as
+    the driver's own statements (``_write_driver``). ``fences`` (several processes): the
+    operations of a room whose recorded fencing token is higher than this process's are left
+    out; returns the codes of those rooms."""
+    if db.engine.dialect.name not in DIALECTS:  # pragma: no cover - the site's two databases
+        return _write_core(db, ops, fences)
+    if not ops and not fences:
         return set()
-    return _write_core(db, ops, fences)
+    return _write_driver(db, ops, fences)
 
 
 def _write_core(db: Database, ops: list[RoomOp], fences: dict[str, int] | None) -> set[str]:
-    """``write_ops`` through SQLAlchemy Core (any operations, fences checked)."""
+    """``write_ops`` through SQLAlchemy Core: for a database the site does not run on, and the
+    yardstick the driver's statements are compared with (tests/durable/test_driver_sql.py,
+    ``bench/journal_write.py``). Core, not the ORM: a transaction through a ``Session`` costs
+    about twice the CPU (docs/performance.md)."""
     gone: set[str] = set()
     with db.engine.begin() as connection:
         if fences:
-            gone = _fenced_out(connection, fences)
+            gone = _fenced_out_core(connection, fences)
             if gone:
                 ops = [op for op in ops if op.code not in gone]
         moves: list[AddMove] = []

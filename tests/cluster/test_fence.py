@@ -9,7 +9,8 @@ import threading
 import pytest
 
 from app.db.database import Database, migrate
-from app.db.rooms import _fenced_out, claim_room, load_room, write_ops
+from app.db.driver_sql import statements
+from app.db.rooms import _execute, _fenced_out, claim_room, load_room, write_ops
 from tests.clock import wait_until
 from tests.durable.test_journal import _move, _room, _seqs, _start
 
@@ -69,17 +70,16 @@ def test_a_takeover_waits_for_the_old_owners_write_in_progress(postgres_url):
         order: list[str] = []
 
         def old_owner() -> None:
-            with db.engine.begin() as connection:
-                assert _fenced_out(connection, {"ABCD": 1}) == set()
+            def batch(connection) -> None:  # type: ignore[no-untyped-def]
+                # ``write_ops``'s own steps, with the claim let in between the check and the
+                # write (``_write_driver``)
+                assert _fenced_out(connection, "postgresql", {"ABCD": 1}) == set()
                 locked.set()
                 assert claim_waits.wait(30)
-                write_ops_in(connection)
+                _execute(connection, statements("postgresql", [_move(2)]))
                 order.append("old owner writes")
 
-        def write_ops_in(connection) -> None:  # type: ignore[no-untyped-def]
-            from app.db.rooms import _insert_moves
-
-            _insert_moves(connection, [_move(2)])
+            db.driver_transaction(batch)
 
         def takeover() -> None:
             claim_room(db, "ABCD", 2)
@@ -137,3 +137,29 @@ def test_a_token_redis_forgot_is_raised_past_the_databases(db, redis_url, prefix
     assert fence == 8
     write_ops(db, [_move(2)], {"ABCD": fence})
     assert _moves(db) == [1, 2]
+
+
+def test_on_sqlite_the_check_takes_the_files_write_lock_at_once(tmp_path):
+    """SQLite's driver begins a transaction only at the first write, after the check: the
+    check begins it itself (``BEGIN IMMEDIATE``), so no claim can commit between the two."""
+    import sqlite3
+
+    path = tmp_path / "fence.sqlite3"
+    migrate(f"sqlite:///{path}")
+    db = Database(f"sqlite:///{path}")
+    other = sqlite3.connect(path, timeout=0)
+    try:
+        write_ops(db, [_room(), _start()], {"ABCD": 1})
+
+        def batch(connection) -> None:  # type: ignore[no-untyped-def]
+            assert _fenced_out(connection, "sqlite", {"ABCD": 1}) == set()
+            assert connection.dbapi_connection.in_transaction
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("UPDATE rooms SET fence = 2 WHERE code = 'ABCD'")
+
+        db.driver_transaction(batch)
+        other.execute("UPDATE rooms SET fence = 2 WHERE code = 'ABCD'")  # free again
+        other.commit()
+    finally:
+        other.close()
+        db.dispose()

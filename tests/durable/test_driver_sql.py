@@ -1,5 +1,5 @@
 """The journal's operations as the driver's own statements (app/db/driver_sql.py) store exactly the
-rows SQLAlchemy Core stores for them (``_write_core``, still the way of a fenced batch), and read
+rows SQLAlchemy Core stores for them (``_write_core``, the way before decision 0036), and read
 back as written, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """bench/journal_write.py compares like with like, and the journal's two ways of writing moves
 store the same rows: the driver's statements (``write_ops`` → ``_write_driver``) and
-SQLAlchemy Core's (a fenced batch), on SQLite and on PostgreSQL."""
+SQLAlchemy Core's (``_write_core``), on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
