@@ -68,3 +68,14 @@ def flaky_postgres(postgres_url: str):  # type: ignore[no-untyped-def]
     migrate(postgres_url)
     with DatabaseProxy(postgres_url) as proxy:
         yield proxy
+
+
+@pytest.fixture
+def db(database_url):  # type: ignore[no-untyped-def]
+    """A migrated database handle on each backend, disposed of after the test."""
+    from app.db.database import Database, migrate
+
+    migrate(database_url)
+    database = Database(database_url)
+    yield database
+    database.dispose()

@@ -5,10 +5,10 @@ existed still loads, and the leaderboard leaves bots out unless asked."""
 from __future__ import annotations
 
 from app.db.matches import MatchRecord, get_match, leaderboard, list_matches, save_match
-from tests.db.test_store import db, record  # noqa: F401 - the fixture is used by name
+from tests.db.test_store import record
 
 
-def test_bot_seats_are_stored_and_left_out_of_the_leaderboard_by_default(db):  # noqa: F811
+def test_bot_seats_are_stored_and_left_out_of_the_leaderboard_by_default(db):
     first = record(results=[("Ann", 0, 1, True), ("Bot Ada", -3, 2, False, "normal")])
     second = record(results=[("Bot Ada", 0, 1, True, "normal"), ("Ann", -5, 2, False)],
                     minutes=20)

@@ -16,14 +16,6 @@ from app.engine import Move, MoveLog
 T0 = datetime(2026, 12, 4, 8, 0, 0, 654_321, tzinfo=UTC)
 
 
-@pytest.fixture
-def db(database_url):
-    migrate(database_url)
-    database = Database(database_url)
-    yield database
-    database.dispose()
-
-
 def _record(seed_hash: str, **fields: object) -> MatchRecord:
     values: dict[str, object] = dict(
         game="panik_pilze", room_code="ABCD", options={"rounds": 2, "nested": {"a": None}},

@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import delete, func, select
 
-from app.db.database import Database, migrate
 from app.engine import Move, MoveLog
 from app.db.matches import (
     MatchRecord, PlayerResult, get_match, leaderboard, list_matches, save_match,
@@ -16,14 +15,6 @@ from app.db.matches import (
 from app.db.models import Match, MatchPlayer
 
 T0 = datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def db(database_url):
-    migrate(database_url)
-    database = Database(database_url)
-    yield database
-    database.dispose()
 
 
 def record(game="panika", *, results, minutes=0, log=(), room="ROOM",
