@@ -242,6 +242,13 @@ def main() -> None:
 
         uvloop.new_event_loop = new_event_loop
 
+    timing = None
+    if os.environ.get("BENCH_JOURNAL") and args.app == "real":
+        from journal_timing import JournalTimer  # bench/journal_timing.py
+
+        timing = JournalTimer(Path(os.environ["BENCH_JOURNAL"]))
+        timing.install()
+
     uvicorn.run(
         target,
         factory=True,
@@ -254,6 +261,8 @@ def main() -> None:
     )
     if stalls is not None:
         stalls.write()
+    if timing is not None:
+        timing.write()
     if args.gc_log:
         Path(args.gc_log).write_text(json.dumps({"gc": gclog.stats, "timeline": gclog.timeline, "pid": os.getpid(),
                                                  "threshold": gc.get_threshold(),
