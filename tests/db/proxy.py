@@ -33,6 +33,9 @@ class DatabaseProxy:
         """The most connections held unanswered at once (a test may reset it)."""
         self._server: asyncio.base_events.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._handlers: set[asyncio.Task[None]] = set()
+        """The connections' tasks, awaited at exit (a task left pending when the loop stops is
+        reported as destroyed while pending)."""
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
 
@@ -42,7 +45,7 @@ class DatabaseProxy:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._call(self._stop())
+        self._call(self._close())
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
 
@@ -69,6 +72,11 @@ class DatabaseProxy:
             self._server.close()
             self._server = None
 
+    async def _close(self) -> None:
+        await self._stop()
+        if self._handlers:
+            await asyncio.wait(list(self._handlers), timeout=5)
+
     async def _set_mode(self, mode: str) -> None:
         if mode != self.mode and "freeze" not in (mode, self.mode):
             await self._cut()
@@ -81,6 +89,10 @@ class DatabaseProxy:
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.accepted += 1
         self._writers.add(writer)
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
+            task.add_done_callback(self._handlers.discard)
         try:
             if self.mode in ("stall", "freeze"):
                 self.stalled += 1
