@@ -229,10 +229,10 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
             return [dict(timer.action) for timer in self.timers(state)]
         if not 0 <= seat < state.players:
             return []
-        actions: list[dict[str, Any]] = [
-            {"type": "play", "cards": cards} for cards in rules.legal_plays(state, seat)]
+        plays = rules.legal_plays(state, seat)
+        actions: list[dict[str, Any]] = [{"type": "play", "cards": cards} for cards in plays]
         if state.phase == "tapping" and seat == state.tapper:
             actions.append({"type": "tap"})
-        if rules.last_card_counts(state, seat):
+        if rules.last_card_counts(state, seat, plays):
             actions.append({"type": "last_card"})
         return actions

@@ -320,7 +320,8 @@ def give_penalty(state: PanikaState, receiver: int, rng: SeededRng) -> list[Even
 
 # --- "Last card!" ----------------------------------------------------------------------------
 
-def last_card_counts(state: PanikaState, seat: int) -> bool:
+def last_card_counts(state: PanikaState, seat: int,
+                     plays: list[list[int]] | None = None) -> bool:
     """Whether a "Last card!" call by ``seat`` counts now (docs/games/panika.md, decision 10;
     docs/games/panika.md "Last card": "during the turn or within 3 s after it").
 
@@ -329,7 +330,8 @@ def last_card_counts(state: PanikaState, seat: int) -> bool:
     an empty pile, whatever the pile holds at the press: the draw at the end of the turn may take
     the pile's last card into the hand. Since the draw keeps hand + pile, that end is possible
     when a play the seat may make leaves exactly one card in all (or, tapping for its play, when
-    one card is left). A second call in the same turn, or any other call, is false.
+    one card is left). A second call in the same turn, or any other call, is false. ``plays``:
+    ``legal_plays(state, seat)`` when the caller has it already (``legal_actions``).
     """
     if state.phase == "over":
         return False
@@ -339,7 +341,9 @@ def last_card_counts(state: PanikaState, seat: int) -> bool:
         return False
     left = state.cards_left(seat)
     if state.phase == "play" and state.turn == seat:
-        return any(left - len(p) == 1 for p in legal_plays(state, seat))
+        if plays is None:
+            plays = legal_plays(state, seat)
+        return any(left - len(p) == 1 for p in plays)
     own_taps = (state.phase == "tapping" and state.after_taps is not None
                 and state.after_taps.kind == "own" and state.after_taps.seat == seat)
     return own_taps and left == 1
