@@ -63,10 +63,10 @@ def _cpu_run(run_all, us: float, cpu_pct: float, applied: float = 2000.0):
                             1, False)
 
 
-def _verdicts(run_all, real, bare):
+def _verdicts(run_all, real, bare, again=None):
     lines: list[tuple[str, bool, str]] = []
     run_all.ratio_line(lambda aim, ok, detail: lines.append((aim, ok, detail)), "the aim",
-                       real, bare, 1.7)
+                       real, bare, 1.7, again)
     return lines
 
 
@@ -98,26 +98,19 @@ def test_the_yardstick_is_the_mean_of_the_bare_runs_before_and_after_the_real_se
     """The machine's speed moved within minutes (the bare broadcast 220, 266 and 271 us an action
     at three moments of 2026-12-04): the bare broadcast runs again after the real servers, and
     each CPU aim is judged against the mean of its two runs."""
-    lines: list[tuple[str, bool, str]] = []
-    run_all.ratio_line(lambda aim, ok, detail: lines.append((aim, ok, detail)), "the aim",
-                       _cpu_run(run_all, 450.0, 70.0), _cpu_run(run_all, 290.0, 40.0), 1.7,
-                       _cpu_run(run_all, 310.0, 42.0))
-    ((_, ok, detail),) = lines
+    ((_, ok, detail),) = _verdicts(run_all, _cpu_run(run_all, 450.0, 70.0),
+                                   _cpu_run(run_all, 290.0, 40.0), _cpu_run(run_all, 310.0, 42.0))
     assert ok and "450 / 300 us = 1.50x" in detail
     assert "the bare broadcast 290 and 310 us before and after, drift 7%" in detail
 
 
 def test_a_cpu_aim_met_while_the_yardstick_drifted_is_not_claimed(run_all, capsys):
-    lines: list[tuple[str, bool, str]] = []
-    record = lambda aim, ok, detail: lines.append((aim, ok, detail))  # noqa: E731
-    run_all.ratio_line(record, "the aim", _cpu_run(run_all, 450.0, 70.0),
-                       _cpu_run(run_all, 250.0, 40.0), 1.7, _cpu_run(run_all, 350.0, 42.0))
-    assert lines == []
+    assert _verdicts(run_all, _cpu_run(run_all, 450.0, 70.0), _cpu_run(run_all, 250.0, 40.0),
+                     _cpu_run(run_all, 350.0, 42.0)) == []
     out = capsys.readouterr().out
     assert "not measured  the aim: 450 / 300 us = 1.50x" in out and "drift 33%" in out
     assert "no PASS claimed" in out
     # a miss stands whatever the drift
-    run_all.ratio_line(record, "the aim", _cpu_run(run_all, 600.0, 70.0),
-                       _cpu_run(run_all, 250.0, 40.0), 1.7, _cpu_run(run_all, 350.0, 42.0))
-    ((_, ok, detail),) = lines
+    ((_, ok, detail),) = _verdicts(run_all, _cpu_run(run_all, 600.0, 70.0),
+                                   _cpu_run(run_all, 250.0, 40.0), _cpu_run(run_all, 350.0, 42.0))
     assert not ok and "2.00x" in detail
