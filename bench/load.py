@@ -26,12 +26,12 @@ Measured, over ``--duration`` seconds after ``--warmup`` seconds of play:
   is its process's user + system time from /proc/<pid>/stat: every thread of it (the event loop,
   the database thread, the collector), not only the loop's;
 - ``server_cpu_per_action``: that CPU divided by the actions applied in the window;
-- ``other_cpu``: what the rest of the machine used meanwhile, in % of one core: user, nice,
-  system and steal time of /proc/stat minus the server's, the generators' and this process's.
-  Interrupt time (``irq``: mostly the loopback's softirq for the benchmark's own packets) is
-  reported apart. Anything much above 5% means the figures are the machine's, not the server's;
-  on a quiet machine it can read a few percent below zero (the kernel's accounting of the
-  machine and of the processes differ by that much).
+- ``other_cpu``: what every other process used meanwhile (kernel threads and reaped children
+  included), in % of one core, process by process from /proc/<pid>/stat (``others_seconds``).
+  Anything much above 5% means the figures are the machine's, not the server's. Interrupt time
+  (``irq``: mostly the loopback's softirq for the benchmark's own packets) and ``steal`` (what
+  the hypervisor kept from this machine while it wanted to run: 1-5% here idle, 0-20% under
+  load, most when the server idles and wakes often) are reported apart, from /proc/stat.
 
 Pinning (on with two or more usable cores, ``--no-pin`` to turn it off): the server, all its
 threads, runs on the first usable core only, this process and the generators on the others
@@ -114,12 +114,41 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
-def machine_seconds() -> tuple[float, float]:
-    """CPU time of the whole machine (all cores) from /proc/stat: user + nice + system + steal
-    (processes, and what the hypervisor took), and irq + softirq apart."""
+def interrupt_seconds() -> tuple[float, float]:
+    """The whole machine's (all cores) interrupt time (irq + softirq) and steal time (what the
+    hypervisor gave to others while this machine wanted to run), from /proc/stat."""
     fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
-    user, nice, system, idle, iowait, irq, softirq, steal = (int(x) for x in fields[:8])
-    return (user + nice + system + steal) / CLK_TCK, (irq + softirq) / CLK_TCK
+    irq, softirq, steal = (int(x) for x in fields[5:8])
+    return (irq + softirq) / CLK_TCK, steal / CLK_TCK
+
+
+def others_seconds(ours: set[int]) -> dict[int, float]:
+    """The CPU time so far of every process on the machine but ``ours`` (kernel threads
+    included): its user and system time and its reaped children's (so a short job that ran and
+    was waited for inside the window counts too), from /proc/<pid>/stat.
+
+    Counted process by process, not as the machine's total minus ours: /proc/stat's user and
+    system are sampled at the timer's ticks while a process's own time is exact, and the
+    loopback's softirq, run in our processes, is in their time and in /proc/stat's softirq
+    apart: that difference read 4-18% of a core below zero on busy runs of 2026-12-04 and
+    would have hidden as much noise (docs/performance.md, "The method")."""
+    seconds: dict[int, float] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) in ours:
+            continue
+        try:
+            fields = Path(f"/proc/{entry.name}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it ended meanwhile
+            continue
+        seconds[int(entry.name)] = sum(int(x) for x in fields[11:15]) / CLK_TCK
+    return seconds
+
+
+def others_used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds the other processes used between two ``others_seconds`` readings: a process
+    that started meanwhile counts from zero; one that ended meanwhile is lost, unless its
+    parent reaped it (then it is in the parent's children's time)."""
+    return sum(max(0.0, t - before.get(pid, 0.0)) for pid, t in after.items())
 
 
 def pin_plan(pin: bool) -> tuple[set[int], set[int]] | None:
@@ -693,14 +722,15 @@ def run(args: argparse.Namespace) -> dict:
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cpu0 = sum(cpu_seconds(p) for p in pids)
         wall0 = time.time()
-        (busy0, irq0), own0 = machine_seconds(), time.process_time()
+        ours = {os.getpid(), *pids, *(p.pid for p in procs if p.pid)}
+        (irq0, steal0), others0 = interrupt_seconds(), others_seconds(ours)
         w0 = time.perf_counter()
         try_uvloop()
         pr = asyncio.run(probe(ws_url, rooms[0]["code"], args.duration))
         cpu1 = sum(cpu_seconds(p) for p in pids)
         rss_end = sum(vmrss_kb(p) for p in pids)
         wall1 = time.time()
-        (busy1, irq1), own1 = machine_seconds(), time.process_time()
+        (irq1, steal1), others1 = interrupt_seconds(), others_seconds(ours)
         w1 = time.perf_counter()
         if args.census and server is not None:  # after the window: its full collection is not in it
             os.kill(pid, signal.SIGUSR1)
@@ -742,9 +772,9 @@ def run(args: argparse.Namespace) -> dict:
             "server_us_per_action": (1e6 * (cpu1 - cpu0) * window / (w1 - w0)
                                      / max(1, sum(p["acked"] for p in parts))) if pid else float("nan"),
             "gen_cpu_pct": 100 * sum(p["cpu"] for p in parts) / window,
-            "other_cpu_pct": 100 * ((busy1 - busy0) - (cpu1 - cpu0) - (own1 - own0)
-                                    - sum(p["cpu"] for p in parts)) / (w1 - w0),
+            "other_cpu_pct": 100 * others_used(others0, others1) / (w1 - w0),
             "irq_pct": 100 * (irq1 - irq0) / (w1 - w0),
+            "steal_pct": 100 * (steal1 - steal0) / (w1 - w0),
             "loadavg": os.getloadavg()[0],
             "late": sum(p["late"] for p in parts), "matches": sum(p["matches"] for p in parts),
             "errors": errors, "dead_rooms": sum(p["dead_rooms"] for p in parts),
@@ -790,7 +820,8 @@ def summary_line(r: dict) -> str:
         f"mem_per_conn={r['mem_per_conn_kb']:.1f}KB server_cpu={r['server_cpu_pct']:.0f}% "
         f"server_cpu_per_action={r['server_us_per_action']:.0f}us "
         f"gen_cpu={r['gen_cpu_pct']:.0f}% other_cpu={r['other_cpu_pct']:.0f}% "
-        f"irq={r.get('irq_pct', float('nan')):.0f}% gc2_max={gc2:.1f}ms "
+        f"irq={r.get('irq_pct', float('nan')):.0f}% steal={r.get('steal_pct', float('nan')):.0f}% "
+        f"gc2_max={gc2:.1f}ms "
         f"gc2_cpu={r.get('gc_cpu_max_ms', {}).get('2', float('nan')):.1f}ms "
         f"gc2_n={r.get('gc_count', {}).get('2', 0)} gc_time={r.get('gc_pct', float('nan')):.0f}% "
         f"gc_cpu={r.get('gc_cpu_pct', float('nan')):.0f}% late={r['late']} errors={err} "

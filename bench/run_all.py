@@ -32,8 +32,8 @@ issue's (``--quick``: 0.1, short windows, one try, a shorter capacity ladder).
    (its core ``GEN_LIMIT_PCT`` busy) says so: that server's capacity may then be higher, so a
    ratio to the bare broadcast's is only a bound (a MISS still holds; a PASS is not claimed).
 
-Noise: a run whose ``other_cpu`` (what the rest of the machine used during the window:
-/proc/stat minus the server, the bots and this benchmark) exceeds ``--noise`` percent of one
+Noise: a run whose ``other_cpu`` (what every other process used during the window, counted
+process by process: bench/load.py, ``others_seconds``) exceeds ``--noise`` percent of one
 core is run again, at most ``--tries`` times, and only a quiet try is reported. When every try
 was noisy the least noisy one is used and every line built on it says ``NOISY``.
 
