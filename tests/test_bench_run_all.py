@@ -114,3 +114,27 @@ def test_a_cpu_aim_met_while_the_yardstick_drifted_is_not_claimed(run_all, capsy
     ((_, ok, detail),) = _verdicts(run_all, _cpu_run(run_all, 600.0, 70.0),
                                    _cpu_run(run_all, 250.0, 40.0), _cpu_run(run_all, 350.0, 42.0))
     assert not ok and "2.00x" in detail
+
+
+def test_a_run_played_in_rounds_stands_for_its_median_round(run_all, tmp_path, capsys):
+    """The same code's CPU per action moved 17% between two quiet runs a minute apart: each
+    fixed-rate run is played in rounds and judged by its median round, a real run whose other
+    figures (latency, memory) go with it."""
+    bench = run_all.Bench(run_all.argparse.Namespace(), tmp_path / "runs.jsonl")
+    for cost, p99 in ((800.0, 23.0), (682.0, 34.0), (731.0, 12.0)):
+        run = run_all.Measured({"label": "panika-volatile-low", "server_us_per_action": cost,
+                                "p99_ms": p99}, 1, False)
+        bench.runs["panika-volatile-low"] = run
+        bench.rounds.setdefault("panika-volatile-low", []).append(run)
+    bench.take_medians()
+    chosen = bench.runs["panika-volatile-low"].result
+    assert (chosen["server_us_per_action"], chosen["p99_ms"]) == (731.0, 12.0)
+    assert "rounds  panika-volatile-low: 800, 682, 731 us an action; the median 731" \
+        in capsys.readouterr().out
+
+
+
+def test_an_even_number_of_rounds_is_refused_so_the_median_is_one_run(run_all, capsys):
+    with pytest.raises(SystemExit):
+        run_all.main(["--rounds", "2"])
+    assert "an odd number of rounds" in capsys.readouterr().err
