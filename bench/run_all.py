@@ -1,6 +1,6 @@
 """What decides capacity, measured against the bare broadcast in the same run (issue 22).
 
-    .venv/bin/python bench/run_all.py            # 1,000 rooms x 4, 3 rounds: about 15 minutes
+    .venv/bin/python bench/run_all.py            # 1,000 rooms x 4, 3 rounds: about 20 minutes
     .venv/bin/python bench/run_all.py --quick    # 100 rooms x 4, rates / 10: 1-2 minutes when quiet
     .venv/bin/python bench/run_all.py --scale 0.5 --tries 2 --json results.jsonl
     .venv/bin/python bench/run_all.py --soak-json soak.jsonl   # a soak's result (bench/soak.py)
