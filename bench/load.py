@@ -109,8 +109,14 @@ def vmrss_kb(pid: int) -> int:
     return 0
 
 
+def stat_fields(pid: int | str) -> list[str]:
+    """The fields of /proc/<pid>/stat after the command's name (which may hold spaces): index
+    11 is user time, 12 system time, 13 and 14 the reaped children's, in clock ticks."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    fields = stat_fields(pid)
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
@@ -137,7 +143,7 @@ def others_seconds(ours: set[int]) -> dict[int, float]:
         if not entry.name.isdigit() or int(entry.name) in ours:
             continue
         try:
-            fields = Path(f"/proc/{entry.name}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = stat_fields(entry.name)
         except OSError:  # it ended meanwhile
             continue
         seconds[int(entry.name)] = sum(int(x) for x in fields[11:15]) / CLK_TCK
