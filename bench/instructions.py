@@ -5,6 +5,7 @@ instructions").
     .venv/bin/python bench/instructions.py                  # durable, 3 matches, ~1 minute
     .venv/bin/python bench/instructions.py --volatile       # no journal (DURABLE_ROOMS=false)
     .venv/bin/python bench/instructions.py --matches 5 --seed 2
+    .venv/bin/python bench/instructions.py --game counter   # the durable counter's taps
 
 Time on a shared machine moves by a third from run to run (bench/stages.py read 186 to 277 us
 for the same code within ten minutes); instructions do not: the same code and seed count the
@@ -73,7 +74,8 @@ def child(args: argparse.Namespace) -> None:
     stages.logging_quiet()
     library = ctypes.CDLL(os.environ[CHILD])
     asyncio.run(stages.play(argparse.Namespace(matches=1, players=args.players,
-                                               volatile=args.volatile), None, args.seed + 1))
+                                               volatile=args.volatile, game=args.game),
+                            None, args.seed + 1))
     meter = Meter(library)
     library.start_instrumentation()
     result = asyncio.run(stages.play(args, None, args.seed, meter))
@@ -107,11 +109,11 @@ def parent(args: argparse.Namespace, argv: list[str]) -> int:
             return 1
     instructions = int(found.group(1))
     mode = "volatile" if args.volatile else "durable"
-    print(f"{mode} Panika, {args.players} players, {args.matches} matches, seed {args.seed}: "
+    print(f"{mode} {args.game}, {args.players} players, {args.matches} matches, seed {args.seed}: "
           f"{played['actions']} player actions ({played['system']} timer moves not counted), "
           f"state frames {played['frame_bytes']:.0f} B on average")
     print(f"RESULT instructions_per_action={instructions / max(1, played['actions']):.0f} "
-          f"instructions={instructions} actions={played['actions']} mode={mode}")
+          f"instructions={instructions} actions={played['actions']} mode={mode} game={args.game}")
     return 0
 
 
@@ -122,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--volatile", action="store_true", help="no journal (DURABLE_ROOMS=false)")
+    ap.add_argument("--game", choices=("panika", "counter"), default="panika",
+                    help="counter: bench/load.py's counter bot (bench/stages.py)")
     args = ap.parse_args(argv)
     if os.environ.get(CHILD):
         child(args)

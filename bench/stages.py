@@ -69,6 +69,9 @@ from app.realtime.room import tokens as tokens_mod  # noqa: E402
 from app.realtime.transport import connection as connection_mod  # noqa: E402
 from app.realtime.transport import wire as wire_mod  # noqa: E402
 
+GAMES = {"panika": "panika", "counter": "panika_counter"}
+"""``--game``: the scenarios of bench/load.py played here."""
+
 GAME = "game"
 """Stands for the game's engine object in ``STAGES`` (its methods are wrapped on the instance)."""
 
@@ -210,6 +213,22 @@ async def _no_save(record: Any, on_state: Any) -> int:
     return 1
 
 
+COUNTER_TAPS = 300
+"""Player actions in a counter "match" (it ends only with ``new_counter``: sent untimed)."""
+
+
+def choose_counter(state: Any, taken: int, players: int
+                   ) -> tuple[int | None, dict[str, Any]] | None:
+    """bench/load.py's counter bot: the seats in turn, ``tap`` while the counter is under 15,
+    else ``reset`` (``new_round`` after a burst); ``new_counter`` after ``COUNTER_TAPS``."""
+    if taken >= COUNTER_TAPS:
+        return None
+    seat = taken % players  # the seated connections (an open table has seats to spare)
+    if state.phase == "burst":
+        return seat, {"type": "new_round"}
+    return seat, {"type": "reset" if state.counter >= 15 else "tap"}
+
+
 def choose(game: Any, state: Any, players: int, rng: random.Random
            ) -> tuple[int | None, dict[str, Any]] | None:
     """A seat's legal action (a tap or a call first, else a random legal play), else a timer's
@@ -307,7 +326,8 @@ async def play(args: argparse.Namespace, clock: Clock | None, match_seed: int,
     """``args.matches`` matches: for each player action not interrupted, its driver time and
     (with ``clock``) its time by part; the moves left out; the frames' bytes. ``meter``: its
     ``on()`` and ``off()`` are called around each player action (bench/instructions.py)."""
-    game = get_game("panika")
+    game = get_game(GAMES[getattr(args, "game", "panika")])
+    counter = game.id == "panika_counter"
     seeds = random.Random(match_seed)
     engine_rng.secrets = types.SimpleNamespace(token_bytes=seeds.randbytes)  # seeded new_seed
     rng = random.Random(match_seed)
@@ -317,17 +337,22 @@ async def play(args: argparse.Namespace, clock: Clock | None, match_seed: int,
     parts: list[dict[str, tuple[float, int, int]]] = []
     dropped = system = 0
     for number in range(args.matches):
-        frame = b'{"type":"start"}' if number == 0 else b'{"type":"rematch"}'
-        await table.send(table.host, frame)
+        if number == 0:
+            await table.send(table.host, b'{"type":"start"}')
+        elif not counter:
+            await table.send(table.host, b'{"type":"rematch"}')
         by_seat = {c.seat: c for c in table.conns}
         gc.collect()
         gc.disable()
-        for _ in range(5000):
+        for taken in range(5000):
             match = table.room.match
             if match is None or match.outcome() is not None:
                 break
-            move = choose(game, match.state, args.players, rng)
+            move = (choose_counter(match.state, taken, args.players) if counter
+                    else choose(game, match.state, args.players, rng))
             if move is None:
+                if counter:  # a fresh counter: this one recorded, the next started (untimed)
+                    await table.send(by_seat[0], b'{"type":"action","action":{"type":"new_counter"}}')
                 break
             seat, action = move
             if seat is None:
@@ -417,10 +442,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--volatile", action="store_true", help="no journal (DURABLE_ROOMS=false)")
+    ap.add_argument("--game", choices=sorted(GAMES), default="panika",
+                    help="counter: bench/load.py's counter bot, %d actions a counter" % COUNTER_TAPS)
     args = ap.parse_args(argv)
     load_all()
     logging_quiet()
-    game = get_game("panika")
+    game = get_game(GAMES[args.game])
     clock = Clock()
     rounds: list[dict[str, float]] = []
     info: dict[str, Any] = {}
@@ -469,7 +496,7 @@ def print_table(args: argparse.Namespace, rounds: list[dict[str, float]],
         return statistics.median(r[key] for r in rounds)
 
     room = "volatile room" if args.volatile else "durable room"
-    print(f"Panika, {args.players} seats, {room}: {info['moves']} player actions per round in "
+    print(f"{args.game.capitalize()}, {args.players} seats, {room}: {info['moves']} player actions per round in "
           f"{args.matches} matches (seed {args.seed}; {info['system']} timer moves untimed; "
           f"{info['dropped']} + {info['plain_dropped']} actions interrupted by the machine, "
           "left out), "

@@ -51,3 +51,22 @@ def test_the_meter_toggles_callgrinds_collection_and_counts_actions() -> None:
         meter.on()
         meter.off()
     assert (meter.actions, library.toggles) == (3, 6)
+
+
+def test_the_counter_is_played_as_the_load_benchmarks_counter_bot(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``--game counter``: the seats tap in turn up to 15, then reset; each counter ends with
+    ``new_counter`` (untimed): two counters, ``COUNTER_TAPS`` player actions each."""
+    stages = load_bench_script("stages")
+    stages.load_all()
+    monkeypatch.setattr(engine_rng, "secrets", engine_rng.secrets)
+    meter = CountingMeter()
+    played = run_async(stages.play(argparse.Namespace(matches=2, players=4, volatile=False,
+                                                      game="counter"), None, 1, meter))
+    assert meter.ons == 2 * stages.COUNTER_TAPS
+    assert len(played["times"]) + played["dropped"] == 2 * stages.COUNTER_TAPS
+    assert played["frames"] >= 4 * 2 * stages.COUNTER_TAPS
+    state = type("State", (), {"phase": "counting", "counter": 15})()
+    assert stages.choose_counter(state, 5, 4) == (1, {"type": "reset"})
+    state.counter = 3
+    assert stages.choose_counter(state, 6, 4) == (2, {"type": "tap"})
+    assert stages.choose_counter(state, stages.COUNTER_TAPS, 4) is None
