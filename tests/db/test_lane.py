@@ -223,3 +223,32 @@ def test_a_failed_batch_drops_the_writers_connection_and_the_next_takes_a_fresh_
     finally:
         db.dispose()
     assert used[0] is used[1] and used[2] is not used[1]
+
+
+def test_the_writers_commits_are_flushed_to_the_disk(tmp_path):
+    """Decision 0037: SQLite commits in WAL mode with ``synchronous=FULL`` (2) on the writer's
+    kept connection as on every other: a commit returns only when its WAL frames are on the
+    disk, so a move a client saw survives a crash of the machine too (``NORMAL``, 1, would
+    only survive the server's)."""
+    from app.db.database import migrate
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    migrate(url)
+    db = Database(url)
+
+    def pragmas() -> tuple[str, int]:
+        connection = db.writer_connection()
+        cursor = connection.cursor()
+        try:
+            (mode,) = cursor.execute("PRAGMA journal_mode").fetchone()
+            (level,) = cursor.execute("PRAGMA synchronous").fetchone()
+        finally:
+            cursor.close()
+        return mode, level
+
+    try:
+        assert run_async(db.write(pragmas)) == ("wal", 2)
+        with db.engine.connect() as connection:  # a pooled connection: the same
+            assert connection.execute(text("PRAGMA synchronous")).scalar() == 2
+    finally:
+        db.dispose()
