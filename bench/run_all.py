@@ -306,6 +306,13 @@ def ratio_line(check, aim: str, real: Measured | None, bare: Measured | None,  #
         print(f"not measured  {aim}: {detail}; the yardstick moved more than {DRIFT_MAX:.0%} "
               "within the run: no PASS claimed", flush=True)
         return
+    if ratio > most and not all(kept_up(m.result) for m in bares):
+        # The yardstick saturated: its CPU per action is flattered the same way, so the ratio is
+        # too high: a PASS would hold, a MISS is not claimed (a slower machine: --scale).
+        print(f"not measured  {aim}: {detail}; the bare broadcast did not keep up with room to "
+              "spare at this rate on this machine (its CPU per action flattered): no MISS "
+              "claimed; run with a smaller --scale", flush=True)
+        return
     if ratio <= most and not kept_up(r):
         # A saturated server costs less per action than one that keeps up (the journal's
         # batches grow, the loop never sleeps and wakes): a MISS holds, a PASS is not claimed.

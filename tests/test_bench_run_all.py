@@ -94,6 +94,23 @@ def test_a_cpu_aim_met_by_a_server_that_kept_up_passes(run_all):
     assert ok and "1.50x" in detail
 
 
+def test_a_cpu_aim_missed_against_a_saturated_yardstick_is_not_claimed(run_all, capsys):
+    """A slow machine (2026-12-04 16:26: the bare broadcast at 2,000/s used 88-96% of its core,
+    437-491 us an action against 276-290 the day before): the yardstick's CPU per action is
+    flattered as a saturated server's is, so a ratio over the aim says nothing; one under it
+    still holds."""
+    saturated_bare = _cpu_run(run_all, 440.0, 92.0)
+    assert _verdicts(run_all, _cpu_run(run_all, 800.0, 80.0), saturated_bare) == []
+    out = capsys.readouterr().out
+    assert "not measured  the aim: 800 / 440 us = 1.82x" in out and "no MISS claimed" in out
+    assert "smaller --scale" in out
+    # behind the rate counts as not keeping up, before or after the real servers
+    assert _verdicts(run_all, _cpu_run(run_all, 800.0, 80.0), _cpu_run(run_all, 440.0, 70.0),
+                     _cpu_run(run_all, 440.0, 70.0, applied=1800.0)) == []
+    ((_, ok, detail),) = _verdicts(run_all, _cpu_run(run_all, 600.0, 80.0), saturated_bare)
+    assert ok and "1.36x" in detail
+
+
 def test_the_yardstick_is_the_mean_of_the_bare_runs_before_and_after_the_real_servers(run_all):
     """The machine's speed moved within minutes (the bare broadcast 220, 266 and 271 us an action
     at three moments of 2026-12-04): the bare broadcast runs again after the real servers, and
