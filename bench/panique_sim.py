@@ -23,7 +23,7 @@ from app.games.panique.game import ChooseAction, RollAction
 from app.games.panique.state import PaniqueState
 
 ROLL = RollAction(type="roll")
-CHOICE = {
+CHOICE: dict[str, ChooseAction | RollAction] = {
     "butler": ChooseAction(type="choose", option="decline"),
     "ally": ChooseAction(type="choose", option="A"),
     "rest": ChooseAction(type="choose", option="rest"),
@@ -37,7 +37,7 @@ def play(players: int, seed: bytes) -> tuple[PaniqueState, int, int]:
     rng = SeededRng(seed)
     state = GAME.setup(players, OPTIONS, rng)
     rounds = moves = 0
-    last_turn = None
+    last_turn: int | None = None
     while state.phase != "over":
         pending = state.pending
         assert pending is not None
@@ -47,9 +47,10 @@ def play(players: int, seed: bytes) -> tuple[PaniqueState, int, int]:
             action = CHOICE["rest" if state.heirs[seat].life <= 1 else "stay"]
         else:
             action = CHOICE.get(purpose, ROLL)
-        if purpose == "move" and (last_turn is None or state.turn <= last_turn):
-            rounds += 1
         if purpose == "move":
+            assert state.turn is not None  # a "move" is asked of the heir whose turn it is
+            if last_turn is None or state.turn <= last_turn:
+                rounds += 1
             last_turn = state.turn
         GAME.apply(state, Move(seat, action), rng)
         moves += 1

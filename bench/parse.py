@@ -25,7 +25,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import orjson
 
@@ -47,7 +47,8 @@ def frames_of(game: Any, count: int, seed: int) -> list[bytes]:
     for step in range(2000):
         if game.outcome(state) is not None or len(frames) >= count:
             break
-        people = [(s, a) for s in range(game.max_players) for a in game.legal_actions(state, s)]
+        people: list[tuple[int | None, Any]] = [
+            (s, a) for s in range(game.max_players) for a in game.legal_actions(state, s)]
         choices = people or [(None, a) for a in game.legal_actions(state, None)]
         if not choices:
             break
@@ -81,7 +82,8 @@ def pydantic_one_pass(game: Any) -> Any:
         # What the room is handed, as the msgspec way hands it.
         valid = ValidAction(frame.action, frame.action.model_dump_json())
         message = protocol.Action(action=valid, ref=frame.ref)
-        log.append_text(Move(0, message.action.model, 1200, 35), message.action.text)
+        handed = cast(ValidAction, message.action)
+        log.append_text(Move(0, handed.model, 1200, 35), handed.text)
     return run
 
 

@@ -260,9 +260,10 @@ class Bench:
             else:
                 rate = round(rate / STEP_UP, -1)
         best = max(ok, default=0.0)
-        above = min((f for f in failed if f > best), default=None)
+        missed_above = min((f for f in failed if f > best), default=None)
         how = (f"missed at every rate tried, down to {min(failed):g}/s" if not best
-               else f"kept up at {best:g}/s, missed at {above:g}/s" if above is not None
+               else f"kept up at {best:g}/s, missed at {missed_above:g}/s"
+               if missed_above is not None
                else f"kept up at every rate tried, up to {best:g}/s")
         return best, how + (f"; {limit}" if limit else ""), noisy, bool(limit)
 
@@ -465,15 +466,16 @@ def verdict(bench: Bench, capacities: dict[str, tuple[float, str, bool, bool]], 
     if not capacities:
         print(f"not measured  {aim}: --no-capacity")
     elif not capacities["bare"][0] or not capacities["durable"][0]:
-        noisy = capacities["bare"][2] or capacities["durable"][2]
+        step_noisy = capacities["bare"][2] or capacities["durable"][2]
         check(aim, False, f"bare: {capacities['bare'][1]}; durable: {capacities['durable'][1]}"
-              + (" NOISY: a step was noisy in every try" if noisy else ""))
+              + (" NOISY: a step was noisy in every try" if step_noisy else ""))
     else:
-        (b, bhow, bnoisy, blimit), (d, dhow, dnoisy, _) = capacities["bare"], capacities["durable"]
-        ratio = d / b
-        noisy = " NOISY: a step was noisy in every try" if bnoisy or dnoisy else ""
-        detail = (f"{d:g} / {b:g} actions/s = {ratio:.2f}x (durable: {dhow}; bare: {bhow})"
-                  f"{noisy}")
+        (bare_rate, bhow, bnoisy, blimit), (durable_rate, dhow, dnoisy, _) = \
+            capacities["bare"], capacities["durable"]
+        ratio = durable_rate / bare_rate
+        noisy_note = " NOISY: a step was noisy in every try" if bnoisy or dnoisy else ""
+        detail = (f"{durable_rate:g} / {bare_rate:g} actions/s = {ratio:.2f}x (durable: {dhow}; "
+                  f"bare: {bhow}){noisy_note}")
         if blimit and ratio >= CAPACITY_MIN_RATIO:
             print(f"not measured  {aim}: the bare broadcast's ladder reached the load "
                   f"generator's limit, so its capacity is known from below only and the ratio "
@@ -504,10 +506,10 @@ def verdict(bench: Bench, capacities: dict[str, tuple[float, str, bool, bool]], 
     for label, m in runs.items():
         if m.result.get("server") == "real" and m.result["offered"] and saturated(m.result):
             print(f"note  {label}{saturated(m.result)}")
-    noisy = [label for label, m in runs.items() if m.noisy]
-    if noisy:
+    noisy_runs = [label for label, m in runs.items() if m.noisy]
+    if noisy_runs:
         print(f"note  noisy in every try (other_cpu > {bench.args.noise:g}%): "
-              + ", ".join(f"{k} {runs[k].result['other_cpu_pct']:.0f}%" for k in noisy))
+              + ", ".join(f"{k} {runs[k].result['other_cpu_pct']:.0f}%" for k in noisy_runs))
     return 1 if missed else 0
 
 

@@ -240,7 +240,7 @@ def main() -> None:
             stalls.attach(loop)
             return loop
 
-        uvloop.new_event_loop = new_event_loop
+        uvloop.new_event_loop = new_event_loop  # type: ignore[assignment]
 
     timing = None
     if os.environ.get("BENCH_JOURNAL") and args.app == "real":

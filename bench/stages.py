@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import gc
 import random
 import statistics
@@ -140,7 +141,7 @@ class Clock:
         def timed(*args: Any, **kwargs: Any) -> Any:
             if not clock.on:
                 return fn(*args, **kwargs)
-            frame = [0.0, part]
+            frame: list[Any] = [0.0, part]  # the wrapped callees' time, this part
             stack.append(frame)
             t0 = now()
             try:
@@ -284,7 +285,8 @@ class Table:
         gate = room.recorder.gate if room.recorder is not None else None
         for _ in range(50):
             await asyncio.sleep(0)
-            if room.queued() == 0 and (journal is None or (journal.pending == 0 and gate.held == 0)):
+            if room.queued() == 0 and (journal is None or gate is None
+                                       or (journal.pending == 0 and gate.held == 0)):
                 return
         raise SystemExit("the room did not settle")
 
@@ -294,8 +296,9 @@ class Table:
         recorder = room.recorder
         if recorder is not None:
             recorder.begin()
-        room.now = effects_mod.Now.read()
-        events = room.match.play(None, action, now=effects_mod.Now.read().mono)
+        now = room.state.now = effects_mod.Now.read()  # as the actor reads it for a timer
+        assert room.match is not None
+        events = room.match.play(None, action, now=now.mono)
         room.life._after_move(events)  # noqa: SLF001 - what MatchLife.on_timer does
         room.perform(room.take())
         if recorder is not None:
@@ -327,9 +330,11 @@ async def play(args: argparse.Namespace, clock: Clock | None, match_seed: int,
     (with ``clock``) its time by part; the moves left out; the frames' bytes. ``meter``: its
     ``on()`` and ``off()`` are called around each player action (bench/instructions.py)."""
     game = get_game(GAMES[getattr(args, "game", "panika")])
+    assert game is not None
     counter = game.id == "panika_counter"
     seeds = random.Random(match_seed)
-    engine_rng.secrets = types.SimpleNamespace(token_bytes=seeds.randbytes)  # seeded new_seed
+    engine_rng.secrets = types.SimpleNamespace(  # type: ignore[attr-defined,assignment]
+        token_bytes=seeds.randbytes)  # a seeded new_seed
     rng = random.Random(match_seed)
     table = Table(game, args.players, not args.volatile, ping_seconds=3600)
     await table.start()
@@ -404,7 +409,7 @@ def install(clock: Clock, game: Any) -> tuple[list[Callable[[], None]], list[str
                     return clock.wrap(_part, made) if made is not None else None
 
                 wire_mod.direct_text_writer = writer
-                undo.append(lambda o=original: setattr(wire_mod, "direct_text_writer", o))
+                undo.append(functools.partial(setattr, wire_mod, "direct_text_writer", original))
                 continue
             target = game if owner == GAME else owner
             label = f"{getattr(target, '__name__', type(target).__name__)}.{name}"
@@ -423,14 +428,14 @@ def install(clock: Clock, game: Any) -> tuple[list[Callable[[], None]], list[str
                 else:
                     wrapped = clock.wrap(part, raw)
                 setattr(target, name, wrapped)
-                undo.append(lambda t=target, n=name, r=raw: setattr(t, n, r))
+                undo.append(functools.partial(setattr, target, name, raw))
             elif target is game:
                 setattr(game, name, clock.wrap(part, getattr(game, name)))
-                undo.append(lambda n=name: delattr(game, n))
+                undo.append(functools.partial(delattr, game, name))
             else:  # a module's function
                 original = getattr(target, name)
                 setattr(target, name, clock.wrap(part, original))
-                undo.append(lambda t=target, n=name, o=original: setattr(t, n, o))
+                undo.append(functools.partial(setattr, target, name, original))
     return undo, missing
 
 

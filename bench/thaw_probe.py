@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import gc
 import time
+from collections.abc import Awaitable, Callable
 
 from app.collector import collect_and_freeze, count_frozen_garbage
 
@@ -33,7 +34,7 @@ def build_heap(connections: int) -> list[object]:
             for c in range(connections)]
 
 
-async def longest_stall(work) -> tuple[float, float, object]:  # type: ignore[no-untyped-def]
+async def longest_stall(work: Callable[[], Awaitable[object]]) -> tuple[float, float, object]:
     """(longest gap between 1 ms ticks in ms, the work's own time in ms, its result)."""
     gaps: list[float] = []
     stop = False
