@@ -221,7 +221,8 @@ COUNTER_TAPS = 300
 def choose_counter(state: Any, taken: int, players: int
                    ) -> tuple[int | None, dict[str, Any]] | None:
     """bench/load.py's counter bot: the seats in turn, ``tap`` while the counter is under 15,
-    else ``reset`` (``new_round`` after a burst); ``new_counter`` after ``COUNTER_TAPS``."""
+    else ``reset`` (``new_round`` after a burst); None after ``COUNTER_TAPS`` (``play`` then
+    sends ``new_counter``, untimed)."""
     if taken >= COUNTER_TAPS:
         return None
     seat = taken % players  # the seated connections (an open table has seats to spare)
