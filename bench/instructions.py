@@ -39,6 +39,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from stages import GAMES  # noqa: E402 - the games bench/stages.py plays
+
 REQUESTS = """#include <valgrind/callgrind.h>
 void start_instrumentation(void) { CALLGRIND_START_INSTRUMENTATION; }
 void stop_instrumentation(void) { CALLGRIND_STOP_INSTRUMENTATION; }
@@ -124,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--volatile", action="store_true", help="no journal (DURABLE_ROOMS=false)")
-    ap.add_argument("--game", choices=("panika", "counter"), default="panika",
+    ap.add_argument("--game", choices=sorted(GAMES), default="panika",
                     help="counter: bench/load.py's counter bot (bench/stages.py)")
     args = ap.parse_args(argv)
     if os.environ.get(CHILD):
