@@ -112,6 +112,15 @@ class Settings(BaseSettings):
         60, description="Unknown room codes and failed joins one address may try per minute "
         "(HTTP 429 / close 4429 beyond)."
     )
+    http_header_deadline_seconds: float = Field(
+        20.0, gt=0, description="A request's headers must be complete within this long of the "
+        "connection's accept or of the previous response's end (408 and closed beyond; "
+        "app/http_protocol.py)."
+    )
+    max_http_connections_per_address: int = Field(
+        30, ge=1, description="Open HTTP connections from one peer address, at most (trusted "
+        "proxies are not capped; a WebSocket counts under max_sockets_per_address instead)."
+    )
 
     # --- Operations (docs/architecture.md, "Operations") ------------------------------------
     log_format: Literal["text", "json"] = Field(

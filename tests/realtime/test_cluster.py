@@ -21,7 +21,7 @@ from app.realtime.transport.connection import Connection
 from app.realtime.cluster.lease import Entry
 from tests.clock import wait_until
 from tests.live import Client, ClientPool, LiveServer, run_async
-from tests.realtime.helpers import PanikaTable, start_panika
+from tests.realtime.helpers import PanikaTable, flood_chat, silent_socket, start_panika, wait_frame
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 REQUIRE_REDIS = os.environ.get("PANIC_PARTY_REQUIRE_REDIS") == "1"
@@ -402,3 +402,28 @@ def test_a_redis_outage_is_one_warning_and_pages_are_told_to_come_back(tmp_path,
     assert len(began) == 1 and began[0].levelno == logging.WARNING
     assert [r for r in caplog.records if r.exc_info] == []
     assert not any("Exception in ASGI application" in r.getMessage() for r in caplog.records)
+
+
+def test_a_relayed_member_who_stops_reading_is_shown_disconnected_at_once(
+        tmp_path, prefix, monkeypatch) -> None:
+    """A member relayed through node B that stops reading falls behind on B (its socket is
+    there); B tells the room's node at once, so the others see it disconnected then, not once
+    B drops its socket after the grace (an hour here, so that only the telling can show it)."""
+    import app.realtime.transport.connection as connection
+
+    monkeypatch.setattr(connection, "CLOSE_GRACE_SECONDS", 3600.0)
+    common = {"redis_url": REDIS_URL, "redis_prefix": prefix, "lease_seconds": 60,
+              "ws_messages_per_second": 100_000, "room_frames_per_second": 100_000}
+    db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    with LiveServer(tmp_path / "a", database_url=db, **common) as a, \
+            LiveServer(tmp_path / "b", database_url=db, **common) as b, ClientPool() as pool:
+        code, ann = _hosted_on(a, pool)
+        slow = silent_socket(b, code)
+        with slow:
+            joined = wait_frame(ann, lambda f: f["type"] == "room" and len(f["members"]) == 2)
+            slow_id = next(m["id"] for m in joined["members"] if m["nickname"] == "Slow")
+            member = a.registry.get(code).members[slow_id]
+            flood_chat(ann, lambda: not member.connected)
+            wait_until(lambda: not member.connected, 10, "the owner told that it is gone")
+            wait_frame(ann, lambda f: f["type"] == "room" and any(
+                m["id"] == slow_id and m["connected"] is False for m in f["members"]))

@@ -193,9 +193,14 @@ class Cluster:
 
     # --- the relay: the client's side ----------------------------------------------------------
     def open_remote(self, owner: str, code: str, conn: Connection) -> str:
+        """Relay ``conn`` to room ``code`` on ``owner``. When this node gives up on the
+        connection (it fell behind: ``too_slow``), the owner is told at once that it is gone,
+        so its member shows as disconnected there as it would locally, not only once the
+        socket is dropped (docs/protocol.md, "Close codes")."""
         key = f"{self.node}:{conn.id}"
         self._remote[key] = (conn, owner, code)
         self.publish(owner, {"op": "open", "code": code, "conn": key, "from": self.node})
+        conn.on_gone = lambda gone: self.close_remote(owner, code, key)
         return key
 
     def forward(self, owner: str, code: str, key: str, text: str) -> None:
