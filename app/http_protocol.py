@@ -12,6 +12,11 @@ which nothing arrives sooner). Past it a request that had begun is answered ``40
 Timeout`` and closed; a connection on which nothing came is closed without an answer, as the
 keep-alive timeout closes one.
 
+**A request's headers have a size limit.** httptools keeps whatever headers come (16 MB were
+read and answered), so within the deadline a client could make the server hold as much as it
+could send. A request whose headers are not complete after ``MAX_HEADER_BYTES`` is answered
+``431 Request Header Fields Too Large`` and closed.
+
 **Open connections per address are capped.** At most ``MAX_HTTP_CONNECTIONS_PER_ADDRESS``
 connections from one peer address (the address the socket sees) are served at once; one more is
 closed at once, before anything of it is read (answering it would mean reading its request:
@@ -66,6 +71,10 @@ away still receives 200 KB a second, far more than a room sends."""
 
 
 
+MAX_HEADER_BYTES = 32 * 1024
+"""The most a request line and its headers may take: nginx's limit with its default buffers
+(``large_client_header_buffers 4 8k``). A browser sends one or two kilobytes."""
+
 @dataclass(frozen=True)
 class HttpLimits:
     """The limits of one server's HTTP connections (``HTTP_HEADER_DEADLINE_SECONDS``,
@@ -103,15 +112,17 @@ class OpenConnections:
         return self._open[address]
 
 
-def _timeout_response() -> bytes:
-    body = b"the request's headers came too slowly"
-    return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
+def _closing_response(status: bytes, body: bytes) -> bytes:
+    return (b"HTTP/1.1 " + status + b"\r\ncontent-type: text/plain; charset=utf-8\r\n"
             b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
             + body)
 
 
-REQUEST_TIMEOUT = _timeout_response()
+REQUEST_TIMEOUT = _closing_response(b"408 Request Timeout", b"the request's headers came too slowly")
 """What a client whose request's headers missed the deadline receives before the close."""
+HEADERS_TOO_LARGE = _closing_response(b"431 Request Header Fields Too Large",
+                                      b"the request's headers are too large")
+"""What a client whose request's headers passed ``MAX_HEADER_BYTES`` receives before the close."""
 
 
 def bound_send_buffer(transport: asyncio.BaseTransport) -> None:
@@ -147,6 +158,9 @@ if HttpToolsProtocol is not None:
             self._counted: str | None = None
             """The peer address this connection is counted under (None: not counted)."""
             self._header_timer: asyncio.TimerHandle | None = None
+            """Runs while the server waits for a request's headers."""
+            self._header_bytes = 0
+            """What came while it waited, so far."""
             self._request_begun = False
             """A request's first byte came and its headers are not complete yet."""
 
@@ -178,9 +192,21 @@ if HttpToolsProtocol is not None:
                 address, self._counted = self._counted, None
                 self.by_address.release(address)
 
-        # --- the header deadline ----------------------------------------------------------
+        # --- the header deadline and size ------------------------------------------------
+        def data_received(self, data: bytes) -> None:
+            waiting = self._header_timer is not None
+            super().data_received(data)
+            if waiting and self._header_timer is not None:  # no headers completed by this data
+                self._header_bytes += len(data)
+                if self._header_bytes > MAX_HEADER_BYTES and not self.transport.is_closing():
+                    self._stop_waiting()
+                    metrics.http_closed("headers_too_large")
+                    self.transport.write(HEADERS_TOO_LARGE)
+                    self.transport.close()
+
         def _await_headers(self) -> None:
             if self._header_timer is None:
+                self._header_bytes = 0
                 self._header_timer = self.loop.call_later(
                     self.limits.header_deadline_seconds, self._headers_too_late)
 

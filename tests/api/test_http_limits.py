@@ -1,5 +1,5 @@
-"""HTTP served directly (``serve --lan``) has a deadline for a request's headers and a cap on the
-open connections of one address (app/http_protocol.py; docs/protocol.md, "Limits";
+"""HTTP served directly (``serve --lan``) has a deadline and a size limit for a request's headers
+and a cap on the open connections of one address (app/http_protocol.py; docs/protocol.md, "Limits";
 docs/decisions/0040), checked with slow clients on real sockets against a real server.
 
 A slow client here is a raw socket that sends part of a request and then waits: the test waits
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import httpx
 from websockets.sync.client import connect
 
-from app.http_protocol import SiteHttpProtocol
+from app.http_protocol import MAX_HEADER_BYTES, SiteHttpProtocol
 from tests.clock import wait_until
 from tests.live import LiveServer
 
@@ -137,6 +137,26 @@ def test_a_connection_closed_at_the_deadline_leaves_no_cycle_behind(tmp_path):
         finally:
             gc.enable()
     assert after == before
+
+
+def test_headers_larger_than_the_limit_are_answered_431_and_closed(tmp_path):
+    """httptools keeps whatever headers come: within the deadline a client made the server hold
+    as much as it could send (16 MB were read and answered)."""
+    with serving(tmp_path, http_header_deadline_seconds=60) as server:
+        before = closed_metric(server, "headers_too_large")
+        with slow_client(server) as sock:
+            line = b"X-Filler: " + b"a" * 1000 + b"\r\n"
+            with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                for _ in range(MAX_HEADER_BYTES // len(line) + 1):
+                    sock.sendall(line)
+            assert read_to_close(sock).startswith(b"HTTP/1.1 431 Request Header Fields Too Large")
+        assert closed_metric(server, "headers_too_large") == before + 1
+
+
+def test_headers_within_the_limit_are_served(tmp_path):
+    with serving(tmp_path) as server, server.http() as http:
+        filler = {f"x-filler-{i}": "a" * 1000 for i in range(MAX_HEADER_BYTES // 1100)}
+        assert http.get("/api/games", headers=filler).status_code == 200
 
 
 # --- the cap per address ----------------------------------------------------------------------
