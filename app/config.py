@@ -62,6 +62,10 @@ class Settings(BaseSettings):
         "outbox (var/outbox/) for the database."
     )
     room_idle_seconds: float = Field(600.0, description="An empty room closes after this long.")
+    room_unjoined_seconds: float = Field(
+        60.0, description="A room that no page has joined closes this long after it was made "
+        "(docs/decisions/0044)."
+    )
     max_rooms: int = Field(5000, description="Rooms open at once, at most.")
     ws_messages_per_second: int = Field(40, description="Client frames accepted per second.")
     ping_interval_seconds: float = Field(

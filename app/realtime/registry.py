@@ -94,8 +94,9 @@ class RoomRegistry:
             summary = {"game": game.id, "title": game.title, "public": public,
                        "status": "waiting", "players": 1, "max_players": game.max_players,
                        "host": host_nickname}
+            # Not in the lobby until a person's page is in the room (docs/decisions/0044).
             while not (fence := await self.cluster.leases.claim(
-                    Entry(code, {"code": code, **summary}, public))):
+                    Entry(code, {"code": code, **summary}, False))):
                 code = self.new_code()
         room = self._new_room(code=code, game=game, public=public)
         if room.recorder is not None:
@@ -127,6 +128,8 @@ class RoomRegistry:
             room.recorder.gate.on_saving = room.on_saving
             if self.cluster is not None:
                 room.recorder.gate.on_fenced = lambda: self._lose(code, room)
+        if self.cluster is not None:
+            room.on_listed = self._list_now
         return room
 
     async def restore(self) -> int:
@@ -299,16 +302,41 @@ class RoomRegistry:
 
     @classmethod
     def _entry(cls, room: Room) -> Entry:
-        """The room as the directory holds it (the lobby lists it while public and waiting)."""
-        return Entry(room.code, cls.summary(room), room.public and room.status == "waiting")
+        """The room as the directory holds it (the lobby lists it while public, waiting and
+        with a person in it: ``RoomState.listed``)."""
+        return Entry(room.code, cls.summary(room), room.state.listed())
+
+    def _list_now(self, room: Room) -> None:
+        """Room ``room`` entered or left the lobby (its ``Listed`` effect): its directory entry
+        is written now, not at the next renewal, a third of a lease later."""
+        if self.cluster is None or self._closing:
+            return
+        task = asyncio.get_running_loop().create_task(self._write_entry(room))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _write_entry(self, room: Room) -> None:
+        assert self.cluster is not None
+        if room.closed or self.rooms.get(room.code) is not room:
+            return  # closed meanwhile: letting go of its lease takes it out of the lobby
+        try:
+            lost = await self.cluster.leases.renew([self._entry(room)])
+        except REDIS_DOWN as error:  # the renewal loop writes it once Redis answers
+            self.cluster.outage.failed(f"writing the directory entry of room {room.code}", error)
+            return
+        except Exception:  # noqa: BLE001 - a bug: the renewal loop writes it
+            log.exception("could not write the directory entry of room %s", room.code)
+            return
+        for code in lost:
+            self._lose(code, room)
 
     async def public_rooms(self) -> list[dict[str, Any]]:
-        """Public rooms still waiting for players (on every node, with a cluster)."""
+        """Public rooms waiting for players with a person in them (on every node, with a
+        cluster): ``RoomState.listed``, docs/decisions/0044."""
         if self.cluster is not None:
             rooms = await self.cluster.leases.lobby()
-        else:
-            rooms = [self.summary(r) for r in self.rooms.values() if not r.closed]
-        return [r for r in rooms if r.get("public") and r.get("status") == "waiting"]
+            return [r for r in rooms if r.get("public") and r.get("status") == "waiting"]
+        return [self.summary(r) for r in self.rooms.values() if r.state.listed()]
 
     async def lookup(self, code: str) -> dict[str, Any] | None:
         """A room's summary, wherever it lives; ``node`` names its owner when it is elsewhere."""

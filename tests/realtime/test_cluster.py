@@ -73,13 +73,21 @@ def connect() -> Iterator[ClientPool]:
         yield pool
 
 
-def test_a_room_made_on_one_node_is_listed_and_served_by_the_other(nodes) -> None:
+def test_a_room_made_on_one_node_is_listed_and_served_by_the_other(nodes, connect) -> None:
     a, b = nodes
     created = a.create_room("panika", "Ann")
     code = created["code"]
     with b.http() as http:
-        listed = http.get("/api/rooms").json()
-        assert code in [r["code"] for r in listed]
+        assert http.get("/api/rooms").json() == [], "no page in it yet (docs/decisions/0044)"
+        ann = connect(a, code)
+        ann.join(token=created["token"])
+        # Listed once a person is in it: written to the directory at once, not at the next
+        # renewal (a minute's lease here renews every 20 s).
+        wait_until(lambda: code in [r["code"] for r in http.get("/api/rooms").json()],
+                   what="the room in the other node's lobby")
+        ann.close()
+        wait_until(lambda: http.get("/api/rooms").json() == [],
+                   what="the room gone from the other node's lobby with its host")
         summary = http.get(f"/api/rooms/{code}").json()
         assert summary["game"] == "panika" and summary["node"] == a.registry.cluster.node
         assert http.get(f"/r/{code}").status_code == 200
@@ -427,3 +435,18 @@ def test_a_relayed_member_who_stops_reading_is_shown_disconnected_at_once(
             wait_until(lambda: not member.connected, 10, "the owner told that it is gone")
             wait_frame(ann, lambda f: f["type"] == "room" and any(
                 m["id"] == slow_id and m["connected"] is False for m in f["members"]))
+
+
+def test_the_room_creation_limit_is_one_count_for_every_node(nodes, prefix) -> None:
+    """30 rooms a minute per address for the whole site, however many processes serve it: the
+    count lives in Redis under the site's prefix (docs/decisions/0044), not in each process."""
+    a, b = nodes
+    body = {"game": "panika", "nickname": "Ann"}
+    with a.http() as on_a, b.http() as on_b:
+        made = [on_a.post("/api/rooms", json=body).status_code for _ in range(20)]
+        made += [on_b.post("/api/rooms", json=body).status_code for _ in range(10)]
+        assert made == [201] * 30
+        assert on_b.post("/api/rooms", json=body).status_code == 429
+        assert on_a.post("/api/rooms", json=body).status_code == 429
+    assert redis.Redis.from_url(REDIS_URL).keys(f"{prefix}:limits:*"), "under REDIS_PREFIX"
+
