@@ -450,3 +450,38 @@ def test_the_room_creation_limit_is_one_count_for_every_node(nodes, prefix) -> N
         assert on_a.post("/api/rooms", json=body).status_code == 429
     assert redis.Redis.from_url(REDIS_URL).keys(f"{prefix}:limits:*"), "under REDIS_PREFIX"
 
+
+def test_redis_away_as_rooms_close_and_the_node_stops_is_logged_in_lines_not_tracebacks(
+        tmp_path, prefix, caplog) -> None:
+    """While Redis does not answer, a room made is refused with 503 (its creation count cannot
+    be kept), a room that closes cannot let go of its lease and a stopping node cannot hand its
+    rooms over: each an expected outage, logged as one line with its cause and no traceback
+    (docs/decisions/0045): the outage's one warning, and the handover's own."""
+    import logging
+
+    from tests.db.proxy import DatabaseProxy
+
+    caplog.set_level(logging.WARNING)
+    caplog.set_level(logging.DEBUG, logger="app.realtime.cluster.relay")  # the failures in between
+    with DatabaseProxy(REDIS_URL) as proxy:
+        # A long lease: the rooms stay until the test closes them (none stops for want of it).
+        with LiveServer(tmp_path / "a", redis_url=proxy.url, redis_prefix=prefix,
+                        ping_interval_seconds=0.5, lease_seconds=60) as node:
+            closing = node.create_room("panika", "Ann")["code"]
+            node.create_room("panika", "Bob")
+            caplog.clear()
+            proxy.set_mode("refuse")
+            with node.http() as http:
+                made = http.post("/api/rooms", json={"game": "panika", "nickname": "Cem"})
+                assert made.status_code == 503 and made.headers["retry-after"] == "5"
+            room = node.registry.get(closing)
+            room.task.get_loop().call_soon_threadsafe(room.post, "close")
+            wait_until(lambda: any(f"go of room {closing}" in r.getMessage()
+                                   for r in caplog.records), what="the lease's release failing")
+        # Leaving the block stopped the node: it could not hand its other room over.
+    began = [r for r in caplog.records if "Redis does not answer" in r.getMessage()]
+    assert len(began) == 1 and began[0].levelno == logging.WARNING
+    (handover,) = [r for r in caplog.records if "could not hand the rooms over" in r.getMessage()]
+    assert handover.levelno == logging.WARNING and "ConnectionError: " in handover.getMessage()
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == []
+    assert all("\n" not in r.getMessage() for r in caplog.records)

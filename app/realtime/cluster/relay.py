@@ -29,6 +29,7 @@ import orjson
 import redis.asyncio as aioredis
 import redis.exceptions
 
+from app.logs import cause
 from app.realtime.cluster.lease import Leases
 from app.realtime.room.protocol import ProtocolError, parse_client_frame
 from app.realtime.transport.connection import Connection, Message
@@ -61,7 +62,7 @@ class Outage:
 
     def failed(self, doing: str, error: BaseException) -> None:
         self.failures += 1
-        why = str(error).splitlines()[0] if str(error) else type(error).__name__
+        why = cause(error)
         if self.since is None:
             self.since = time.monotonic()
             log.warning("cluster: Redis does not answer (%s: %s); rooms that need it wait, "
