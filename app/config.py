@@ -118,8 +118,8 @@ class Settings(BaseSettings):
     )
     http_header_deadline_seconds: float = Field(
         20.0, gt=0, description="A request's headers must be complete within this long of the "
-        "connection's accept or of the previous response's end (408 and closed beyond; "
-        "app/http_protocol.py)."
+        "connection's accept or of the previous response's end, and its body within this long "
+        "again of its headers' end (408 and closed beyond; app/http_protocol.py)."
     )
     max_http_connections_per_address: int = Field(
         30, ge=1, description="Open HTTP connections from one peer address, at most (trusted "

@@ -17,6 +17,17 @@ read and answered), so within the deadline a client could make the server hold a
 could send. A request whose headers are not complete after ``MAX_HEADER_BYTES`` is answered
 ``431 Request Header Fields Too Large`` and closed.
 
+**A request's body has a size limit and a deadline.** uvicorn reads whatever body comes, for as
+long as it takes, and FastAPI reads it whole: a client could trickle one for ever, or make the
+server hold a gigabyte per connection. Here a body may take ``MAX_BODY_BYTES``: a request that
+declares more (``Content-Length``) is answered ``413 Content Too Large`` at once, before any of
+its body is read, and closed; a chunked body that grows past it is cut off the same way as its
+bytes arrive. The whole body must come within ``HTTP_HEADER_DEADLINE_SECONDS`` of its headers'
+end, ``408 Request Timeout`` and closed beyond. The deadline runs only while the server reads the
+body: a pipelined request's body waits, unread, for the responses before it
+(docs/decisions/0040). A connection closed while its response had begun gets no answer (it
+would be mistaken for the rest of that response).
+
 **Open connections per address are capped.** At most ``MAX_HTTP_CONNECTIONS_PER_ADDRESS``
 connections from one peer address (the address the socket sees) are served at once; one more is
 closed at once, before anything of it is read (answering it would mean reading its request:
@@ -39,10 +50,11 @@ HTTP protocol is never told that the connection ended, and it dies in a cycle of
 (its parser, six bound methods, its flow control, deques...) that only a collection of old
 objects frees. The collector freezes whatever survives a young pass (decision 0035), so such
 cycles waited for a thaw pass: 10,752 objects after 4,000 joins (docs/performance.md). The
-upgrade drops the parser too, and the header deadline's timer is dropped whenever it ends.
+upgrade drops the parser too, and the deadlines' timers are dropped whenever they end.
 
 The uvicorn internals used here (the protocol's ``client``, ``transport``, ``loop``, ``pipeline``,
-``parser`` and ``app``, its parser's callbacks, and the proxy-headers middleware's
+``parser``, ``app``, ``headers`` and ``cycle`` with its ``response_started`` and
+``response_complete``, its parser's callbacks, and the proxy-headers middleware's
 ``trusted_hosts``) are exercised by tests/api/test_http_limits.py; uvicorn is pinned
 (docs/decisions/0013).
 """
@@ -75,17 +87,25 @@ MAX_HEADER_BYTES = 32 * 1024
 """The most a request line and its headers may take: nginx's limit with its default buffers
 (``large_client_header_buffers 4 8k``). A browser sends one or two kilobytes."""
 
+MAX_BODY_BYTES = 64 * 1024
+"""The most a request's body may take (deploy/nginx.conf's ``client_max_body_size`` is the
+same). The largest body the site takes, ``POST /api/rooms``, is a few hundred bytes. No more
+than uvicorn's high-water mark for a body waiting for the app (it stops reading past 64 KiB), so
+the server never stops reading a body whose deadline runs."""
+
+
 @dataclass(frozen=True)
 class HttpLimits:
-    """The limits of one server's HTTP connections (``HTTP_HEADER_DEADLINE_SECONDS``,
-    ``MAX_HTTP_CONNECTIONS_PER_ADDRESS``)."""
+    """The limits of one server's HTTP connections (``HTTP_HEADER_DEADLINE_SECONDS`` for a
+    request's headers and again for its body, ``MAX_HTTP_CONNECTIONS_PER_ADDRESS``)."""
 
     header_deadline_seconds: float
+    body_deadline_seconds: float
     connections_per_address: int
 
     @classmethod
     def of(cls, settings: Settings) -> HttpLimits:
-        return cls(settings.http_header_deadline_seconds,
+        return cls(settings.http_header_deadline_seconds, settings.http_header_deadline_seconds,
                    settings.max_http_connections_per_address)
 
 
@@ -123,6 +143,10 @@ REQUEST_TIMEOUT = _closing_response(b"408 Request Timeout", b"the request's head
 HEADERS_TOO_LARGE = _closing_response(b"431 Request Header Fields Too Large",
                                       b"the request's headers are too large")
 """What a client whose request's headers passed ``MAX_HEADER_BYTES`` receives before the close."""
+BODY_TIMEOUT = _closing_response(b"408 Request Timeout", b"the request's body came too slowly")
+"""What a client whose request's body missed the deadline receives before the close."""
+BODY_TOO_LARGE = _closing_response(b"413 Content Too Large", b"the request's body is too large")
+"""What a client whose request's body would pass ``MAX_BODY_BYTES`` receives before the close."""
 
 
 def bound_send_buffer(transport: asyncio.BaseTransport) -> None:
@@ -145,8 +169,8 @@ except ImportError:  # pragma: no cover - no httptools: uvicorn picks its h11 pr
 if HttpToolsProtocol is not None:
 
     class SiteHttpProtocol(HttpToolsProtocol):
-        """``HttpToolsProtocol`` with the header deadline, the cap per address and the bounded
-        WebSocket send buffer of this module, whose upgrade drops the parser as
+        """``HttpToolsProtocol`` with the header and body limits, the cap per address and the
+        bounded WebSocket send buffer of this module, whose upgrade drops the parser as
         ``connection_lost`` does for a plain HTTP connection. ``http_protocol`` makes one
         subclass per server, holding that server's limits and counts."""
 
@@ -163,6 +187,15 @@ if HttpToolsProtocol is not None:
             """What came while it waited, so far."""
             self._request_begun = False
             """A request's first byte came and its headers are not complete yet."""
+            self._body_pending = False
+            """A request the app answers has its headers complete and its body not (yet)."""
+            self._body_timer: asyncio.TimerHandle | None = None
+            """Runs while the server reads a pending body."""
+            self._body_bytes = 0
+            """The pending body's bytes so far."""
+            self._refused = False
+            """The connection was closed for a limit in the middle of a request: whatever else
+            came with that request's data is not parsed into requests."""
 
         # --- the connection ---------------------------------------------------------------
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -178,6 +211,7 @@ if HttpToolsProtocol is not None:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_waiting()
+            self._stop_body_wait()
             self._uncount()
             super().connection_lost(exc)
 
@@ -192,6 +226,16 @@ if HttpToolsProtocol is not None:
                 address, self._counted = self._counted, None
                 self.by_address.release(address)
 
+        def _close_for(self, reason: str, answer: bytes | None) -> None:
+            """Close the connection for the limit ``reason``, answering ``answer`` first (None:
+            closed without an answer)."""
+            self._stop_waiting()
+            self._stop_body_wait()
+            metrics.http_closed(reason)
+            if answer is not None:
+                self.transport.write(answer)
+            self.transport.close()
+
         # --- the header deadline and size ------------------------------------------------
         def data_received(self, data: bytes) -> None:
             waiting = self._header_timer is not None
@@ -199,10 +243,10 @@ if HttpToolsProtocol is not None:
             if waiting and self._header_timer is not None:  # no headers completed by this data
                 self._header_bytes += len(data)
                 if self._header_bytes > MAX_HEADER_BYTES and not self.transport.is_closing():
-                    self._stop_waiting()
-                    metrics.http_closed("headers_too_large")
-                    self.transport.write(HEADERS_TOO_LARGE)
-                    self.transport.close()
+                    self._close_for("headers_too_large", HEADERS_TOO_LARGE)
+                    return
+            if self._body_pending and not self.pipeline:  # this data left a body to come
+                self._await_body()
 
         def _await_headers(self) -> None:
             if self._header_timer is None:
@@ -219,10 +263,7 @@ if HttpToolsProtocol is not None:
             self._header_timer = None
             if self.transport.is_closing():
                 return
-            metrics.http_closed("header_deadline")
-            if self._request_begun:
-                self.transport.write(REQUEST_TIMEOUT)
-            self.transport.close()
+            self._close_for("header_deadline", REQUEST_TIMEOUT if self._request_begun else None)
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
@@ -232,13 +273,79 @@ if HttpToolsProtocol is not None:
         def on_headers_complete(self) -> None:
             self._stop_waiting()
             self._request_begun = False
+            if self._refused:
+                return
+            if self._declared_body_bytes() > MAX_BODY_BYTES:
+                self._refused = True
+                idle = not self.pipeline and (self.cycle is None or self.cycle.response_complete)
+                self._close_for("body_too_large", BODY_TOO_LARGE if idle else None)
+                return
+            answered_before = self.cycle
             super().on_headers_complete()
+            self._body_pending = self.cycle is not answered_before  # not an upgrade
+            self._body_bytes = 0
 
         def on_response_complete(self) -> None:
             pipelined = bool(self.pipeline)  # a request whose headers came already goes next
             super().on_response_complete()
-            if not pipelined and not self.transport.is_closing():
+            if self.transport.is_closing():
+                return
+            if self._body_pending:  # its request goes now (pipelined), or the app answered early
+                self._await_body()
+            elif not pipelined:
                 self._await_headers()
+
+        # --- the body's size and deadline -------------------------------------------------
+        def _declared_body_bytes(self) -> int:
+            """The request's ``Content-Length`` (httptools has checked it: digits, one value),
+            0 without one."""
+            for name, value in self.headers:
+                if name == b"content-length":
+                    return int(value)
+            return 0
+
+        def on_body(self, body: bytes) -> None:
+            if self._refused:
+                return
+            if self._body_pending:  # (not an upgrade's)
+                self._body_bytes += len(body)
+                if self._body_bytes > MAX_BODY_BYTES:
+                    self._refused = True
+                    answer = None if self._responding() else BODY_TOO_LARGE
+                    self._close_for("body_too_large", answer)
+                    return
+            super().on_body(body)
+
+        def on_message_complete(self) -> None:
+            if self._refused:
+                return
+            pending, self._body_pending = self._body_pending, False
+            self._stop_body_wait()
+            super().on_message_complete()
+            if (pending and self.cycle.response_complete and not self.pipeline
+                    and not self.transport.is_closing()):
+                self._await_headers()  # answered before its body ended: the next request's turn
+
+        def _responding(self) -> bool:
+            """Whether a response is on its way on this connection (an answer of the server's
+            own now would be taken for part of it)."""
+            return bool(self.pipeline) or self.cycle.response_started
+
+        def _await_body(self) -> None:
+            if self._body_timer is None and not self.transport.is_closing():
+                self._body_timer = self.loop.call_later(
+                    self.limits.body_deadline_seconds, self._body_too_late)
+
+        def _stop_body_wait(self) -> None:
+            if self._body_timer is not None:
+                self._body_timer.cancel()
+                self._body_timer = None  # the handle refers to this protocol: no cycle kept
+
+        def _body_too_late(self) -> None:
+            self._body_timer = None
+            if self.transport.is_closing():
+                return
+            self._close_for("body_deadline", None if self._responding() else BODY_TIMEOUT)
 
         # --- the upgrade ------------------------------------------------------------------
         def handle_websocket_upgrade(self) -> None:

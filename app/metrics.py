@@ -103,7 +103,8 @@ def error_sent(code: str) -> None:
 
 def http_closed(reason: str) -> None:
     """The server closed an HTTP connection for one of its limits (app/http_protocol.py):
-    ``header_deadline``, ``headers_too_large`` or ``too_many_connections``."""
+    ``header_deadline``, ``headers_too_large``, ``body_deadline``, ``body_too_large`` or
+    ``too_many_connections``."""
     _http_closed[reason] = _http_closed.get(reason, 0) + 1
 
 
@@ -139,8 +140,8 @@ class _EventCollector:
         yield errors
         closed = CounterMetricFamily(
             "panic_party_http_closed", "HTTP connections the server closed for a limit: a "
-            "request's headers past their deadline or their size, or one connection more than "
-            "an address may hold open", labels=["reason"])
+            "request's headers or its body past their deadline or their size, or one connection "
+            "more than an address may hold open", labels=["reason"])
         for reason, count in sorted(_http_closed.items()):
             closed.add_metric([reason], count)
         yield closed

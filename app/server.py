@@ -3,9 +3,9 @@
 Where it listens and which proxies it trusts come from the settings (README, "Playing together"):
 ``LAN`` listens on every interface and prints the address the phones open; ``FORWARDED_ALLOW_IPS``
 names the proxies whose X-Forwarded-For/-Proto headers uvicorn applies (from anyone else they
-change nothing). The HTTP protocol is the site's own (app/http_protocol.py): a deadline for a
-request's headers and a cap on one address's connections, which matter when nothing but this
-server stands between the clients and the site (``LAN``).
+change nothing). The HTTP protocol is the site's own (app/http_protocol.py): a deadline and a
+size limit for a request's headers and for its body, and a cap on one address's connections,
+which matter when nothing but this server stands between the clients and the site (``LAN``).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "proxy_headers": True,
         "forwarded_allow_ips": trusted_proxies(settings),
         "log_config": None,  # uvicorn's loggers go through the app's handler (app/logs.py)
-        # The header deadline and the cap per address; an upgrade leaves no reference cycle.
+        # The header and body limits and the cap per address; an upgrade leaves no cycle.
         "http": http_protocol(settings),
     }
 

@@ -1,6 +1,7 @@
 """HTTP served directly (``serve --lan``) has a deadline and a size limit for a request's headers
-and a cap on the open connections of one address (app/http_protocol.py; docs/protocol.md, "Limits";
-docs/decisions/0040), checked with slow clients on real sockets against a real server.
+and for its body, and a cap on the open connections of one address (app/http_protocol.py;
+docs/protocol.md, "Limits"; docs/decisions/0040), checked with slow clients on real sockets
+against a real server.
 
 A slow client here is a raw socket that sends part of a request and then waits: the test waits
 for the server to close it (a read with a timeout), never for time to pass. The deadline is set
@@ -10,14 +11,17 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
+import re
 import socket
 import time
 from collections.abc import Iterator
 
 import httpx
+import pytest
 from websockets.sync.client import connect
 
-from app.http_protocol import MAX_HEADER_BYTES, SiteHttpProtocol
+from app.http_protocol import MAX_BODY_BYTES, MAX_HEADER_BYTES, SiteHttpProtocol
 from tests.clock import wait_until
 from tests.live import LiveServer
 
@@ -121,17 +125,21 @@ def test_requests_whose_headers_come_in_time_are_served_as_ever(tmp_path):
             assert http.get("/api/games").status_code == 200
 
 
-def test_a_connection_closed_at_the_deadline_leaves_no_cycle_behind(tmp_path):
-    """The deadline's timer refers to its protocol: it is dropped whenever it ends, so a
-    connection closed by it is freed by its reference count (decision 0035)."""
+@pytest.mark.parametrize("sent", [
+    b"GET / HTTP/1.1\r\n",
+    b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n{",
+], ids=["headers", "body"])
+def test_a_connection_closed_at_the_deadline_leaves_no_cycle_behind(tmp_path, sent):
+    """The deadlines' timers refer to their protocol: they are dropped whenever they end, so a
+    connection closed by one is freed by its reference count (decision 0035)."""
     with serving(tmp_path) as server:
         gc.collect()
         gc.disable()  # nothing but reference counts frees anything from here on
         try:
             before = sum(isinstance(obj, SiteHttpProtocol) for obj in gc.get_objects())
             for _ in range(3):
-                with slow_client(server, b"GET / HTTP/1.1\r\n") as sock:
-                    read_to_close(sock)
+                with slow_client(server, sent) as sock:
+                    assert read_to_close(sock).startswith(b"HTTP/1.1 408 ")
             wait_until(lambda: open_connections(server) == 0, what="the connections let go")
             after = sum(isinstance(obj, SiteHttpProtocol) for obj in gc.get_objects())
         finally:
@@ -157,6 +165,110 @@ def test_headers_within_the_limit_are_served(tmp_path):
     with serving(tmp_path) as server, server.http() as http:
         filler = {f"x-filler-{i}": "a" * 1000 for i in range(MAX_HEADER_BYTES // 1100)}
         assert http.get("/api/games", headers=filler).status_code == 200
+
+
+# --- the body's size and deadline ------------------------------------------------------------
+
+def room_head(length: int | None, path: bytes = b"/api/rooms") -> bytes:
+    """The line and headers of ``POST /api/rooms`` with a body of ``length`` (None: chunked)."""
+    framing = (b"Transfer-Encoding: chunked" if length is None
+               else b"Content-Length: %d" % length)
+    return (b"POST " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\n" + framing + b"\r\n\r\n")
+
+
+def room_body(size: int) -> bytes:
+    """A valid body of ``POST /api/rooms`` that takes ``size`` bytes (padded with spaces)."""
+    body = json.dumps({"game": "panika", "nickname": "Ann"}).encode()
+    return body + b" " * (size - len(body))
+
+
+def chunk(data: bytes) -> bytes:
+    return b"%x\r\n" % len(data) + data + b"\r\n"
+
+
+def test_a_body_declared_larger_than_the_limit_is_answered_413_before_it_is_read(tmp_path):
+    """uvicorn read whatever body came and FastAPI kept it whole: a gigabyte per connection.
+    The client here sends the headers only: the answer comes without a byte of the body."""
+    with serving(tmp_path, http_header_deadline_seconds=60) as server:
+        before = closed_metric(server, "body_too_large")
+        with slow_client(server, room_head(MAX_BODY_BYTES + 1)) as sock:
+            answer = read_to_close(sock)
+        assert answer.startswith(b"HTTP/1.1 413 Content Too Large\r\n")
+        assert b"\r\nconnection: close\r\n" in answer.lower()
+        assert closed_metric(server, "body_too_large") == before + 1
+
+
+def test_a_chunked_body_growing_past_the_limit_is_cut_off_with_413(tmp_path):
+    """A chunked body declares no length: it is counted as it arrives, and the byte past the
+    limit ends it (the limit itself is served: the next test)."""
+    with serving(tmp_path, http_header_deadline_seconds=60) as server:
+        before = closed_metric(server, "body_too_large")
+        with slow_client(server, room_head(None)) as sock:
+            sock.sendall(chunk(b" " * (MAX_BODY_BYTES // 2)) * 2 + chunk(b" "))
+            answer = read_to_close(sock)
+        assert answer.startswith(b"HTTP/1.1 413 Content Too Large\r\n")
+        assert closed_metric(server, "body_too_large") == before + 1
+
+
+def test_a_body_of_the_limit_is_served_declared_or_chunked(tmp_path):
+    with serving(tmp_path) as server, server.http() as http:
+        body = room_body(MAX_BODY_BYTES)
+        headers = {"content-type": "application/json"}
+        assert http.post("/api/rooms", content=body, headers=headers).status_code == 201
+        halves = iter([body[:MAX_BODY_BYTES // 2], body[MAX_BODY_BYTES // 2:]])  # chunked
+        assert http.post("/api/rooms", content=halves, headers=headers).status_code == 201
+
+
+def test_a_body_that_never_ends_is_answered_408_and_closed_at_the_deadline(tmp_path):
+    """Once a request's headers were complete nothing bounded its body: a client that sent part
+    of it held the connection for ever."""
+    with serving(tmp_path) as server:
+        before = closed_metric(server, "body_deadline")
+        started = time.monotonic()
+        with slow_client(server, room_head(100) + room_body(100)[:50]) as sock:
+            answer = read_to_close(sock)
+        assert time.monotonic() - started >= DEADLINE  # never before the deadline
+        assert answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
+        assert b"\r\nconnection: close\r\n" in answer.lower()
+        assert closed_metric(server, "body_deadline") == before + 1
+
+
+def test_the_body_deadline_is_for_the_whole_body_not_between_two_reads(tmp_path):
+    """A body trickled a byte at a time brings something to every read: it is cut off at the
+    deadline all the same, long before its last byte (it would take 100 times the deadline)."""
+    with serving(tmp_path) as server:
+        with slow_client(server, room_head(1000)) as sock:
+            sock.settimeout(DEADLINE / 10)
+            answer = b""
+            for byte in room_body(1000):
+                with contextlib.suppress(TimeoutError):  # the wait between two bytes
+                    if answer := sock.recv(65536):
+                        break
+                sock.sendall(bytes([byte]))
+            assert answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
+
+
+def test_a_body_still_coming_after_its_response_has_the_deadline_too(tmp_path):
+    """A route may answer before reading the body (here an unknown path, 404): what is left of
+    the body still has the deadline, and the connection closes without a second answer."""
+    with serving(tmp_path) as server:
+        before = closed_metric(server, "body_deadline")
+        with slow_client(server, room_head(100, b"/nowhere") + room_body(100)[:50]) as sock:
+            answer = read_to_close(sock)
+        assert answer.startswith(b"HTTP/1.1 404 ")
+        assert b"HTTP/1.1" not in answer[8:]  # one answer only
+        assert closed_metric(server, "body_deadline") == before + 1
+
+
+def test_a_kept_alive_connection_serves_a_body_and_then_the_next_request(tmp_path):
+    """The body's deadline ends with its body: the next request on the connection is served
+    (and has the header deadline, as after any response)."""
+    with serving(tmp_path) as server, slow_client(server, b"") as sock:
+        sock.sendall(room_head(200) + room_body(200) + b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.sendall(b"GET /api/games HTTP/1.1\r\n")  # ...and the rest never comes
+        answer = read_to_close(sock)
+        assert re.findall(rb"HTTP/1\.1 (\d{3}) ", answer) == [b"201", b"200", b"408"]
 
 
 # --- the cap per address ----------------------------------------------------------------------
