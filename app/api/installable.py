@@ -35,9 +35,11 @@ THEME = "#1b1230"
 """The site's background (static/css/site.css, ``--bg``): the splash screen and the bar above."""
 ICONS = (("img/icon-192.png", "192x192", "any"), ("img/icon-512.png", "512x512", "any"),
          ("img/icon-maskable-512.png", "512x512", "maskable"))
-SHELL = ("css/site.css", "css/pages.css", "img/favicon.svg", "img/apple-touch-icon.png",
-         *(icon for icon, _, _ in ICONS), "js/register_worker.js", "js/offline.js")
-"""What every page, and the offline page, needs: kept by the service worker when it installs."""
+SHELL = ("css/site.css", "css/pages.css", "img/favicon.svg", "js/register_worker.js",
+         "js/offline.js")
+"""What every page, and the offline page, needs: kept by the service worker when it installs.
+The app's icons are not: the browser fetches them itself when it installs the app, and a first
+visit would fetch 31 KB of pictures for nothing."""
 REVALIDATE = {"Cache-Control": "no-cache"}
 """Stable URLs whose answer changes with a deploy: kept, but asked again before every use."""
 
