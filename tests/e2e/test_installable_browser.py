@@ -80,10 +80,12 @@ def test_without_a_network_a_page_shows_the_sites_offline_page_and_comes_back(li
     code = live.create_room("panika", "Ann")["code"]
     context, page = _phone(browser)
     try:
-        page.goto(f"{live.base_url}/lang/de?next=/")  # the header's switch: German pages
+        page.goto(live.base_url + "/")  # an English page first: the worker installs
         page.wait_for_function(CONTROLLED)
-        page.goto(f"{live.base_url}/r/{code}")
+        # The header's switch, through the worker (a redirect back to the page): German pages.
+        page.goto(f"{live.base_url}/lang/de?next=/r/{code}")
         page.wait_for_selector("#join-form")
+        assert page.get_attribute("html", "lang") == "de" and page.url.endswith(f"/r/{code}")
         context.set_offline(True)
         page.goto(f"{live.base_url}/r/{code}")  # the phone lost the party's Wi-Fi
         assert page.inner_text("h1") == "Keine Verbindung"
