@@ -25,6 +25,7 @@ from fastapi.templating import Jinja2Templates
 
 from app.config import PROJECT_ROOT
 from app.i18n import LANGUAGES, catalog_version, translate
+from app.web import serving
 from app.web.assets import AssetRegistry
 
 from .site import catalog_path, request_language
@@ -40,11 +41,12 @@ SHELL = ("css/site.css", "css/pages.css", "img/favicon.svg", "js/register_worker
 """What every page, and the offline page, needs: kept by the service worker when it installs.
 The app's icons are not: the browser fetches them itself when it installs the app, and a first
 visit would fetch 31 KB of pictures for nothing."""
-REVALIDATE = {"Cache-Control": "no-cache"}
+REVALIDATE = {"Cache-Control": serving.REVALIDATE}
 """Stable URLs whose answer changes with a deploy: kept, but asked again before every use."""
 
 
 def offline_url(lang: str) -> str:
+    """The offline page in ``lang``, as the service worker keeps it."""
     return f"/offline/{lang}"
 
 
