@@ -50,6 +50,12 @@ def request_language(request: Request) -> str:
     return lang
 
 
+def catalog_path(lang: str) -> str:
+    """A language's catalog at its versioned URL (``/i18n/<lang>.json?v=<hash>``), which pages
+    name in ``<meta name="i18n-catalog">`` for static/js/i18n.js."""
+    return f"/i18n/{lang}.json?v={catalog_version(lang)}"
+
+
 class SiteTemplates(Jinja2Templates):
     """Jinja2 templates whose pages say that their language depends on the request (``Vary``),
     so a cache between the site and a browser never serves one person's language to another;
@@ -60,6 +66,12 @@ class SiteTemplates(Jinja2Templates):
         request = kwargs.get("request", args[0] if args else None)
         host = isinstance(request, Request) and follows_host(request)
         response.headers.append("Vary", "Accept-Language, Cookie" + (", Host" if host else ""))
+        # A page is made anew for every request (rooms come and go, the lobby lists them): kept
+        # by no cache without asking again. Its language is said, for the service worker's
+        # offline page (app/api/installable.py).
+        response.headers.setdefault("Cache-Control", "no-cache")
+        if isinstance(request, Request):
+            response.headers["Content-Language"] = request_language(request)
         return response
 
 
@@ -77,8 +89,7 @@ def site_templates() -> Jinja2Templates:
 
     @pass_context
     def catalog_url(context: Any) -> str:
-        lang = request_language(context["request"])
-        return f"/i18n/{lang}.json?v={catalog_version(lang)}"
+        return catalog_path(request_language(context["request"]))
 
     @pass_context
     def url_for(context: Any, name: str, /, **params: Any) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 import secrets
 from datetime import UTC, datetime, timedelta
 
@@ -187,8 +188,10 @@ def test_rules_page_of_an_unknown_game(http):
 def test_lobby_shows_every_game_with_its_picture_and_the_games_in_the_works(http):
     page = http.get("/").text
     for game in http.get("/api/games").json():
-        assert f'data-game="{game["id"]}"' in page and f'img/{game["id"]}.svg' in page
-        assert http.get(f'/static/img/{game["id"]}.svg').status_code == 200
+        # The picture at its versioned URL (app/web/assets.py).
+        picture = re.search(rf'src="(/static/img/{game["id"]}\.[0-9a-f]{{10}}\.svg)"', page)
+        assert f'data-game="{game["id"]}"' in page and picture
+        assert http.get(picture[1]).status_code == 200
     for game in http.get("/api/games").json():
         assert game["title"] in page
         assert f'class="btn create-room" data-game="{game["id"]}"' in page

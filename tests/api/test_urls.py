@@ -214,12 +214,13 @@ def test_without_public_url_pages_link_root_relative_and_the_qr_code_varies_by_h
     code = server.create_room("panika", "Ann")["code"]
     with server.http() as http:
         page = http.get(f"/r/{code}", headers={"Host": "evil.example"})
-        assert re.findall(r'href="([^"]*css/site\.css)"', page.text) == ["/static/css/site.css"]
+        stylesheets = re.findall(r'href="([^"]*css/site\.[0-9a-f]{10}\.css)"', page.text)
+        assert len(stylesheets) == 1 and stylesheets[0].startswith("/static/css/site.")
         assert not re.search(r'(?:href|src)="https?://evil\.example/static/', page.text)
         assert "Host" in page.headers["vary"]
         qr = http.get(f"/api/rooms/{code}/qr.svg")
         assert qr.headers["cache-control"] == "private, max-age=3600"
-        assert qr.headers["vary"] == "Host"
+        assert [v.strip() for v in qr.headers["vary"].split(",")] in (["Host"], ["Host", "Accept-Encoding"])
 
 
 def test_the_test_command_keeps_compiled_modules_beside_them(monkeypatch):
