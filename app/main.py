@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api import games, health, matches, operations, pages, rooms
+from app.api.guards import GuardedApp
 from app.api.match_replay import ReplayCache
 from app.api.site import error_page, install_site
 from app.collector import run_collector_schedule
@@ -89,7 +90,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.writer.stop()
         app.state.db.dispose()
 
-    app = FastAPI(
+    # The Host allow-list and the security headers wrap everything (app/api/guards.py).
+    app = GuardedApp(
         title="Panic Party",
         summary="Party games in real time: rooms, matches and leaderboards.",
         version="0.1.0",
@@ -153,7 +155,8 @@ class RoomSocketShortcut:
             if code and "/" not in code:
                 state = scope["app"].state
                 await serve_room_socket(
-                    WebSocket(scope, receive, send), code, state.registry, state.guard
+                    WebSocket(scope, receive, send), code, state.registry, state.guard,
+                    state.hosts,
                 )
                 return
         await self.app(scope, receive, send)

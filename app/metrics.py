@@ -39,7 +39,7 @@ from prometheus_client.core import (
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
 __all__ = ["CONTENT_TYPE_LATEST", "EVENTS", "SiteCollector", "error_sent", "exposition",
-           "metrics_allowed", "player_move", "system_move", "watch_collector"]
+           "metrics_allowed", "player_move", "request_refused", "system_move", "watch_collector"]
 
 EVENTS = CollectorRegistry()
 """The counters and histograms updated as things happen, shared by every app of the process."""
@@ -75,6 +75,7 @@ _player_moves: dict[str, int] = {}
 _system_moves: dict[str, int] = {}
 _latency: dict[str, _Latency] = {}
 _errors: dict[str, int] = {}
+_refused: dict[str, int] = {}
 
 
 # --- counted as it happens ------------------------------------------------------------------
@@ -97,6 +98,12 @@ def system_move(game: str) -> None:
 def error_sent(code: str) -> None:
     """One ``error`` frame with ``code`` is on its way to a client."""
     _errors[code] = _errors.get(code, 0) + 1
+
+
+def request_refused(reason: str) -> None:
+    """A request or WebSocket upgrade refused before the site read it: ``host`` (a ``Host`` the
+    site does not answer) or ``origin`` (a WebSocket opened by another site's page)."""
+    _refused[reason] = _refused.get(reason, 0) + 1
 
 
 class _EventCollector:
@@ -129,6 +136,13 @@ class _EventCollector:
         for code, count in sorted(_errors.items()):
             errors.add_metric([code], count)
         yield errors
+        refused = CounterMetricFamily("panic_party_refused_requests", "Requests and WebSocket "
+                                      "upgrades refused before the site read them, by reason: "
+                                      "host (not a name of this site), origin (a WebSocket "
+                                      "opened by another site's page)", labels=["reason"])
+        for reason, count in sorted(_refused.items()):
+            refused.add_metric([reason], count)
+        yield refused
 
 
 EVENTS.register(_EventCollector())

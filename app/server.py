@@ -43,6 +43,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "forwarded_allow_ips": trusted_proxies(settings),
         "log_config": None,  # uvicorn's loggers go through the app's handler (app/logs.py)
         "http": HTTP_PROTOCOL,  # an upgraded connection leaves no reference cycle behind
+        "server_header": False,  # no "server: uvicorn" banner (docs/decisions/0043)
     }
 
 
