@@ -95,6 +95,10 @@ def test_the_api_documentation_allows_its_inline_script_by_hash_only(site):
             assert policy["frame-ancestors"] == "'none'" and policy["object-src"] == "'none'"
             assert page.headers["x-frame-options"] == "DENY"
         assert scripts == [] and len(hashes) == 0  # ReDoc: its one script is a file
+        # ...served without the one address of another server it held (its maker's logo).
+        redoc_js = http.get("/docs-redoc.js")
+        assert redoc_js.status_code == 200 and "Redoc" in redoc_js.text
+        assert "cdn.redoc.ly" not in redoc_js.text
         swagger = http.get("/docs")
         assert len(re.findall(r"<script(?![^>]*\bsrc=)", swagger.text)) == 1
 
