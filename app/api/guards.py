@@ -1,5 +1,6 @@
 """The guards outside everything else: the Host allow-list and the security headers
-(docs/decisions/0043; README, "Playing together"; docs/protocol.md, "Security headers").
+(docs/decisions/0043; README, "Playing together"; docs/protocol.md, "Host names and security
+headers").
 
 ``GuardedApp`` is FastAPI with ``SiteGuards`` wrapped around its whole middleware stack, the
 error middleware included, so that:

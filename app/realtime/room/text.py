@@ -167,5 +167,8 @@ def name_keys(name: str) -> frozenset[str]:
     """What nicknames are compared by: the folded skeleton of the name as typed and of the name
     case folded first. Two names are one when they share a key: they look alike ("Host" with a
     Cyrillic "о"; "Ian" and "lan", whose capital I is a small L's look-alike) or differ only in
-    case ("MIA" and "Mia": the first key alone would read the capital I as an L)."""
+    case ("MIA" and "Mia": the first key alone would read the capital I as an L). The name is
+    put in NFKC first, as the door puts every nickname (full-width letters have no prototype of
+    their own in confusables.txt)."""
+    name = str(_NFKC.normalize(name))
     return frozenset((_folded(name), _folded(name.casefold())))
