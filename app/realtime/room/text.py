@@ -37,6 +37,7 @@ comes from ICU (PyICU), so all are of one Unicode version, whatever the interpre
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import icu
 
@@ -163,12 +164,14 @@ def _folded(text: str) -> str:
     return skeleton(skeleton(text).casefold())
 
 
+@lru_cache(maxsize=4096)
 def name_keys(name: str) -> frozenset[str]:
     """What nicknames are compared by: the folded skeleton of the name as typed and of the name
     case folded first. Two names are one when they share a key: they look alike ("Host" with a
     Cyrillic "о"; "Ian" and "lan", whose capital I is a small L's look-alike) or differ only in
     case ("MIA" and "Mia": the first key alone would read the capital I as an L). The name is
     put in NFKC first, as the door puts every nickname (full-width letters have no prototype of
-    their own in confusables.txt)."""
+    their own in confusables.txt). Kept for the names seen last: a join compares the newcomer's
+    name with every member's, four skeletons each."""
     name = str(_NFKC.normalize(name))
     return frozenset((_folded(name), _folded(name.casefold())))
