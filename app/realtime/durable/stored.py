@@ -153,6 +153,7 @@ def restore_state(state: RoomState, stored: StoredRoom) -> dict[str, float]:
     state.match = None
     state.status = stored.status
     state.dropped_moves = 0
+    state.joined = True  # its pages come back with their tokens; it closes when idle, as before
     state.touch()
     elapsed: dict[str, float] = {}
     if stored.match is not None:

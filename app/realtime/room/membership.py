@@ -74,6 +74,7 @@ class Membership:
                 welcome["watching_reason"] = "full" if self.state.status == "waiting" \
                     or self.state.game.open_table else "started"
             self.frames.send(conn, welcome)
+        self.state.joined = True  # the room is someone's: no close for want of a join
         self.frames.broadcast_room()
         self.frames.send_state(conn)
         if self.state.history:
