@@ -41,6 +41,11 @@ class Settings(BaseSettings):
         "comma-separated addresses or networks, or * for any (only behind a proxy that owns "
         "every route in)."
     )
+    allowed_hosts: str = Field(
+        "", description="Host names the site answers besides its own (localhost, PUBLIC_URL's "
+        "host, HOST, the LAN address and machine name when serving the network): "
+        "comma-separated, *.example.org for every subdomain, * for any (app/hosts.py)."
+    )
     default_language: str = Field("en", description="Pages' language when the browser names none.")
 
     @field_validator("public_url")

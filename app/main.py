@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api import games, health, installable, matches, operations, pages, rooms
+from app.api.guards import GuardedApp
 from app.api.match_replay import ReplayCache
 from app.api.site import error_page, install_site
 from app.collector import run_collector_schedule
@@ -93,7 +94,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.writer.stop()
         app.state.db.dispose()
 
-    app = FastAPI(
+    # The Host allow-list and the security headers wrap everything (app/api/guards.py).
+    app = GuardedApp(
         title="Panic Party",
         summary="Party games in real time: rooms, matches and leaderboards.",
         version="0.1.0",
@@ -161,7 +163,8 @@ class RoomSocketShortcut:
             if code and "/" not in code:
                 state = scope["app"].state
                 await serve_room_socket(
-                    WebSocket(scope, receive, send), code, state.registry, state.guard
+                    WebSocket(scope, receive, send), code, state.registry, state.guard,
+                    state.hosts,
                 )
                 return
         await self.app(scope, receive, send)

@@ -46,6 +46,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "log_config": None,  # uvicorn's loggers go through the app's handler (app/logs.py)
         # The header and body limits and the cap per address; an upgrade leaves no cycle.
         "http": http_protocol(settings),
+        "server_header": False,  # no "server: uvicorn" banner (docs/decisions/0043)
     }
 
 

@@ -6,7 +6,9 @@ page, and the API documentation served from this server alone.
 - A browser that asks for a page that does not exist gets the site's HTML error page; anything
   under ``/api/`` (and any client that asks for JSON only) gets FastAPI's JSON error.
 - ``/docs`` and ``/redoc`` load Swagger UI and ReDoc from assets shipped by a PyPI package
-  (``fastapi-offline``) and served here: they work with no Internet connection.
+  (``fastapi-offline``) and served here: they work with no Internet connection. Each carries a
+  Content-Security-Policy of its own that names its inline script by its hash
+  (app/api/guards.py, ``docs_policy``).
 """
 
 from __future__ import annotations
@@ -31,10 +33,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.config import PROJECT_ROOT, Settings
 from app.i18n import COOKIE, LANGUAGE_NAMES, catalog_version, negotiate, translate
 
+from .guards import docs_policy
 from .urls import follows_host, page_url_for
 
 DOCS_ASSETS = Path(fastapi_offline.__file__).resolve().parent / "static"
 DOCS_ASSETS_URL = "/docs-assets"
+REDOC_JS_URL = "/docs-redoc.js"
+REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+"""ReDoc's menu draws its maker's logo from this address (hidden when it fails to load): the
+script is served with it removed, so the page asks nothing of another server and its policy
+refuses nothing."""
 
 
 def request_language(request: Request) -> str:
@@ -148,10 +156,23 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
 def _offline_docs(app: FastAPI) -> None:
     app.mount(DOCS_ASSETS_URL, StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
     openapi_url = app.openapi_url or "/openapi.json"
+    redoc_js: list[bytes] = []
+
+    @app.get(REDOC_JS_URL, include_in_schema=False)
+    async def redoc_script() -> Response:
+        if not redoc_js:  # read once, on first use
+            text = (DOCS_ASSETS / "redoc.standalone.js").read_text(encoding="utf-8")
+            redoc_js.append(text.replace(REDOC_LOGO, "").encode())
+        return Response(redoc_js[0], media_type="text/javascript",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
+    def with_policy(page: HTMLResponse) -> HTMLResponse:
+        page.headers["Content-Security-Policy"] = docs_policy(bytes(page.body).decode())
+        return page
 
     @app.get("/docs", include_in_schema=False)
     async def swagger_ui() -> HTMLResponse:
-        return get_swagger_ui_html(
+        return with_policy(get_swagger_ui_html(
             openapi_url=openapi_url,
             title=f"{app.title} · API",
             swagger_js_url=f"{DOCS_ASSETS_URL}/swagger-ui-bundle.js",
@@ -159,17 +180,17 @@ def _offline_docs(app: FastAPI) -> None:
             swagger_favicon_url="/static/img/favicon.svg",
             # No badge from the public validator service: the page talks to this server only.
             swagger_ui_parameters={"validatorUrl": None},
-        )
+        ))
 
     @app.get("/redoc", include_in_schema=False)
     async def redoc() -> HTMLResponse:
-        return get_redoc_html(
+        return with_policy(get_redoc_html(
             openapi_url=openapi_url,
             title=f"{app.title} · API",
-            redoc_js_url=f"{DOCS_ASSETS_URL}/redoc.standalone.js",
+            redoc_js_url=REDOC_JS_URL,
             redoc_favicon_url="/static/img/favicon.svg",
             with_google_fonts=False,
-        )
+        ))
 
 
 def install_site(app: FastAPI) -> None:

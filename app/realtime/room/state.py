@@ -123,6 +123,8 @@ class RoomState:
     input, leaves it as it is (docs/architecture.md, "Durable rooms")."""
     banned_nonces: set[str] = field(default_factory=set)
     banned_names: set[str] = field(default_factory=set)
+    """The keys (app/realtime/room/text.py, ``name_keys``) of the removed members' nicknames: a
+    newcomer whose name shares one is refused."""
     timers: TimerBoard = field(default_factory=TimerBoard)
     save_state: tuple[MatchRun, str] | None = None
     """The writer's news about the finished match (``saving``, ``retrying``, ``saved``)."""
