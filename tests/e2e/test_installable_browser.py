@@ -18,14 +18,14 @@ from tests.live import Client
 
 pytestmark = pytest.mark.browser
 
-CONTROLLED = "navigator.serviceWorker.controller !== null"
+CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 KEPT = """async () => {
   const urls = [];
   for (const key of await caches.keys())
     for (const request of await (await caches.open(key)).keys()) urls.push(new URL(request.url).pathname + new URL(request.url).search);
   return {keys: await caches.keys(), urls};
 }"""
-DRAWN = "document.querySelector('#game').childElementCount > 0"
+DRAWN = "() => document.querySelector('#game').childElementCount > 0"
 TRANSFERRED = """() => performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
   .reduce((sum, entry) => sum + entry.transferSize, 0)"""
 
