@@ -198,8 +198,8 @@ class SiteCollector:
         rooms = GaugeMetricFamily("panic_party_rooms", "Rooms open in this process, by game "
                                   "and status", labels=["game", "status"])
         if registry is not None:
-            tally = Tally((room.game.id, room.status) for room in list(registry.rooms.values())
-                          if not room.closed)
+            states = [room.state for room in list(registry.rooms.values())]
+            tally = Tally((state.game.id, state.status) for state in states if not state.closed)
             for (game, status), count in sorted(tally.items()):
                 rooms.add_metric([game, status], count)
         yield rooms

@@ -120,8 +120,8 @@ async def create_room(body: CreateRoom, request: Request, registry: Registry) ->
         raise HTTPException(422, str(exc)) from exc
     except RoomLimitReached as exc:
         raise HTTPException(503, "the server holds as many rooms as it can; try later") from exc
-    url = room_url(request, room.code)
-    return RoomCreated(code=room.code, member=host.id, token=token, room_url=url, join_url=url)
+    url = room_url(request, room.state.code)
+    return RoomCreated(code=room.state.code, member=host.id, token=token, room_url=url, join_url=url)
 
 
 @router.get("", summary="Public rooms waiting for players, with a person in them")
@@ -136,7 +136,7 @@ async def room_summary(code: str, request: Request, registry: Registry) -> dict[
     processes, a room elsewhere answers with its directory summary."""
     refuse_if_throttled(request)
     room = registry.get(code)
-    if room is not None and not room.closed:
+    if room is not None and not room.state.closed:
         frame = room.room_frame()
         frame.pop("type")
         return frame

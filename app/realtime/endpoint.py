@@ -25,6 +25,7 @@ from app.hosts import HostPolicy
 from app.realtime.actor import CLOSE_ROOM_CLOSED, Room
 from app.realtime.cluster.relay import CLOSE_TRY_AGAIN_LATER, REDIS_DOWN, UNAVAILABLE
 from app.realtime.registry import RoomRegistry
+from app.realtime.room.effects import Closed, Frame
 from app.realtime.room.protocol import (
     Join, Pong, ProtocolError, encode, error_frame, parse_client_frame,
 )
@@ -153,7 +154,7 @@ async def _serve(
         return
     room = registry.get(code)
     owner = None
-    if (room is None or room.closed) and registry.cluster is not None:
+    if (room is None or room.state.closed) and registry.cluster is not None:
         # The lease says where the room lives; a room nobody owns (its node died or stopped)
         # is taken over here (docs/architecture.md, "Several processes").
         try:
@@ -163,14 +164,14 @@ async def _serve(
             await _refuse(ws, *UNAVAILABLE, CLOSE_TRY_AGAIN_LATER)
             return
         registry.cluster.outage.ok()
-    if (room is None or room.closed) and owner is None:
+    if (room is None or room.state.closed) and owner is None:
         guard.probes.miss(address)
         await _refuse(ws, "no_such_room", f"there is no room {code!r}", CLOSE_NO_SUCH_ROOM)
         return
     loop = asyncio.get_running_loop()
     conn = Connection(ws.send, direct_text_writer(ws))
     conn.abort = transport_aborter(ws)
-    logs.bind_room(room)  # this task's log lines name the room and the member
+    logs.bind_room(room.state if room is not None else None)  # this task's log lines name the room and the member
     logs.handling(conn)
     conn.on_bad_join = lambda: guard.probes.miss(address)
     # A relayed client joins on the owner's node: here, the join it sent is what counts.
@@ -193,8 +194,8 @@ async def _serve(
     else:
         assert room is not None
         here = room
-        game = room.game
-        conn.on_gone = lambda gone: here.post("closed", gone)
+        game = room.state.game
+        conn.on_gone = lambda gone: here.post(Closed(gone))
 
         def deliver(text: str, message: Any) -> bool:
             if type(message) is Pong:
@@ -203,18 +204,18 @@ async def _serve(
                 # uvloop's loop.time() is cached to the millisecond: docs/decisions/0033).
                 conn.answer_ping(message.t, time.monotonic())
                 return True
-            if here.closed:
+            if here.state.closed:
                 conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
                 return False
             if _room_busy(here):
                 conn.error("rate_limited", "this room is busy; slow down",
                            getattr(message, "ref", None))
             else:
-                here.post("frame", conn, message)
+                here.post(Frame(conn, message))
             return True
 
         def leave() -> None:
-            here.post("closed", conn)
+            here.post(Closed(conn))
 
         joined = lambda: conn.joined  # noqa: E731
     deadline = loop.call_later(

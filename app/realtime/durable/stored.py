@@ -183,7 +183,8 @@ def restore_state(state: RoomState, stored: StoredRoom) -> dict[str, float]:
 class HasState(Protocol):
     """A room (the actor, app/realtime/actor.py) as restoring it needs it: its state."""
 
-    state: RoomState
+    @property
+    def state(self) -> RoomState: ...
 
 
 R = TypeVar("R", bound=HasState)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots import Bot, has_bots, make_bot
-from app.realtime.room.effects import Cancel, Effect, Later
+from app.realtime.room.effects import BotDecision, Cancel, Effect, Later
 from app.realtime.room.text import name_keys
 
 log = logging.getLogger(__name__)
@@ -154,7 +154,8 @@ class BotSeats:
             return
         delay = decision.delay_ms / 1000 * self.think_scale
         entry.pending = True
-        self.emit(Later(delay, ("bot", seat, entry.generation, decision.action), ("bot", seat)))
+        self.emit(Later(delay, BotDecision(seat, entry.generation, decision.action),
+                        ("bot", seat)))
 
     def due(self, seat: int, generation: int) -> BotSeat | None:
         """The seat's bot if the decision that arrived is still its pending one."""

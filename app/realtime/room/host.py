@@ -12,7 +12,7 @@ from typing import Any
 from app.engine import EngineError
 from app.realtime.room import protocol as p
 from app.realtime.room.bots import bot_name, has_bots
-from app.realtime.room.effects import Effect, Later
+from app.realtime.room.effects import Effect, Later, TakeoverCheck
 from app.realtime.room.frames import Frames
 from app.realtime.room.life import TAKEOVER_CHECK_SLACK, MatchLife
 from app.realtime.room.members import Client, Member
@@ -116,7 +116,7 @@ class HostCommands:
                 continue
             due = m.left_at + grace - now
             if due > 0:
-                self.out.append(Later(due + TAKEOVER_CHECK_SLACK, ("bots",)))
+                self.out.append(Later(due + TAKEOVER_CHECK_SLACK, TakeoverCheck()))
 
     def _kick(self, conn: Client, member: Member, target_id: int) -> None:
         """Remove a member (a ban, ``Membership.remove``), or a computer player."""

@@ -18,7 +18,7 @@ from app.db.matches import MatchRecord, PlayerResult
 from app.engine import EngineError, Event, Outcome
 from app.realtime.room import protocol as p
 from app.realtime.room.bots import TAKEOVER_DIFFICULTY, has_bots
-from app.realtime.room.effects import Counted, Effect, Later, Save
+from app.realtime.room.effects import Counted, Effect, Later, Save, TakeoverCheck
 from app.realtime.room.frames import Frames
 from app.realtime.room.match import MatchRun
 from app.realtime.room.members import Client, Member
@@ -337,4 +337,4 @@ class MatchLife:
         """Look again when a disconnected player's grace would end (the tick is the backup)."""
         grace = self.state.room_options["bot_takeover_seconds"]
         if grace > 0 and self.state.status == "playing" and not self.state.closed:
-            self.out.append(Later(grace + TAKEOVER_CHECK_SLACK, ("bots",)))
+            self.out.append(Later(grace + TAKEOVER_CHECK_SLACK, TakeoverCheck()))
