@@ -157,7 +157,8 @@ async def room_qr(code: str, request: Request, registry: Registry) -> Response:
     buffer = io.BytesIO()
     qr.save(buffer, kind="svg", scale=6, border=2, dark="#1b1230", light="#ffffff", xmldecl=False)
     # The code's link is at PUBLIC_URL, or (without it) follows the request's address: then
-    # only the browser may keep it, per Host (issue 25, item 9).
+    # only the browser may keep it, per Host (a shared cache would hand one address's link to
+    # a page opened at another).
     headers = {"Cache-Control": "private, max-age=3600", "Vary": "Host"} \
         if follows_host(request) else {"Cache-Control": "public, max-age=3600"}
     return Response(buffer.getvalue(), media_type="image/svg+xml", headers=headers)

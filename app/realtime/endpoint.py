@@ -62,8 +62,8 @@ class FrameLimit:
     (1008): a flood costs the flooder. The frames refused are counted in a bucket of one
     allowance (a second's worth, refilled at the allowance's rate), so a burst of the
     allowance's frames passes, the next allowance's are refused, and the frame after them closes
-    (docs/protocol.md, "Limits"; issue 25, item 7: a bucket of twice the allowance closed only
-    after three allowances)."""
+    (docs/protocol.md, "Limits"; a bucket of twice the allowance would close only after three
+    allowances)."""
 
     __slots__ = ("_window", "_refused", "_warned")
 

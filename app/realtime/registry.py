@@ -403,7 +403,7 @@ class RoomRegistry:
                 lost = await asyncio.wait_for(self.cluster.leases.renew(entries), ttl / 6)
             except Exception as error:  # noqa: BLE001 - Redis away: the rooms stop in time
                 delay = ttl / 12
-                if isinstance(error, REDIS_DOWN):  # one warning per outage (issue 25, item 6)
+                if isinstance(error, REDIS_DOWN):  # one warning an outage (docs/decisions/0045)
                     self.cluster.outage.failed("renewing the room leases", error)
                 else:
                     log.warning("room leases not renewed (%s); trying again",

@@ -54,7 +54,7 @@ REDIS_DOWN: tuple[type[Exception], ...] = (*REDIS_ERRORS, TimeoutError)
 class Outage:
     """How a node says that Redis is away: one warning when a call first fails, one when a call
     succeeds again, however many calls fail in between (those only at debug level): an outage
-    is one event in the log, not a traceback per publish or per page (issue 25, item 6)."""
+    is one event in the log, not a traceback per publish or per page (docs/decisions/0045)."""
 
     def __init__(self) -> None:
         self.since: float | None = None

@@ -36,7 +36,8 @@ BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "
 """Bots are named "Bot Ada", "Bot Alan", … (then numbered as any nickname would be)."""
 
 TAKEOVER_DIFFICULTY = "normal"
-"""A disconnected player's seat is played by the normal bot (issue 13)."""
+"""A disconnected player's seat is played by the normal bot (docs/protocol.md, "Computer
+players")."""
 
 
 def bot_name(taken: set[str]) -> str:

@@ -76,7 +76,7 @@ class HostCommands:
             return
         self.state.touch()  # the seats
         for m in self.state.members.values():
-            if m.left:  # gone from the waiting room: not seated (issue 7, item 7)
+            if m.left:  # gone from the waiting room: not seated
                 m.player, m.seat = False, None
         for seat, m in enumerate(players):
             m.seat = seat
@@ -135,7 +135,7 @@ class HostCommands:
         """The host seats a computer player while a seat is free, between matches. A seat held
         only by a player who left (within their grace) counts as free: the bot takes it, and
         that player, still a member, watches from then on, so the room never has more players
-        than the game's most (docs/protocol.md, "Computer players"; issue 25, item 2)."""
+        than the game's most (docs/protocol.md, "Computer players")."""
         if not has_bots(self.state.game.id) or self.state.game.open_table:
             self.frames.error(conn, "no_bots", f"{self.state.game.title} has no computer players")
             return
