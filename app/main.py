@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api import games, health, matches, operations, pages, rooms
-from app.api.match_replay import ReplayCache
+from app.api.match_answers import MatchAnswers
 from app.api.site import error_page, install_site
 from app.collector import run_collector_schedule
 from app.config import PROJECT_ROOT, Settings, get_settings
@@ -98,7 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
-    app.state.replays = ReplayCache()  # finished matches move by move (app/api/match_replay.py)
+    app.state.match_answers = MatchAnswers()  # finished matches' answers (app/api/match_answers.py)
     install_site(app)
     app.mount("/static", StaticFiles(directory=PROJECT_ROOT / "static"), name="static")
     for module in (games, rooms, matches, health, pages):
