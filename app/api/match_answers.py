@@ -4,9 +4,10 @@
 A finished match never changes, so each answer about it is built once per match id and
 variant and kept in memory: the JSON of ``GET /api/matches/{id}`` with its draws and of
 ``GET /api/matches/{id}/replay?eyes=`` (gzip-compressed), and the match page's move list in each
-language (``MatchStory``: its pages of lines as JSON; a request renders one page). Concurrent
-requests for an answer wait for its one build, and the builds of one match share one read of its
-record (on the database's threads, within its deadline: ``Database.run``).
+language (``MatchStory``: its pages of lines, as JSON and as HTML, compressed; a request renders
+the page around one of them). Concurrent requests for an answer wait for its one build, and the
+builds of one match share one read of its record (on the database's threads, within its
+deadline: ``Database.run``).
 
 The building itself (a replay of the whole match, its draws, its story, their encoding and
 compression: app/api/match_builds.py) runs in one builder process, at a lower priority, never in
@@ -19,7 +20,7 @@ changed (a game registered while the process runs, as the conformance suite's ex
 
 The cache (``AnswerCache``) holds at most ``MAX_ENTRIES`` answers and ``MAX_BYTES`` bytes, the
 least recently used dropped first: every answer of a maximal match (``Game.max_moves``) fits it
-many times over (docs/protocol.md, "HTTP API").
+many times over (docs/protocol.md, "Answers about a finished match").
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from typing import Any, TypeVar
 
 import orjson
 from fastapi import Request
-from markupsafe import Markup
 from fastapi.responses import Response
+from markupsafe import Markup
 
 from app.config import PROJECT_ROOT
 from app.db import matches as store

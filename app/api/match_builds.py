@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gzip
 import importlib
+import logging
 import os
 import pickle
 import sys
@@ -25,6 +26,8 @@ from collections.abc import Callable
 from typing import IO, Any
 
 import orjson
+
+log = logging.getLogger(__name__)
 
 PAGE_MOVES = 100
 """Moves the match page lists at once (``?page=``): a page never renders thousands of lines,
@@ -114,6 +117,8 @@ def receive(stream: IO[bytes]) -> Any:
 
 def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
     """Build what ``requests`` ask for, one at a time, until they end."""
+    from .match_replay import Unreplayable
+
     while True:
         try:
             build, args = receive(requests)
@@ -122,6 +127,8 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
         try:
             reply: tuple[bool, Any] = (True, BUILDS[build](*args))
         except Exception as error:  # noqa: BLE001 - the server decides what it means
+            if not isinstance(error, Unreplayable):  # a refusal the answer says; else a bug
+                log.exception("the builder's %s build failed", build)
             reply = (False, error)
         try:
             send(answers, reply)
