@@ -20,7 +20,8 @@ from fastapi.responses import (
 from app.config import PROJECT_ROOT
 from app.db import matches as store
 from app.engine import all_games, get_game, seed_commitment
-from app.i18n import COOKIE, LANGUAGES, catalog, translate
+from app.i18n import COOKIE, LANGUAGES, catalog, catalog_version, translate
+from app.web.serving import IMMUTABLE, REVALIDATE
 
 from .deps import Answers, Db, Registry, Templates
 from .match_builds import PAGE_MOVES
@@ -70,6 +71,7 @@ async def _room(
     code = code.upper()
     return templates.TemplateResponse(request, "room.html", {
         "code": code, "game": describe(game), "table": table,
+        "host": summary.get("host"),  # the invite link's preview names the host
         # Links for other devices: at the public address (app/api/urls.py).
         "join_url": public_url_for(request, "room_page", code=code),
         "table_url": public_url_for(request, "table_page", code=code),
@@ -217,10 +219,13 @@ def choose_language(lang: str, request: Request, next: str = "/") -> Response:
 
 @router.get("/i18n/{lang}.json", name="i18n_catalog")
 def i18n_catalog(lang: str, request: Request) -> Response:
-    """A language's catalog for static/js/i18n.js (the templates' texts, the same file)."""
+    """A language's catalog for static/js/i18n.js (the templates' texts, the same file): a
+    year's immutable cache at the versioned URL the pages name, revalidated at any other."""
     if lang not in LANGUAGES:
         return _not_found(request, request_language(request), "error.not_found")
-    return JSONResponse(catalog(lang), headers={"Cache-Control": "public, max-age=86400"})
+    # At its versioned URL (``?v=`` the catalog's hash, as the pages name it) it never changes.
+    current = request.query_params.get("v") == catalog_version(lang)
+    return JSONResponse(catalog(lang), headers={"Cache-Control": IMMUTABLE if current else REVALIDATE})
 
 
 @router.get("/docs/fairness.md", response_class=PlainTextResponse)

@@ -264,7 +264,7 @@ async function start() {
   $("replay-text").textContent = t("replay.loading");
   root.hidden = false;
   // The replay and the game's drawing load side by side; the replay's answer says first why not.
-  const drawing = root.dataset.known === "true" ? import(`/static/js/games/${gameId}.js`)
+  const drawing = root.dataset.known === "true" ? import(root.dataset.module || `/static/js/games/${gameId}.js`)
     : Promise.reject(new Error(`no game ${gameId}`)); // a game no longer on the site has no drawing
   const [data, module] = await Promise.allSettled([load("all"), drawing]);
   if (data.status === "rejected" || module.status === "rejected") {
