@@ -11,7 +11,7 @@ from app.config import Settings
 from app.db.database import Database
 from app.realtime.registry import RoomRegistry
 
-from .match_answers import MatchAnswers
+from .finished.answers import MatchAnswers
 
 
 def _registry(request: Request) -> RoomRegistry:

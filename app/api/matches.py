@@ -4,7 +4,7 @@ Inputs are checked before they reach the database (issue 7, item 12): a game id 
 one (else 422), an id outside the ``id`` column is no match (404). Every read runs through
 ``Database.run``, within the database's deadline; a database that is down or silent answers 503
 (``app/main.py``), never a hang. The answers about one match are built once, off the event
-loop, and kept (app/api/match_answers.py).
+loop, and kept (app/api/finished/answers.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, Response
 from app.db import matches as store
 
 from .deps import Answers, Db
-from .match_replay import EVERYTHING, Unreplayable
+from .finished.replay import EVERYTHING, Unreplayable
 
 router = APIRouter(prefix="/api", tags=["matches"])
 
@@ -50,7 +50,7 @@ async def recent_matches(
     response_class=JSONResponse,
 )
 async def one_match(match_id: str, request: Request, db: Db, answers: Answers) -> Response:
-    """Built once per match, off the event loop, and kept (app/api/match_answers.py)."""
+    """Built once per match, off the event loop, and kept (app/api/finished/answers.py)."""
     number = parse_match_id(match_id)
     packed = None
     if number is not None and store.valid_match_id(number):

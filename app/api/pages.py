@@ -24,9 +24,9 @@ from app.i18n import COOKIE, LANGUAGES, catalog, catalog_version, translate
 from app.web.serving import IMMUTABLE, REVALIDATE
 
 from .deps import Answers, Db, Registry, Templates
-from .match_builds import PAGE_MOVES
+from .finished.builds import PAGE_MOVES
 from .games import describe
-from .match_story import duration_text, move_line, summary_text
+from .finished.story import duration_text, move_line, summary_text
 from .rooms import count_miss, refuse_if_throttled
 from .site import error_page, request_language
 from .urls import public_base_url, public_url_for
@@ -97,7 +97,7 @@ async def match_page(match_id: int, request: Request, templates: Templates, db: 
     them: the page of the move the board opens at, or ``?page=K``), the seed with its hash and
     how to check them. The title and Open Graph tags name the game and the move, so a shared
     link previews it. The story is built once per match and language, off the event loop
-    (app/api/match_answers.py); a request renders one page of it."""
+    (app/api/finished/answers.py); a request renders one page of it."""
     lang = request_language(request)
     told = await answers.story(db, match_id, lang) if store.valid_match_id(match_id) else None
     if told is None:

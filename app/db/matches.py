@@ -270,7 +270,7 @@ def get_match(db: Database, *, match_id: int) -> dict[str, Any] | None:
 def get_match_text(db: Database, *, match_id: int) -> tuple[dict[str, Any], str] | None:
     """One match as ``get_match`` reads it but its log, and the log as the JSON text stored
     (never decoded here: the answers about the match are built from it elsewhere,
-    app/api/match_answers.py); ``None`` if there is no such match."""
+    app/api/finished/answers.py); ``None`` if there is no such match."""
     if not valid_match_id(match_id):
         return None
     query = (select(Match).where(Match.id == match_id)

@@ -6,7 +6,7 @@
 // jump mounts it afresh at that move. `?move=N` in the address follows the board, so the page's
 // link is always a link to the move shown. The move list below holds one page of the moves (the
 // page the board opened at); a move on another page is told from its step (`stepText`), in the
-// words the server's list uses (app/api/match_story.py).
+// words the server's list uses (app/api/finished/story.py).
 import { t, wording } from "./i18n.js";
 import { eventLine, eventText } from "./texts.js";
 
@@ -107,7 +107,7 @@ function clock(ms) {
 }
 
 // A move that caused no event (a counter's tap) is told by its action's type
-// (app/api/match_story.py, `describe_action`).
+// (app/api/finished/story.py, `describe_action`).
 function actionText(action) {
   const { type = "", ...details } = action || {};
   if (wording(`move.${type}`) !== undefined) return t(`move.${type}`, details);
@@ -115,7 +115,7 @@ function actionText(action) {
   return String(type).replaceAll("_", " ") + (extra ? ` (${extra})` : "");
 }
 
-// A move as the move list tells it (app/api/match_story.py, `match_story` and `move_line`): its
+// A move as the move list tells it (app/api/finished/story.py, `match_story` and `move_line`): its
 // events in the page's words, else its action; "Ann: plays a 5", not "Ann: Ann plays a 5".
 function stepText(step) {
   const said = step.events.filter((e) => e.text).map((e) => eventLine(e, gameId, seatName, null, title));

@@ -21,6 +21,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
+from app.api.finished.answers import accepted_encodings
 from app.db import matches as store_module
 from app.db.database import Database
 from app.db.matches import MatchRecord, PlayerResult, save_match
@@ -276,16 +277,28 @@ def test_a_short_match_has_one_page_and_no_page_links(live):
     assert _items(page) == list(range(1, len(log) + 1)) and 'class="move-pages"' not in page
 
 
-def test_answers_come_compressed_to_a_client_that_takes_gzip(live):
+def test_answers_are_kept_compressed_and_served_in_the_form_a_client_takes(live):
+    """Brotli to a client that takes it, else gzip, else the JSON itself: each form kept, so no
+    answer is compressed per request (the site's compression leaves an encoded answer alone)."""
     server, match_id = live
     with server.http() as http:
         for path in (f"/api/matches/{match_id}", f"/api/matches/{match_id}/replay"):
-            plain = http.get(path, headers={"Accept-Encoding": "identity"})
-            packed = http.get(path, headers={"Accept-Encoding": "gzip"})
-            assert "content-encoding" not in plain.headers, path
-            assert packed.headers["content-encoding"] == "gzip", path
-            assert "Accept-Encoding" in packed.headers["vary"], path
-            assert packed.json() == plain.json(), path
+            forms = {}
+            for accept, coding in (("identity", None), ("gzip", "gzip"), ("br", "br"),
+                                   ("gzip, deflate, br, zstd", "br"), ("br;q=0, gzip", "gzip"),
+                                   ("*", "br")):
+                answer = http.get(path, headers={"Accept-Encoding": accept})
+                assert answer.headers.get("content-encoding") == coding, (path, accept)
+                assert "Accept-Encoding" in answer.headers["vary"], (path, accept)
+                forms[accept] = answer.json()
+            assert all(form == forms["identity"] for form in forms.values()), path
+
+
+def test_the_content_codings_a_client_takes():
+    assert accepted_encodings("gzip, deflate, br;q=0.5") == {"gzip", "deflate", "br"}
+    assert accepted_encodings("br;q=0, gzip;q=0.0, identity") == {"identity"}
+    assert accepted_encodings("*;q=1") >= {"br", "gzip"} and accepted_encodings("") == set()
+    assert accepted_encodings("br;q=x, GZIP") == {"gzip"}
 
 
 def test_no_answer_about_a_match_shows_its_rooms_code(live):

@@ -12,7 +12,7 @@ from html import unescape
 
 import orjson
 import pytest
-from app.api.match_answers import AnswerCache
+from app.api.finished.answers import AnswerCache
 from app.db.models import Match
 from app.engine import EngineError, Move, get_game
 from app.engine.registry import all_games

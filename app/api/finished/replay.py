@@ -10,7 +10,7 @@ the rules refuse today ends the replay there, and the answer says so; a match wh
 gone, or whose set-up the rules refuse, does not replay at all (``Unreplayable``).
 
 Finished matches never change, so each answer is built once, off the event loop, and kept,
-compressed (app/api/match_answers.py). However long its stored log, a replay has at most the
+compressed (app/api/finished/answers.py). However long its stored log, a replay has at most the
 game's ``max_moves`` steps: today's rules refuse any move past the match's end.
 """
 
@@ -42,7 +42,7 @@ class Unreplayable(Exception):
         self.reason = reason
 
     def __reduce__(self) -> tuple[type, tuple[str, str]]:
-        """Pickled whole: it crosses from the builder process (app/api/match_answers.py)."""
+        """Pickled whole: it crosses from the builder process (app/api/finished/answers.py)."""
         return Unreplayable, (self.code, self.reason)
 
 

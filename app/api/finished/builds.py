@@ -1,5 +1,5 @@
 """The building of every answer about a finished match, in the builder process
-(``python -m app.api.match_builds``, started by app/api/match_answers.py;
+(``python -m app.api.finished.builds``, started by app/api/finished/answers.py;
 docs/decisions/0039-match-answers-are-built-once-in-a-process-of-their-own.md).
 
 Each build takes the stored match as ``app.db.matches.get_match_text`` reads it (the record
@@ -36,6 +36,8 @@ however long the match."""
 NICENESS = 10
 """How much lower than its server the builder runs (``os.nice``)."""
 
+BROTLI_QUALITY = 5
+
 
 def record_of(match: dict[str, Any], log_text: str) -> dict[str, Any]:
     """The match as ``app.db.matches.get_match`` gives it: with its log as ``actions``."""
@@ -43,19 +45,21 @@ def record_of(match: dict[str, Any], log_text: str) -> dict[str, Any]:
     return {**match, "actions": [{"index": i, **move} for i, move in enumerate(moves)]}
 
 
-def match_answer(match: dict[str, Any], log_text: str) -> bytes:
-    """``GET /api/matches/{id}``: the match with its draws, gzip-compressed JSON."""
+def match_answer(match: dict[str, Any], log_text: str) -> tuple[bytes, bytes]:
+    """``GET /api/matches/{id}``: the match with its draws, as JSON compressed both ways
+    (``packed``)."""
     from app.engine.chance import with_draws
 
-    return compress(orjson.dumps(with_draws(record_of(match, log_text))))
+    return packed(orjson.dumps(with_draws(record_of(match, log_text))))
 
 
-def replay_answer(match: dict[str, Any], log_text: str, eyes: int | None) -> bytes:
-    """``GET /api/matches/{id}/replay``: the match move by move through ``eyes``,
-    gzip-compressed JSON. Raises ``Unreplayable``."""
-    from .match_replay import build_replay
+def replay_answer(match: dict[str, Any], log_text: str,
+                  eyes: int | None) -> tuple[bytes, bytes]:
+    """``GET /api/matches/{id}/replay``: the match move by move through ``eyes``, as JSON
+    compressed both ways (``packed``). Raises ``Unreplayable``."""
+    from .replay import build_replay
 
-    return compress(build_replay(record_of(match, log_text), eyes))
+    return packed(build_replay(record_of(match, log_text), eyes))
 
 
 def story_pages(match: dict[str, Any], log_text: str,
@@ -71,7 +75,7 @@ def story_pages(match: dict[str, Any], log_text: str,
     from app.config import PROJECT_ROOT
     from app.i18n import translate
 
-    from .match_story import clock_text, match_story
+    from .story import clock_text, match_story
 
     lines = match_story(record_of(match, log_text), lang)
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(PROJECT_ROOT / "templates"),
@@ -96,6 +100,15 @@ def compress(body: bytes) -> bytes:
     return gzip.compress(body, compresslevel=6, mtime=0)
 
 
+def packed(body: bytes) -> tuple[bytes, bytes]:
+    """``body`` gzip-compressed and Brotli-compressed (quality 5: half gzip's size, about its
+    cost), so that the server compresses nothing per request: whatever a client takes, the
+    answer is kept in that form, or is ``body`` again (app/api/finished/answers.py)."""
+    import brotli
+
+    return compress(body), brotli.compress(body, quality=BROTLI_QUALITY)
+
+
 def send(stream: IO[bytes], value: Any) -> None:
     """One message: ``value`` pickled, after its length."""
     data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
@@ -117,7 +130,7 @@ def receive(stream: IO[bytes]) -> Any:
 
 def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
     """Build what ``requests`` ask for, one at a time, until they end."""
-    from .match_replay import Unreplayable
+    from .replay import Unreplayable
 
     while True:
         try:

@@ -3,14 +3,15 @@
 
 A finished match never changes, so each answer about it is built once per match id and
 variant and kept in memory: the JSON of ``GET /api/matches/{id}`` with its draws and of
-``GET /api/matches/{id}/replay?eyes=`` (gzip-compressed), and the match page's move list in each
+``GET /api/matches/{id}/replay?eyes=`` (gzip- and Brotli-compressed, served in the form the
+client takes), and the match page's move list in each
 language (``MatchStory``: its pages of lines, as JSON and as HTML, compressed; a request renders
 the page around one of them). Concurrent requests for an answer wait for its one build, and the
 builds of one match share one read of its record (on the database's threads, within its
 deadline: ``Database.run``).
 
 The building itself (a replay of the whole match, its draws, its story, their encoding and
-compression: app/api/match_builds.py) runs in one builder process, at a lower priority, never in
+compression: app/api/finished/builds.py) runs in one builder process, at a lower priority, never in
 the server's own. A thread would not do: CPU work in a thread holds the interpreter's lock the
 event loop needs, and on a busy machine the system suspends that thread with the lock held, so
 every room of the process would wait for it (a player's ping waited up to 1.5 s while twelve
@@ -47,11 +48,14 @@ from app.db import matches as store
 from app.db.database import Database
 from app.engine import all_games
 
-from . import match_builds
-from .match_replay import Eyes
-from .match_story import StoryLine
+from . import builds
+from .replay import Eyes
+from .story import StoryLine
 
 T = TypeVar("T")
+
+Packed = tuple[bytes, bytes]
+"""An answer as JSON, gzip-compressed and Brotli-compressed (``builds.packed``)."""
 
 MAX_ENTRIES = 512
 MAX_BYTES = 32 * 1024 * 1024
@@ -129,7 +133,7 @@ class AnswerCache:
 class MatchStory:
     """What the match page shows of one match in one language: the record without its log
     (``match``: players, times, summary, seed, options), how many moves it has, and its move
-    list in pages of ``match_builds.PAGE_MOVES`` lines, each as the JSON of its lines and as
+    list in pages of ``builds.PAGE_MOVES`` lines, each as the JSON of its lines and as
     their HTML (a request renders none of them)."""
 
     match: dict[str, Any]
@@ -150,7 +154,7 @@ class MatchStory:
         """Move ``move``'s line (1 for the first); ``None`` for the set-up or past the end."""
         if not 1 <= move <= self.moves:
             return None
-        page, at = divmod(move - 1, match_builds.PAGE_MOVES)
+        page, at = divmod(move - 1, builds.PAGE_MOVES)
         return StoryLine(*orjson.loads(gzip.decompress(self.pages[page][0]))[at])
 
 
@@ -165,7 +169,7 @@ class Builder:
         self._games: tuple[str, ...] = ()
 
     async def run(self, build: str, *args: Any) -> Any:
-        """The answer of ``match_builds.BUILDS[build](*args)``, built in the builder process;
+        """The answer of ``builds.BUILDS[build](*args)``, built in the builder process;
         its error is raised here."""
         ok, answer = await asyncio.get_running_loop().run_in_executor(
             self._thread, self._call, build, args)
@@ -180,8 +184,8 @@ class Builder:
             process = self._started()
             assert process.stdin is not None and process.stdout is not None
             try:
-                match_builds.send(process.stdin, (build, args))
-                return match_builds.receive(process.stdout)
+                builds.send(process.stdin, (build, args))
+                return builds.receive(process.stdout)
             except (BrokenPipeError, EOFError):
                 self.stop()
                 if attempt == 2:
@@ -193,7 +197,7 @@ class Builder:
         if self._process is None or self._process.poll() is not None or games != self._games:
             self.stop()
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "app.api.match_builds", *games],
+                [sys.executable, "-m", "app.api.finished.builds", *games],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=PROJECT_ROOT,
                 start_new_session=True)
             self._games = games
@@ -262,31 +266,31 @@ class MatchAnswers:
             task.add_done_callback(lambda _: self._reading.pop(match_id, None))
         return await asyncio.shield(task)
 
-    async def match_json(self, db: Database, match_id: int) -> bytes | None:
-        """``GET /api/matches/{id}``: the match with its draws, as gzip-compressed JSON."""
+    async def match_json(self, db: Database, match_id: int) -> Packed | None:
+        """``GET /api/matches/{id}``: the match with its draws, as compressed JSON."""
 
-        async def build() -> bytes | None:
+        async def build() -> Packed | None:
             found = await self.record(db, match_id)
             if found is None:
                 return None
             return await self.builder.run("match", *found)
 
-        return await self.cache.get_or_build(("match", match_id), build)
+        return await self.cache.get_or_build(("match", match_id), build, _packed_size)
 
     async def replay(self, db: Database, match_id: int, eyes: Eyes,
-                     check: Callable[[dict[str, Any]], None]) -> bytes | None:
+                     check: Callable[[dict[str, Any]], None]) -> Packed | None:
         """``GET /api/matches/{id}/replay``: the match move by move through ``eyes``, as
-        gzip-compressed JSON. ``check(match)`` may refuse the request for this match (raise)
-        before anything is built. Raises ``Unreplayable``."""
+        compressed JSON. ``check(match)`` may refuse the request for this match (raise) before
+        anything is built. Raises ``Unreplayable``."""
 
-        async def build() -> bytes | None:
+        async def build() -> Packed | None:
             found = await self.record(db, match_id)
             if found is None:
                 return None
             check(found[0])
             return await self.builder.run("replay", *found, eyes)
 
-        return await self.cache.get_or_build(("replay", match_id, eyes), build)
+        return await self.cache.get_or_build(("replay", match_id, eyes), build, _packed_size)
 
     async def story(self, db: Database, match_id: int, lang: str) -> MatchStory | None:
         """The match page's record and move list of the match in ``lang``."""
@@ -298,19 +302,48 @@ class MatchAnswers:
             match, log_text = found
             pages = await self.builder.run("story", match, log_text, lang)
             last = orjson.loads(gzip.decompress(pages[-1][0]))
-            moves = match_builds.PAGE_MOVES * (len(pages) - 1) + len(last)
+            moves = builds.PAGE_MOVES * (len(pages) - 1) + len(last)
             return MatchStory(match, moves, pages)
 
         return await self.cache.get_or_build(("story", match_id, lang), build,
                                              lambda story: int(story.size))
 
-    async def response(self, request: Request, packed: bytes,
+    async def response(self, request: Request, packed: Packed,
                        headers: dict[str, str] | None = None) -> Response:
-        """A kept JSON answer: as it is kept (``Content-Encoding: gzip``) to a client that takes
-        gzip, else decompressed on a thread (zlib leaves the interpreter's lock meanwhile)."""
+        """A kept JSON answer in a form it is kept in: Brotli to a client that takes it, else
+        gzip, else the JSON itself, decompressed on a thread (zlib leaves the interpreter's lock
+        meanwhile). It goes out with its ``Content-Encoding`` (but the JSON itself, which the
+        site's compression then leaves alone: the client takes neither form), so nothing is
+        compressed per request (app/web/compression.py compresses only what has none)."""
         headers = {**(headers or {}), "Vary": "Accept-Encoding"}
-        if "gzip" in request.headers.get("accept-encoding", ""):
-            return Response(packed, media_type="application/json",
-                            headers={**headers, "Content-Encoding": "gzip"})
-        body = await asyncio.to_thread(gzip.decompress, packed)
-        return Response(body, media_type="application/json", headers=headers)
+        taken = accepted_encodings(request.headers.get("accept-encoding", ""))
+        for coding, body in (("br", packed[1]), ("gzip", packed[0])):
+            if coding in taken:
+                return Response(body, media_type="application/json",
+                                headers={**headers, "Content-Encoding": coding})
+        plain = await asyncio.to_thread(gzip.decompress, packed[0])
+        return Response(plain, media_type="application/json", headers=headers)
+
+
+def _packed_size(answer: Packed) -> int:
+    return len(answer[0]) + len(answer[1])
+
+
+def accepted_encodings(header: str) -> set[str]:
+    """The content codings an ``Accept-Encoding`` header takes (those with a quality above 0;
+    ``*`` stands for any)."""
+    taken = set()
+    for item in header.split(","):
+        coding, _, params = item.strip().partition(";")
+        quality = params.strip()
+        if quality.startswith("q="):
+            try:
+                if float(quality[2:]) <= 0:
+                    continue
+            except ValueError:
+                continue
+        if coding.strip():
+            taken.add(coding.strip().lower())
+    if "*" in taken:
+        taken |= {"br", "gzip"}
+    return taken
