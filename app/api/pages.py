@@ -25,8 +25,8 @@ from app.web.serving import IMMUTABLE, REVALIDATE
 
 from .deps import Answers, Db, Registry, Templates
 from .finished.builds import PAGE_MOVES
-from .games import describe
 from .finished.story import duration_text, move_line, summary_text
+from .games import describe
 from .rooms import count_miss, refuse_if_throttled
 from .site import error_page, request_language
 from .urls import public_base_url, public_url_for
@@ -106,7 +106,7 @@ async def match_page(match_id: int, request: Request, templates: Templates, db: 
     game = get_game(match["game"])
     title = game.title if game else match["game"]
     pages = max(1, -(-total // PAGE_MOVES))
-    chosen = _number(page, pages)
+    chosen = _page_number(page, pages)
     at = _move_number(move, total) if move is not None or chosen is None else min(
         (chosen - 1) * PAGE_MOVES + 1, total)
     shown = chosen or max(1, -(-at // PAGE_MOVES))
@@ -140,7 +140,7 @@ async def match_page(match_id: int, request: Request, templates: Templates, db: 
         })
 
 
-def _number(text: str | None, last: int) -> int | None:
+def _page_number(text: str | None, last: int) -> int | None:
     """``?page=K`` as a page of the move list: ASCII digits, 1 to ``last`` (a larger number is
     the last page); anything else (or nothing) is ``None``."""
     if text is None or not text.isascii() or not text.isdigit() or len(text) > 9:
