@@ -14,7 +14,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api import games, health, installable, matches, operations, pages, rooms
 from app.api.guards import GuardedApp
-from app.api.match_replay import ReplayCache
+from app.api.finished.answers import MatchAnswers
 from app.api.site import error_page, install_site
 from app.collector import run_collector_schedule
 from app.config import PROJECT_ROOT, Settings, get_settings
@@ -104,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
-    app.state.replays = ReplayCache()  # finished matches move by move (app/api/match_replay.py)
+    app.state.match_answers = MatchAnswers()  # finished matches' answers (app/api/finished/answers.py)
     # Versioned assets, built once here, and the service worker that keeps them.
     app.state.assets = AssetRegistry(SITE_ASSETS)
     install_site(app)

@@ -3,11 +3,12 @@
 The maintained ``starlette-compress`` middleware does the work: Brotli where the client accepts
 it, else gzip, for HTML, JavaScript, CSS, JSON, SVG, the web app manifest and other text of at
 least ``MINIMUM_SIZE`` bytes, with ``Vary: Accept-Encoding``. It leaves alone what is already
-encoded (the replay answer is gzip already, app/api/match_replay.py; the versioned assets carry
-their own forms, compressed once, app/web/serving.py), partial answers, and every scope that is
-not HTTP: a WebSocket passes through untouched (and ``/ws/`` never reaches it: app/main.py's
-``RoomSocketShortcut`` serves the room sockets before it, docs/decisions/0013). Zstandard is
-left off: the assets are kept in Brotli and gzip, and every browser that sends zstd sends br.
+encoded (the answers about a finished match are kept compressed, app/api/finished/answers.py; the
+versioned assets carry their own forms, compressed once, app/web/serving.py), partial answers,
+and every scope that is not HTTP: a WebSocket passes through untouched (and ``/ws/`` never
+reaches it: app/main.py's ``RoomSocketShortcut`` serves the room sockets before it,
+docs/decisions/0013). Zstandard is left off: the assets are kept in Brotli and gzip, and every
+browser that sends zstd sends br.
 """
 
 from __future__ import annotations

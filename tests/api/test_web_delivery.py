@@ -89,13 +89,18 @@ def test_small_answers_and_pictures_go_out_as_they_are(live):
             assert answer.status_code == 200 and "content-encoding" not in answer.headers, path
 
 
-def test_the_replay_already_in_gzip_is_not_compressed_again(live):
+def test_the_replay_kept_compressed_is_not_compressed_again(live):
+    """The answers about a match are kept in Brotli and gzip (app/api/finished/answers.py):
+    each goes out in the form kept, once encoded."""
     log, outcome = bot_match("panika", bytes(range(3, 35)), 3)
     match_id = store(live.app.state.db, "panika", bytes(range(3, 35)), 3, log, outcome)
     with live.http() as http:
         answer = _raw(http, f"/api/matches/{match_id}/replay", "gzip, deflate, br, zstd")
-    assert answer.headers["content-encoding"] == "gzip"
-    assert json.loads(gzip.decompress(answer.read_raw))["moves"]
+        gzipped = _raw(http, f"/api/matches/{match_id}/replay", "gzip, deflate")
+    assert answer.headers["content-encoding"] == "br"
+    assert json.loads(brotli.decompress(answer.read_raw))["moves"]
+    assert gzipped.headers["content-encoding"] == "gzip"
+    assert json.loads(gzip.decompress(gzipped.read_raw))["moves"]
 
 
 def test_a_websocket_passes_the_compression_untouched():
