@@ -124,11 +124,11 @@ def test_a_move_past_the_games_bound_is_refused_as_a_backstop(monkeypatch):
         mover = next(c for c in (ann, bob) if of_type(effects, c, "state")[-1]["legal"])
         action = of_type(effects, mover, "state")[-1]["legal"][0]
         effects = core.frame(mover, p.Action(type="action", action=action, ref=t), at(t))
-        assert core.match is not None and len(core.match.log) == min(t - 1, 2)
+        assert core.state.match is not None and len(core.state.match.log) == min(t - 1, 2)
     (error,) = of_type(effects, mover, "error")
     assert (error["code"], error["ref"]) == ("illegal_action", 4)
     assert error["message"] == "this match has reached the most moves it may have (2)"
-    assert core.match.version == 2 and frames_to(effects, ann if mover is bob else bob) == []
+    assert core.state.match.version == 2 and frames_to(effects, ann if mover is bob else bob) == []
 
 
 def test_a_timer_falls_due_at_its_deadline_and_plays_the_system_move():
