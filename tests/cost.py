@@ -1,0 +1,114 @@
+"""What each test costs, measured so that a shared machine's load matters little: the CPU time
+of the test process and of every process below it (the servers it starts, Playwright's driver,
+Chromium and its renderers), from the start of the test's setup to the end of its teardown, and
+its wall time. A pytest plugin, off unless asked for:
+
+    python3 -m app test -p tests.cost --cost-file=test-results/cost.jsonl
+
+writes one JSON line per test (``test``, ``worker``, ``wall``, ``cpu``: the test process's own,
+``tree``: its processes' CPU in all, seconds) and prints the costliest at the end of a run
+(``--cost-top``). The processes below a test process are read from /proc: a live one's time is
+its own and its reaped children's (``utime + stime + cutime + cstime``), a reaped child of the
+test process counts in the process's own children's time, so a process that ends during the
+test is still counted. PostgreSQL's and Redis's servers are not below a test process and are
+not counted. A session-scoped fixture (the shared Chromium) counts in the test that first asks
+for it, a module's fixture in its module's first and last tests (docs/testing.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import time
+from pathlib import Path
+
+import pytest
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _stat_fields(pid: int | str) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The command name is in parentheses and may hold spaces: split after its closing one.
+    return text[text.rindex(")") + 2:].split()
+
+
+def tree_cpu_seconds(root: int | None = None) -> float:
+    """The CPU time of ``root`` (this process by default), of its reaped children and of every
+    live process below it, in seconds."""
+    root = os.getpid() if root is None else root
+    children: dict[int, list[int]] = {}
+    times: dict[int, int] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        fields = _stat_fields(entry.name)
+        if fields is None:
+            continue
+        pid = int(entry.name)
+        # After the name: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14).
+        children.setdefault(int(fields[1]), []).append(pid)
+        times[pid] = sum(int(value) for value in fields[11:15])
+    total = 0
+    below = list(children.get(root, ()))
+    while below:
+        pid = below.pop()
+        total += times.get(pid, 0)
+        below.extend(children.get(pid, ()))
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if root != os.getpid():
+        return (total + times.get(root, 0)) / TICKS
+    return (total / TICKS + own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("panic party")
+    group.addoption("--cost-file", default=None,
+                    help="append each test's CPU and wall time to this file, one JSON line a test")
+    group.addoption("--cost-top", type=int, default=30,
+                    help="how many of the costliest tests to print at the end (with --cost-file)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A run starts its file afresh (the main process, before any worker writes)."""
+    path = config.getoption("--cost-file")
+    if path and not os.environ.get("PYTEST_XDIST_WORKER"):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text("")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):  # type: ignore[no-untyped-def]
+    path = item.config.getoption("--cost-file")
+    if not path:
+        yield
+        return
+    wall, cpu, tree = time.perf_counter(), time.process_time(), tree_cpu_seconds()
+    yield
+    row = {"test": item.nodeid, "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+           "wall": round(time.perf_counter() - wall, 3),
+           "cpu": round(time.process_time() - cpu, 3),
+           "tree": round(tree_cpu_seconds() - tree, 3)}
+    with open(path, "a") as out:
+        out.write(json.dumps(row) + "\n")
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:  # type: ignore[no-untyped-def]
+    path = config.getoption("--cost-file")
+    if not path or os.environ.get("PYTEST_XDIST_WORKER") or not Path(path).exists():
+        return
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line]
+    for row in rows:  # the end of a session: Chromium, killed, leaves the tree uncounted
+        row["tree"] = max(row["tree"], row["cpu"])
+    rows.sort(key=lambda row: -row["tree"])
+    write = terminalreporter.write_line
+    write(f"cost: {len(rows)} tests, {sum(r['tree'] for r in rows):.0f} s of CPU in all "
+          f"({sum(r['cpu'] for r in rows):.0f} s in the test processes), "
+          f"{sum(r['wall'] for r in rows):.0f} s of wall time summed")
+    for row in rows[:config.getoption("--cost-top")]:
+        write(f"{row['tree']:8.1f} cpu {row['cpu']:7.1f} own {row['wall']:7.1f} wall  "
+              f"{row['test']}")
