@@ -5,7 +5,7 @@ its wall time. A pytest plugin, off unless asked for:
 
     python3 -m app test -p tests.cost --cost-file=test-results/cost.jsonl
 
-writes one JSON line per test (``test``, ``worker``, ``wall``, ``cpu``: the test process's own,
+writes one JSON line per test (``test``, ``worker``, ``start``: its Unix time, ``wall``, ``cpu``: the test process's own,
 ``tree``: its processes' CPU in all, seconds) and prints the costliest at the end of a run
 (``--cost-top``). The processes below a test process are read from /proc: a live one's time is
 its own and its reaped children's (``utime + stime + cutime + cstime``), a reaped child of the
@@ -87,9 +87,11 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):  #
     if not path:
         yield
         return
+    start = time.time()
     wall, cpu, tree = time.perf_counter(), time.process_time(), tree_cpu_seconds()
     yield
     row = {"test": item.nodeid, "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+           "start": round(start, 3),
            "wall": round(time.perf_counter() - wall, 3),
            "cpu": round(time.process_time() - cpu, 3),
            "tree": round(tree_cpu_seconds() - tree, 3)}
