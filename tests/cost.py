@@ -5,14 +5,17 @@ its wall time. A pytest plugin, off unless asked for:
 
     python3 -m app test -p tests.cost --cost-file=test-results/cost.jsonl
 
-writes one JSON line per test (``test``, ``worker``, ``start``: its Unix time, ``wall``, ``cpu``: the test process's own,
-``tree``: its processes' CPU in all, seconds) and prints the costliest at the end of a run
-(``--cost-top``). The processes below a test process are read from /proc: a live one's time is
-its own and its reaped children's (``utime + stime + cutime + cstime``), a reaped child of the
-test process counts in the process's own children's time, so a process that ends during the
-test is still counted. PostgreSQL's and Redis's servers are not below a test process and are
-not counted. A session-scoped fixture (the shared Chromium) counts in the test that first asks
-for it, a module's fixture in its module's first and last tests (docs/testing.md)."""
+writes one JSON line per test (``test``, ``worker``, ``start``: its Unix time, ``wall``,
+``cpu``: the test process's own, ``tree``: its processes' CPU in all, seconds) and prints the
+costliest at the end of a run (``--cost-top``). The processes below a test process are read
+from /proc (each thread's list of the children it started): a live one's time is its own and
+its reaped children's (``utime + stime + cutime + cstime``), and a reaped child of the test
+process counts in the process's own children's time, so a process that ends during the test is
+still counted. PostgreSQL's and Redis's servers are not below a test process and are not
+counted. A session-scoped fixture (the shared Chromium) counts in the test that first asks for
+it, a module's fixture in its module's first and last tests; at the end of a process Chromium is
+killed and its time leaves the tree (the summary counts that test's own CPU instead). Reading
+the tree costs about 0.1 ms, a few with Chromium below (docs/testing.md)."""
 
 from __future__ import annotations
 
@@ -36,33 +39,37 @@ def _stat_fields(pid: int | str) -> list[str] | None:
     return text[text.rindex(")") + 2:].split()
 
 
-def tree_cpu_seconds(root: int | None = None) -> float:
-    """The CPU time of ``root`` (this process by default), of its reaped children and of every
-    live process below it, in seconds."""
-    root = os.getpid() if root is None else root
-    children: dict[int, list[int]] = {}
-    times: dict[int, int] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
+def _children(pid: int) -> list[int]:
+    """The live children of ``pid`` (each of its threads keeps a list of those it started)."""
+    found: list[int] = []
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in threads:
+        try:
+            found += [int(c) for c in Path(f"/proc/{pid}/task/{tid}/children").read_text().split()]
+        except OSError:
             continue
-        fields = _stat_fields(entry.name)
-        if fields is None:
-            continue
-        pid = int(entry.name)
-        # After the name: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14).
-        children.setdefault(int(fields[1]), []).append(pid)
-        times[pid] = sum(int(value) for value in fields[11:15])
+    return found
+
+
+def tree_cpu_seconds() -> float:
+    """The CPU time of this process, of its reaped children and of every live process below
+    it, in seconds."""
     total = 0
-    below = list(children.get(root, ()))
+    below = _children(os.getpid())
     while below:
         pid = below.pop()
-        total += times.get(pid, 0)
-        below.extend(children.get(pid, ()))
+        fields = _stat_fields(pid)
+        if fields is None:
+            continue
+        # After the name: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14).
+        total += sum(int(value) for value in fields[11:15])
+        below += _children(pid)
     own = resource.getrusage(resource.RUSAGE_SELF)
     reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if root != os.getpid():
-        return (total + times.get(root, 0)) / TICKS
-    return (total / TICKS + own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime)
+    return total / TICKS + own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
