@@ -15,7 +15,8 @@ still counted. PostgreSQL's and Redis's servers are not below a test process and
 counted. A session-scoped fixture (the shared Chromium) counts in the test that first asks for
 it, a module's fixture in its module's first and last tests; at the end of a process Chromium is
 killed and its time leaves the tree (the summary counts that test's own CPU instead). Reading
-the tree costs about 0.1 ms, a few with Chromium below (docs/testing.md)."""
+the tree costs about 0.1 ms, a few with Chromium below (docs/testing.md; why CPU:
+docs/decisions/0048)."""
 
 from __future__ import annotations
 

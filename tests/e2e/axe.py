@@ -60,7 +60,7 @@ def serious_violations(page, exclude: tuple[str, ...] = ()) -> list[str]:  # typ
     impact is minor or moderate are not run: axe gives every violation of a rule that has an
     impact that impact (its ``finalizeRuleResult``), so they could only find what is not
     reported, and they were about a quarter of each run (the landmark and region rules walk
-    the whole page)."""
+    the whole page; docs/decisions/0048)."""
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.add_script_tag(content=axe_source())
     return page.evaluate(_RUN, list(exclude))
