@@ -119,6 +119,13 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:  #
     write(f"cost: {len(rows)} tests, {sum(r['tree'] for r in rows):.0f} s of CPU in all "
           f"({sum(r['cpu'] for r in rows):.0f} s in the test processes), "
           f"{sum(r['wall'] for r in rows):.0f} s of wall time summed")
+    folders: dict[str, float] = {}
+    for row in rows:
+        path = row["test"].split("::")[0].split("/")
+        folder = "/".join(path[:2]) if len(path) > 2 else path[-1]
+        folders[folder] = folders.get(folder, 0.0) + row["tree"]
+    write("by folder: " + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in
+                                    sorted(folders.items(), key=lambda pair: -pair[1])))
     for row in rows[:config.getoption("--cost-top")]:
         write(f"{row['tree']:8.1f} cpu {row['cpu']:7.1f} own {row['wall']:7.1f} wall  "
               f"{row['test']}")
