@@ -41,6 +41,11 @@ class Settings(BaseSettings):
         "comma-separated addresses or networks, or * for any (only behind a proxy that owns "
         "every route in)."
     )
+    allowed_hosts: str = Field(
+        "", description="Host names the site answers besides its own (localhost, PUBLIC_URL's "
+        "host, HOST, the LAN address and machine name when serving the network): "
+        "comma-separated, *.example.org for every subdomain, * for any (app/hosts.py)."
+    )
     default_language: str = Field("en", description="Pages' language when the browser names none.")
 
     @field_validator("public_url")
@@ -62,6 +67,10 @@ class Settings(BaseSettings):
         "outbox (var/outbox/) for the database."
     )
     room_idle_seconds: float = Field(600.0, description="An empty room closes after this long.")
+    room_unjoined_seconds: float = Field(
+        60.0, description="A room that no page has joined closes this long after it was made "
+        "(docs/decisions/0044)."
+    )
     max_rooms: int = Field(5000, description="Rooms open at once, at most.")
     ws_messages_per_second: int = Field(40, description="Client frames accepted per second.")
     ping_interval_seconds: float = Field(
@@ -111,6 +120,15 @@ class Settings(BaseSettings):
     room_probes_per_minute: int = Field(
         60, description="Unknown room codes and failed joins one address may try per minute "
         "(HTTP 429 / close 4429 beyond)."
+    )
+    http_header_deadline_seconds: float = Field(
+        20.0, gt=0, description="A request's headers must be complete within this long of the "
+        "connection's accept or of the previous response's end, and its body within this long "
+        "again of its headers' end (408 and closed beyond; app/http_protocol.py)."
+    )
+    max_http_connections_per_address: int = Field(
+        30, ge=1, description="Open HTTP connections from one peer address, at most (trusted "
+        "proxies are not capped; a WebSocket counts under max_sockets_per_address instead)."
     )
 
     # --- Operations (docs/architecture.md, "Operations") ------------------------------------

@@ -32,6 +32,14 @@ UVICORN_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")
 QUIET_LOGGERS = ("alembic", "httpx")
 
 
+def cause(error: BaseException) -> str:
+    """``error`` in one line, as an expected outage is logged (a warning without a traceback:
+    docs/decisions/0045): its type and the first line of its message, e.g. ``ConnectionError:
+    Error 111 connecting to 127.0.0.1:6379. Connection refused.``"""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+
+
 def bind_room(room: Any) -> None:
     """Lines logged from here on in this task (and the tasks it starts) name ``room``."""
     _room.set(room)

@@ -10,11 +10,11 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.api import games, health, matches, operations, pages, rooms
-from app.api.match_replay import ReplayCache
+from app.api import games, health, installable, matches, operations, pages, rooms
+from app.api.guards import GuardedApp
+from app.api.finished.answers import MatchAnswers
 from app.api.site import error_page, install_site
 from app.collector import run_collector_schedule
 from app.config import PROJECT_ROOT, Settings, get_settings
@@ -28,6 +28,11 @@ from app.realtime.endpoint import serve_room_socket
 from app.realtime.registry import RoomRegistry
 from app.realtime.room.tokens import SeatTokens
 from app.realtime.transport.guard import SocketGuard, SocketPolicy
+from app.web import compression, serving
+from app.web.assets import AssetRegistry, AssetRoot
+
+SITE_ASSETS = (AssetRoot("/static", PROJECT_ROOT / "static", "static"),)
+"""The folders of files the pages load, each under its URL prefix (docs/decisions/0046)."""
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +94,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.writer.stop()
         app.state.db.dispose()
 
-    app = FastAPI(
+    # The Host allow-list and the security headers wrap everything (app/api/guards.py).
+    app = GuardedApp(
         title="Panic Party",
         summary="Party games in real time: rooms, matches and leaderboards.",
         version="0.1.0",
@@ -98,16 +104,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
-    app.state.replays = ReplayCache()  # finished matches move by move (app/api/match_replay.py)
+    app.state.match_answers = MatchAnswers()  # finished matches' answers (app/api/finished/answers.py)
+    # Versioned assets, built once here, and the service worker that keeps them.
+    app.state.assets = AssetRegistry(SITE_ASSETS)
     install_site(app)
-    app.mount("/static", StaticFiles(directory=PROJECT_ROOT / "static"), name="static")
-    for module in (games, rooms, matches, health, pages):
+    app.state.site_worker = installable.site_worker(app.state.templates, app.state.assets)
+    serving.mount(app, app.state.assets)
+    for module in (games, rooms, matches, health, pages, installable):
         app.include_router(module.router)
 
     for error in UNAVAILABLE_ERRORS:
         app.add_exception_handler(error, database_unavailable)
     for error in REDIS_ERRORS:
         app.add_exception_handler(error, redis_unavailable)
+    compression.install(app)  # inside the socket shortcut: no room socket passes through it
     app.add_middleware(RoomSocketShortcut)
     operations.install(app)
     return app
@@ -153,7 +163,8 @@ class RoomSocketShortcut:
             if code and "/" not in code:
                 state = scope["app"].state
                 await serve_room_socket(
-                    WebSocket(scope, receive, send), code, state.registry, state.guard
+                    WebSocket(scope, receive, send), code, state.registry, state.guard,
+                    state.hosts,
                 )
                 return
         await self.app(scope, receive, send)

@@ -4,7 +4,9 @@
 Two kinds, kept apart so the hot path does as little as possible:
 
 - **Counted as it happens** (process-wide, in ``EVENTS``): accepted moves by game and by who
-  made them, the move-to-broadcast latency by game, ``error`` frames sent by code: plain
+  made them, the move-to-broadcast latency by game, ``error`` frames sent by code, HTTP
+  connections closed for a limit by reason (app/http_protocol.py), requests refused by the
+  guards by reason (app/api/guards.py, app/realtime/endpoint.py): plain
   integers in dictionaries and a bucket count found by bisection, updated on the event loop
   and turned into Prometheus metrics only when ``/metrics`` is read (``prometheus_client``'s
   own counters take a lock per update: twice the cost on the hot path, docs/performance.md).
@@ -39,7 +41,8 @@ from prometheus_client.core import (
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
 __all__ = ["CONTENT_TYPE_LATEST", "EVENTS", "SiteCollector", "error_sent", "exposition",
-           "metrics_allowed", "player_move", "system_move", "watch_collector"]
+           "http_closed", "metrics_allowed", "player_move", "request_refused", "system_move",
+           "watch_collector"]
 
 EVENTS = CollectorRegistry()
 """The counters and histograms updated as things happen, shared by every app of the process."""
@@ -75,6 +78,8 @@ _player_moves: dict[str, int] = {}
 _system_moves: dict[str, int] = {}
 _latency: dict[str, _Latency] = {}
 _errors: dict[str, int] = {}
+_http_closed: dict[str, int] = {}
+_refused: dict[str, int] = {}
 
 
 # --- counted as it happens ------------------------------------------------------------------
@@ -97,6 +102,19 @@ def system_move(game: str) -> None:
 def error_sent(code: str) -> None:
     """One ``error`` frame with ``code`` is on its way to a client."""
     _errors[code] = _errors.get(code, 0) + 1
+
+
+def http_closed(reason: str) -> None:
+    """The server closed an HTTP connection for one of its limits (app/http_protocol.py):
+    ``header_deadline``, ``headers_too_large``, ``body_deadline``, ``body_too_large`` or
+    ``too_many_connections``."""
+    _http_closed[reason] = _http_closed.get(reason, 0) + 1
+
+
+def request_refused(reason: str) -> None:
+    """A request or WebSocket upgrade refused before the site read it: ``host`` (a ``Host`` the
+    site does not answer) or ``origin`` (a WebSocket opened by another site's page)."""
+    _refused[reason] = _refused.get(reason, 0) + 1
 
 
 class _EventCollector:
@@ -129,6 +147,20 @@ class _EventCollector:
         for code, count in sorted(_errors.items()):
             errors.add_metric([code], count)
         yield errors
+        closed = CounterMetricFamily(
+            "panic_party_http_closed", "HTTP connections the server closed for a limit: a "
+            "request's headers or its body past their deadline or their size, or one connection "
+            "more than an address may hold open", labels=["reason"])
+        for reason, count in sorted(_http_closed.items()):
+            closed.add_metric([reason], count)
+        yield closed
+        refused = CounterMetricFamily("panic_party_refused_requests", "Requests and WebSocket "
+                                      "upgrades refused before the site read them, by reason: "
+                                      "host (not a name of this site), origin (a WebSocket "
+                                      "opened by another site's page)", labels=["reason"])
+        for reason, count in sorted(_refused.items()):
+            refused.add_metric([reason], count)
+        yield refused
 
 
 EVENTS.register(_EventCollector())

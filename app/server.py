@@ -3,7 +3,9 @@
 Where it listens and which proxies it trusts come from the settings (README, "Playing together"):
 ``LAN`` listens on every interface and prints the address the phones open; ``FORWARDED_ALLOW_IPS``
 names the proxies whose X-Forwarded-For/-Proto headers uvicorn applies (from anyone else they
-change nothing).
+change nothing). The HTTP protocol is the site's own (app/http_protocol.py): a deadline and a
+size limit for a request's headers and for its body, and a cap on one address's connections,
+which matter when nothing but this server stands between the clients and the site (``LAN``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import uvicorn
 
 from app.api.urls import lan_host
 from app.config import Settings, get_settings
-from app.http_protocol import HTTP_PROTOCOL
+from app.http_protocol import http_protocol
 from app.logs import configure as configure_logging
 
 WS_MAX_FRAME = 64 * 1024
@@ -42,7 +44,9 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "proxy_headers": True,
         "forwarded_allow_ips": trusted_proxies(settings),
         "log_config": None,  # uvicorn's loggers go through the app's handler (app/logs.py)
-        "http": HTTP_PROTOCOL,  # an upgraded connection leaves no reference cycle behind
+        # The header and body limits and the cap per address; an upgrade leaves no cycle.
+        "http": http_protocol(settings),
+        "server_header": False,  # no "server: uvicorn" banner (docs/decisions/0043)
     }
 
 

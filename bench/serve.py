@@ -204,7 +204,8 @@ def main() -> None:
 
     import uvicorn
 
-    from app.http_protocol import HTTP_PROTOCOL
+    from app.config import Settings
+    from app.http_protocol import http_protocol
 
     if args.app == "real":
         from limits import RateLimitItemPerMinute
@@ -257,7 +258,7 @@ def main() -> None:
         ws_per_message_deflate=False,
         ws_max_size=65536,
         log_level="warning",
-        http=HTTP_PROTOCOL,  # the site's (app/server.py), for the bare server too
+        http=http_protocol(Settings()),  # the site's (app/server.py), for the bare server too
     )
     if stalls is not None:
         stalls.write()

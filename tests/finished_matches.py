@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.api.match_story import name_seats
+from app.api.finished.story import name_seats
 from app.bots import make_bot
 from app.bots.arena import play_match
 from app.db.matches import MatchRecord, PlayerResult, save_match

@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from app.config import Settings
-from app.http_protocol import HTTP_PROTOCOL
+from app.http_protocol import http_protocol
 from app.main import create_app
 
 
@@ -164,7 +164,7 @@ class LiveServer(LocalSite):
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="warning",
             ws_max_size=64 * 1024, ws_per_message_deflate=deflate, lifespan="on",
-            http=HTTP_PROTOCOL,
+            http=http_protocol(self.settings),
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]},

@@ -11,6 +11,8 @@ from app.config import Settings
 from app.db.database import Database
 from app.realtime.registry import RoomRegistry
 
+from .finished.answers import MatchAnswers
+
 
 def _registry(request: Request) -> RoomRegistry:
     return request.app.state.registry
@@ -28,7 +30,12 @@ def _templates(request: Request) -> Jinja2Templates:
     return request.app.state.templates
 
 
+def _match_answers(request: Request) -> MatchAnswers:
+    return request.app.state.match_answers
+
+
 Registry = Annotated[RoomRegistry, Depends(_registry)]
 Db = Annotated[Database, Depends(_database)]
 AppSettings = Annotated[Settings, Depends(_settings)]
 Templates = Annotated[Jinja2Templates, Depends(_templates)]
+Answers = Annotated[MatchAnswers, Depends(_match_answers)]

@@ -3,23 +3,21 @@
 Inputs are checked before they reach the database (issue 7, item 12): a game id must look like
 one (else 422), an id outside the ``id`` column is no match (404). Every read runs through
 ``Database.run``, within the database's deadline; a database that is down or silent answers 503
-(``app/main.py``), never a hang.
+(``app/main.py``), never a hang. The answers about one match are built once, off the event
+loop, and kept (app/api/finished/answers.py).
 """
 
 from __future__ import annotations
 
-import asyncio
-import gzip
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from app.db import matches as store
-from app.engine.chance import with_draws
 
-from .deps import Db
-from .match_replay import EVERYTHING, ReplayCache, Unreplayable, build_replay, compress
+from .deps import Answers, Db
+from .finished.replay import EVERYTHING, Unreplayable
 
 router = APIRouter(prefix="/api", tags=["matches"])
 
@@ -49,13 +47,17 @@ async def recent_matches(
     summary="One match with its seed, action log and every random draw it made",
     description="`draws` lists every call the match made to its seeded generator, in order "
     "(docs/fairness.md); `static/verify_match.py` checks them against the revealed seed.",
+    response_class=JSONResponse,
 )
-async def one_match(match_id: str, db: Db) -> dict[str, Any]:
+async def one_match(match_id: str, request: Request, db: Db, answers: Answers) -> Response:
+    """Built once per match, off the event loop, and kept (app/api/finished/answers.py)."""
     number = parse_match_id(match_id)
-    match = None if number is None else await db.run(store.get_match, db, match_id=number)
-    if match is None:
+    packed = None
+    if number is not None and store.valid_match_id(number):
+        packed = await answers.match_json(db, number)
+    if packed is None:
         raise HTTPException(404, f"no match {match_id}")
-    return await asyncio.to_thread(with_draws, match)
+    return await answers.response(request, packed)
 
 
 @router.get(
@@ -67,7 +69,7 @@ async def one_match(match_id: str, db: Db) -> dict[str, Any]:
     response_class=JSONResponse,
 )
 async def match_replay(
-    match_id: str, request: Request, db: Db,
+    match_id: str, request: Request, db: Db, answers: Answers,
     eyes: str = Query(EVERYTHING, max_length=8, description="`all` or a seat number"),
 ) -> Response:
     number = parse_match_id(match_id)
@@ -77,25 +79,18 @@ async def match_replay(
         raise HTTPException(422, "eyes: must be 'all' or a seat number")
     seat = None if eyes == EVERYTHING else int(eyes)
 
-    async def build() -> bytes:
-        match = await db.run(store.get_match, db, match_id=number)
-        if match is None:
-            raise HTTPException(404, f"no match {match_id}")
+    def check(match: dict[str, Any]) -> None:
         if seat is not None and seat >= len(match["players"]):
             raise HTTPException(422, f"eyes: match {number} has seats 0 to "
                                      f"{len(match['players']) - 1}")
-        return await asyncio.to_thread(lambda: compress(build_replay(match, seat)))
 
-    cache: ReplayCache = request.app.state.replays
     try:
-        packed = await cache.get_or_build((number, seat), build)
+        packed = await answers.replay(db, number, seat, check)
     except Unreplayable as refused:
         return JSONResponse({"detail": refused.reason, "code": refused.code}, status_code=409)
-    headers = {"Cache-Control": "public, max-age=300", "Vary": "Accept-Encoding"}
-    if "gzip" in request.headers.get("accept-encoding", ""):
-        return Response(packed, media_type="application/json",
-                        headers={**headers, "Content-Encoding": "gzip"})
-    return Response(gzip.decompress(packed), media_type="application/json", headers=headers)
+    if packed is None:
+        raise HTTPException(404, f"no match {match_id}")
+    return await answers.response(request, packed, {"Cache-Control": "public, max-age=300"})
 
 
 @router.get("/leaderboard", summary="Nicknames ranked by wins in one game")

@@ -5,7 +5,6 @@ A missing match, game or page answers with the site's error page (app/api/site.p
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 from typing import Any
 
@@ -21,11 +20,13 @@ from fastapi.responses import (
 from app.config import PROJECT_ROOT
 from app.db import matches as store
 from app.engine import all_games, get_game, seed_commitment
-from app.i18n import COOKIE, LANGUAGES, catalog, translate
+from app.i18n import COOKIE, LANGUAGES, catalog, catalog_version, translate
+from app.web.serving import IMMUTABLE, REVALIDATE
 
-from .deps import Db, Registry, Templates
+from .deps import Answers, Db, Registry, Templates
+from .finished.builds import PAGE_MOVES
+from .finished.story import duration_text, move_line, summary_text
 from .games import describe
-from .match_story import clock_text, duration_text, match_story, move_line, summary_text
 from .rooms import count_miss, refuse_if_throttled
 from .site import error_page, request_language
 from .urls import public_base_url, public_url_for
@@ -70,6 +71,7 @@ async def _room(
     code = code.upper()
     return templates.TemplateResponse(request, "room.html", {
         "code": code, "game": describe(game), "table": table,
+        "host": summary.get("host"),  # the invite link's preview names the host
         # Links for other devices: at the public address (app/api/urls.py).
         "join_url": public_url_for(request, "room_page", code=code),
         "table_url": public_url_for(request, "table_page", code=code),
@@ -87,42 +89,63 @@ async def matches_page(request: Request, templates: Templates, db: Db) -> HTMLRe
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 async def match_page(match_id: int, request: Request, templates: Templates, db: Db,
-                     move: str | None = None) -> Response:
+                     answers: Answers, move: str | None = None,
+                     page: str | None = None) -> Response:
     """The match as people read it: its board move by move (static/js/replay.js, from
-    ``/api/matches/{id}/replay``), opened at ``?move=N`` (else at the end), standings, when and
-    how long, the moves in plain words, the seed with its hash and how to check them. The title
-    and Open Graph tags name the game and the move, so a shared link previews it."""
+    ``/api/matches/{id}/replay``), opened at ``?move=N`` (else at the first move of ``?page=K``,
+    else at the end), standings, when and how long, the moves in plain words (``PAGE_MOVES`` of
+    them: the page of the move the board opens at, or ``?page=K``), the seed with its hash and
+    how to check them. The title and Open Graph tags name the game and the move, so a shared
+    link previews it. The story is built once per match and language, off the event loop
+    (app/api/finished/answers.py); a request renders one page of it."""
     lang = request_language(request)
-    match = await db.run(store.get_match, db, match_id=match_id)
-    if match is None:
+    told = await answers.story(db, match_id, lang) if store.valid_match_id(match_id) else None
+    if told is None:
         return _not_found(request, lang, "error.no_match", id=match_id)
+    match, total = told.match, told.moves
     game = get_game(match["game"])
     title = game.title if game else match["game"]
-    story = await asyncio.to_thread(match_story, match, lang)
-    total = len(story)
-    at = _move_number(move, total)
+    pages = max(1, -(-total // PAGE_MOVES))
+    chosen = _page_number(page, pages)
+    at = _move_number(move, total) if move is not None or chosen is None else min(
+        (chosen - 1) * PAGE_MOVES + 1, total)
+    shown = chosen or max(1, -(-at // PAGE_MOVES))
+    first = (shown - 1) * PAGE_MOVES
     base = public_base_url(request)
     heading = translate(lang, "match.heading", id=match["id"])
     where = translate(lang, "replay.move_of", n=at, total=total)
     summary = summary_text(match, lang)
-    return templates.TemplateResponse(request, "match.html", {
-        "match": match,
-        "title": title,
-        "known": game is not None,
-        "names": {p["seat"]: p["nickname"] for p in match["players"]},
-        "page_title": f"{title} · {heading} · {where}",
-        "summary": summary,
-        "move": at,
-        "moves": total,
-        "move_text": move_line(lang, story, at) if at < total or not summary else summary,
-        "share_url": f"{base}/matches/{match['id']}?move={at}",
-        "story": story,
-        "clock": clock_text,
-        "duration": duration_text(lang, _seconds_between(match["started_at"], match["ended_at"])),
-        "seed_ok": _seed_matches(match),
-        "api_url": f"{base}/api/matches/{match['id']}",
-        "verifier_url": f"{base}/static/verify_match.py",
-    })
+    lasted = duration_text(lang, _seconds_between(match["started_at"], match["ended_at"]))
+    async with answers.page_turn():
+        return templates.TemplateResponse(request, "match.html", {
+            "match": match,
+            "title": title,
+            "known": game is not None,
+            "names": {p["seat"]: p["nickname"] for p in match["players"]},
+            "page_title": f"{title} · {heading} · {where}",
+            "summary": summary,
+            "move": at,
+            "moves": total,
+            "move_text": move_line(lang, told.line(at)) if at < total or not summary else summary,
+            "share_url": f"{base}/matches/{match['id']}?move={at}",
+            "moves_html": told.html(shown),
+            "page": shown,
+            "pages": pages,
+            "first_move": first + 1,
+            "last_move": min(first + PAGE_MOVES, total),
+            "duration": lasted,
+            "seed_ok": _seed_matches(match),
+            "api_url": f"{base}/api/matches/{match['id']}",
+            "verifier_url": f"{base}/static/verify_match.py",
+        })
+
+
+def _page_number(text: str | None, last: int) -> int | None:
+    """``?page=K`` as a page of the move list: ASCII digits, 1 to ``last`` (a larger number is
+    the last page); anything else (or nothing) is ``None``."""
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 9:
+        return None
+    return max(1, min(int(text), last))
 
 
 def _move_number(text: str | None, total: int) -> int:
@@ -196,10 +219,13 @@ def choose_language(lang: str, request: Request, next: str = "/") -> Response:
 
 @router.get("/i18n/{lang}.json", name="i18n_catalog")
 def i18n_catalog(lang: str, request: Request) -> Response:
-    """A language's catalog for static/js/i18n.js (the templates' texts, the same file)."""
+    """A language's catalog for static/js/i18n.js (the templates' texts, the same file): a
+    year's immutable cache at the versioned URL the pages name, revalidated at any other."""
     if lang not in LANGUAGES:
         return _not_found(request, request_language(request), "error.not_found")
-    return JSONResponse(catalog(lang), headers={"Cache-Control": "public, max-age=86400"})
+    # At its versioned URL (``?v=`` the catalog's hash, as the pages name it) it never changes.
+    current = request.query_params.get("v") == catalog_version(lang)
+    return JSONResponse(catalog(lang), headers={"Cache-Control": IMMUTABLE if current else REVALIDATE})
 
 
 @router.get("/docs/fairness.md", response_class=PlainTextResponse)

@@ -1,4 +1,5 @@
-"""Rooms over HTTP: create one, list the public ones waiting, look one up, its QR code."""
+"""Rooms over HTTP: create one (at most 30 a minute per address), list the public ones waiting
+with a person in them, look one up, its QR code."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from typing import Any
 import segno
 from fastapi import APIRouter, HTTPException, Request, Response
 from limits import RateLimitItemPerMinute
+from limits.aio.storage import RedisStorage
+from limits.aio.strategies import MovingWindowRateLimiter as SharedRateLimiter
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.engine import EngineError, get_game
+from app.realtime.cluster.relay import Cluster
 from app.realtime.registry import RoomLimitReached
 from app.realtime.room.protocol import Nickname
 from app.realtime.transport.guard import SocketGuard, client_address
@@ -23,14 +27,39 @@ from .urls import follows_host, public_url_for
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
 _create_limit = RateLimitItemPerMinute(30)
+"""Rooms one client address may make in a minute, a moving window (bench/serve.py lifts it)."""
 
 
-def _limiter(request: Request) -> MovingWindowRateLimiter:
-    """The room-creation limiter of this application (not of the process: each app counts its
-    own clients, so one app's history never refuses another's)."""
+class CreationLimit:
+    """How many rooms each client address may make (``_create_limit``). Without Redis one count
+    per application. With ``REDIS_URL``, one count for every process of the site, kept in Redis
+    under ``REDIS_PREFIX`` (``{prefix}:limits:...``, the rate-limit library's Redis storage on
+    the site's own connection pool): N processes allow 30 a minute, not N x 30. While Redis
+    does not answer, the count cannot be kept and creating a room answers 503 with
+    ``Retry-After: 5``, as the lobby does (``redis_unavailable``, app/main.py; creating a room
+    needs Redis for its lease anyway): docs/decisions/0044."""
+
+    def __init__(self, cluster: Cluster | None) -> None:
+        self._local = MovingWindowRateLimiter(MemoryStorage()) if cluster is None else None
+        self._shared = None if cluster is None else SharedRateLimiter(RedisStorage(
+            "async+redis://", implementation="redispy", key_prefix=f"{cluster.prefix}:limits",
+            # Passed on to the client as given (the library types its options narrower).
+            connection_pool=cluster.redis.connection_pool))  # type: ignore[arg-type]
+
+    async def admit(self, address: str) -> bool:
+        """One room made by ``address``: False when it has made its allowance this minute."""
+        if self._shared is not None:
+            return await self._shared.hit(_create_limit, "create-room", address)
+        assert self._local is not None
+        return self._local.hit(_create_limit, "create-room", address)
+
+
+def _limiter(request: Request) -> CreationLimit:
+    """The room-creation limit of this application (each app counts its own clients, or, with
+    a cluster, those of every app sharing its Redis prefix)."""
     state = request.app.state
     if not hasattr(state, "room_create_limiter"):
-        state.room_create_limiter = MovingWindowRateLimiter(MemoryStorage())
+        state.room_create_limiter = CreationLimit(state.registry.cluster)
     return state.room_create_limiter
 
 
@@ -78,8 +107,7 @@ def room_url(request: Request, code: str) -> str:
 
 @router.post("", status_code=201, summary="Create a room; the creator is its host")
 async def create_room(body: CreateRoom, request: Request, registry: Registry) -> RoomCreated:
-    client = request.client.host if request.client else "unknown"
-    if not _limiter(request).hit(_create_limit, "create-room", client):
+    if not await _limiter(request).admit(client_address(request.client)):
         raise HTTPException(429, "too many rooms created; wait a minute")
     game = get_game(body.game)
     if game is None:
@@ -96,8 +124,9 @@ async def create_room(body: CreateRoom, request: Request, registry: Registry) ->
     return RoomCreated(code=room.code, member=host.id, token=token, room_url=url, join_url=url)
 
 
-@router.get("", summary="Public rooms waiting for players")
+@router.get("", summary="Public rooms waiting for players, with a person in them")
 async def public_rooms(registry: Registry) -> list[dict[str, Any]]:
+    """A room made and never opened, or left by everyone, is not listed (docs/decisions/0044)."""
     return await registry.public_rooms()
 
 

@@ -6,7 +6,9 @@ page, and the API documentation served from this server alone.
 - A browser that asks for a page that does not exist gets the site's HTML error page; anything
   under ``/api/`` (and any client that asks for JSON only) gets FastAPI's JSON error.
 - ``/docs`` and ``/redoc`` load Swagger UI and ReDoc from assets shipped by a PyPI package
-  (``fastapi-offline``) and served here: they work with no Internet connection.
+  (``fastapi-offline``) and served here: they work with no Internet connection. Each carries a
+  Content-Security-Policy of its own that names its inline script by its hash
+  (app/api/guards.py, ``docs_policy``).
 """
 
 from __future__ import annotations
@@ -31,10 +33,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.config import PROJECT_ROOT, Settings
 from app.i18n import COOKIE, LANGUAGE_NAMES, catalog_version, negotiate, translate
 
+from .guards import docs_policy
 from .urls import follows_host, page_url_for
 
 DOCS_ASSETS = Path(fastapi_offline.__file__).resolve().parent / "static"
 DOCS_ASSETS_URL = "/docs-assets"
+REDOC_JS_URL = "/docs-redoc.js"
+REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+"""ReDoc's menu draws its maker's logo from this address (hidden when it fails to load): the
+script is served with it removed, so the page asks nothing of another server and its policy
+refuses nothing."""
 
 
 def request_language(request: Request) -> str:
@@ -50,6 +58,12 @@ def request_language(request: Request) -> str:
     return lang
 
 
+def catalog_path(lang: str) -> str:
+    """A language's catalog at its versioned URL (``/i18n/<lang>.json?v=<hash>``), which pages
+    name in ``<meta name="i18n-catalog">`` for static/js/i18n.js."""
+    return f"/i18n/{lang}.json?v={catalog_version(lang)}"
+
+
 class SiteTemplates(Jinja2Templates):
     """Jinja2 templates whose pages say that their language depends on the request (``Vary``),
     so a cache between the site and a browser never serves one person's language to another;
@@ -60,6 +74,12 @@ class SiteTemplates(Jinja2Templates):
         request = kwargs.get("request", args[0] if args else None)
         host = isinstance(request, Request) and follows_host(request)
         response.headers.append("Vary", "Accept-Language, Cookie" + (", Host" if host else ""))
+        # A page is made anew for every request (rooms come and go, the lobby lists them): kept
+        # by no cache without asking again. Its language is said, for the service worker's
+        # offline page (app/api/installable.py).
+        response.headers.setdefault("Cache-Control", "no-cache")
+        if isinstance(request, Request):
+            response.headers["Content-Language"] = request_language(request)
         return response
 
 
@@ -77,8 +97,7 @@ def site_templates() -> Jinja2Templates:
 
     @pass_context
     def catalog_url(context: Any) -> str:
-        lang = request_language(context["request"])
-        return f"/i18n/{lang}.json?v={catalog_version(lang)}"
+        return catalog_path(request_language(context["request"]))
 
     @pass_context
     def url_for(context: Any, name: str, /, **params: Any) -> str:
@@ -137,10 +156,23 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
 def _offline_docs(app: FastAPI) -> None:
     app.mount(DOCS_ASSETS_URL, StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
     openapi_url = app.openapi_url or "/openapi.json"
+    redoc_js: list[bytes] = []
+
+    @app.get(REDOC_JS_URL, include_in_schema=False)
+    async def redoc_script() -> Response:
+        if not redoc_js:  # read once, on first use
+            text = (DOCS_ASSETS / "redoc.standalone.js").read_text(encoding="utf-8")
+            redoc_js.append(text.replace(REDOC_LOGO, "").encode())
+        return Response(redoc_js[0], media_type="text/javascript",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
+    def with_policy(page: HTMLResponse) -> HTMLResponse:
+        page.headers["Content-Security-Policy"] = docs_policy(bytes(page.body).decode())
+        return page
 
     @app.get("/docs", include_in_schema=False)
     async def swagger_ui() -> HTMLResponse:
-        return get_swagger_ui_html(
+        return with_policy(get_swagger_ui_html(
             openapi_url=openapi_url,
             title=f"{app.title} · API",
             swagger_js_url=f"{DOCS_ASSETS_URL}/swagger-ui-bundle.js",
@@ -148,17 +180,17 @@ def _offline_docs(app: FastAPI) -> None:
             swagger_favicon_url="/static/img/favicon.svg",
             # No badge from the public validator service: the page talks to this server only.
             swagger_ui_parameters={"validatorUrl": None},
-        )
+        ))
 
     @app.get("/redoc", include_in_schema=False)
     async def redoc() -> HTMLResponse:
-        return get_redoc_html(
+        return with_policy(get_redoc_html(
             openapi_url=openapi_url,
             title=f"{app.title} · API",
-            redoc_js_url=f"{DOCS_ASSETS_URL}/redoc.standalone.js",
+            redoc_js_url=REDOC_JS_URL,
             redoc_favicon_url="/static/img/favicon.svg",
             with_google_fonts=False,
-        )
+        ))
 
 
 def install_site(app: FastAPI) -> None:

@@ -48,12 +48,15 @@ def public_url_for(request: Request, name: str, /, **params: object) -> str:
 
 def page_url_for(request: Request, name: str, /, **params: object) -> str:
     """A page's link to the route ``name`` (a stylesheet, a script, another page): at
-    ``PUBLIC_URL`` when it is set, else a root-relative path; never from the ``Host`` header."""
+    ``PUBLIC_URL`` when it is set, else a root-relative path; never from the ``Host`` header.
+    A static file's link is its versioned URL (app/web/assets.py) when the site has one."""
     settings: Settings = request.app.state.settings
+    path = str(request.app.url_path_for(name, **{k: str(v) for k, v in params.items()}))
+    assets = getattr(request.app.state, "assets", None)
+    path = (assets.url(path) if assets is not None else None) or path
     if settings.public_url:
-        return public_url_for(request, name, **params)
-    path = request.app.url_path_for(name, **{k: str(v) for k, v in params.items()})
-    return request.scope.get("root_path", "") + str(path)
+        return public_base_url(request) + path
+    return request.scope.get("root_path", "") + path
 
 
 def follows_host(request: Request) -> bool:

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import Integer, case, func, insert, select
+from sqlalchemy import Integer, Text, case, cast, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer, selectinload
 
@@ -218,10 +218,12 @@ def _insert_match(db: Database, record: MatchRecord) -> int:
 
 
 def _match_summary(match: Match) -> dict[str, Any]:
+    """A stored match as every answer shows it. Never its room's code (``matches.room_code``
+    stays on the server, for its operators): a private room is open to anyone who has it, and
+    the room may still be open when its first match is listed (docs/protocol.md, "HTTP API")."""
     return {
         "id": match.id,
         "game": match.game,
-        "room_code": match.room_code,
         "started_at": match.started_at.isoformat(),
         "ended_at": match.ended_at.isoformat(),
         "summary": match.summary,
@@ -263,6 +265,24 @@ def get_match(db: Database, *, match_id: int) -> dict[str, Any] | None:
             actions=[{"index": i, **move} for i, move in enumerate(match.log)],
         )
         return detail
+
+
+def get_match_text(db: Database, *, match_id: int) -> tuple[dict[str, Any], str] | None:
+    """One match as ``get_match`` reads it but its log, and the log as the JSON text stored
+    (never decoded here: the answers about the match are built from it elsewhere,
+    app/api/finished/answers.py); ``None`` if there is no such match."""
+    if not valid_match_id(match_id):
+        return None
+    query = (select(Match).where(Match.id == match_id)
+             .options(selectinload(Match.players), defer(Match.log)))
+    with db.session() as session:
+        match = session.scalars(query).first()
+        if match is None:
+            return None
+        detail = _match_summary(match)
+        detail.update(options=match.options, seed=match.seed, seed_hash=match.seed_hash)
+        text = session.scalar(select(cast(Match.log, Text)).where(Match.id == match_id))
+        return detail, str(text)
 
 
 def leaderboard(

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import orjson
 
+from app.logs import cause
+
 from .database import Database, DatabaseUnavailable, migrate
 from .matches import MatchRecord, save_match
 
@@ -187,9 +189,14 @@ class MatchWriter:
             if not self.database_down and not self.schema_pending:
                 try:
                     match_id = await self.db.store(save_match, self.db, record=record)
-                except Exception as error:  # noqa: BLE001 - the outbox keeps the match
-                    log.warning("could not save match %s yet: %s", record.seed_hash[:12], error)
-                    self.database_down = isinstance(error, DatabaseUnavailable)
+                except DatabaseUnavailable as error:  # the outbox keeps the match
+                    log.warning("could not save match %s yet (%s); it waits in the outbox",
+                                record.seed_hash[:12], cause(error))
+                    self.database_down = True
+                except Exception:  # noqa: BLE001 - a bug: the outbox keeps the match all the same
+                    log.exception("could not save match %s; it waits in the outbox",
+                                  record.seed_hash[:12])
+                    self.database_down = False
                 else:
                     await self._forget(key)
                     return match_id
@@ -235,8 +242,12 @@ class MatchWriter:
             try:
                 await self.db.run(migrate, self.db.url, timeout=self.db.timeout,
                                   deadline=max(60.0, self.db.deadline))
-            except Exception as error:  # noqa: BLE001 - retried with backoff
-                log.warning("the database schema could not be brought up to date yet: %s", error)
+            except DatabaseUnavailable as error:  # retried with backoff
+                log.warning("the database schema could not be brought up to date yet (%s)",
+                            cause(error))
+                return False
+            except Exception:  # noqa: BLE001 - a bug or a broken migration: retried too
+                log.exception("the database schema could not be brought up to date")
                 return False
             self.schema_pending = False
         for key in list(self._waiting):
@@ -247,7 +258,7 @@ class MatchWriter:
             except DatabaseUnavailable as error:
                 self.database_down = True
                 log.warning("the database is unavailable (%s); %d matches wait in the outbox",
-                            error, len(self._waiting))
+                            cause(error), len(self._waiting))
                 return False
             except Exception:  # noqa: BLE001 - kept and retried; the others go on
                 log.exception("match %s (attempt %d) was refused by the database",

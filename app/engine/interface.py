@@ -23,6 +23,8 @@ OpenSpiel's per-player observations):
   received reaches them as data (``Move.at_ms``) and is recorded in the action log.
 - ``active_seats(state)`` are the seats the game waits on now (whose turn it is).
 - ``legal_actions(state, seat)`` lists every action that seat may send now, as raw JSON.
+- ``max_moves`` (a number, no default) is the most moves a match can have: the rules end every
+  match by then.
 
 The app's other hooks are here too, with defaults: ``Options`` (the game's typed options model),
 ``system_actions``/``shared_actions`` (who may send which action), ``open_table`` and
@@ -207,6 +209,16 @@ class Game(ABC, Generic[S, O]):
     closing_action: ClassVar[dict[str, Any] | None] = None
     """The system move that ends a match still running when its room closes (an open table's:
     the counter's seed is then revealed and its match recorded); None: the match just stops."""
+    max_moves: ClassVar[int]
+    """The most moves (players' and the system's together) a match of this game can have, for
+    any number of seats and any options: the rules end every match by then, whatever is played.
+    A game whose rules end by themselves proves its number (docs/games/<game>.md, "The bound");
+    one whose play could go on for ever (taps taken back, turns that change nothing, rounds
+    nobody wins) ends the match by a rule of its own at its limit. Everything built from a
+    match's log is bounded by it: the room's log, the stored record, its page and its replay
+    (docs/decisions/0038-every-match-has-a-bound.md). The room refuses a move past it, as a
+    backstop (``MatchRun.play``); tests/conformance/test_bound.py plays random and stalling
+    matches of every game against it."""
 
     # --- the rules -----------------------------------------------------------------------------
     @abstractmethod

@@ -33,6 +33,7 @@ from app.realtime.room.effects import (
     Counted,
     Effect,
     Later,
+    Listed,
     Now,
     Save,
     Send,
@@ -112,6 +113,9 @@ class Room(RoomCore):
         self._on_close: Callable[[Room], None] | None = None
         self.recorder: RoomRecorder | None = None
         """Durable rooms: records every change before its frames go out (journal.py)."""
+        self.on_listed: Callable[[Room], None] | None = None
+        """Told when the room's place in the lobby changed (``Listed``): with several processes
+        the registry writes its directory entry at once."""
         self._pending = self.take()  # an open table's first match, performed once started
 
     # --- the actor ---------------------------------------------------------------------------
@@ -325,6 +329,9 @@ class Room(RoomCore):
             elif isinstance(effect, BadJoin):
                 if effect.conn.on_bad_join is not None:
                     effect.conn.on_bad_join()
+            elif isinstance(effect, Listed):
+                if self.on_listed is not None:
+                    self.on_listed(self)
 
     def _post_later(self, effect: Later) -> None:
         loop = asyncio.get_running_loop()

@@ -1,6 +1,8 @@
 """The WebSocket endpoint: each client frame, checked, goes to the room's queue.
 
-Before anything reaches a room the endpoint applies the server's limits
+Before the socket is accepted, a page of another site is refused (its ``Origin`` must be the
+site's own, app/hosts.py): closed before the upgrade, which the server answers with 403. Before
+anything reaches a room the endpoint applies the server's limits
 (app/realtime/transport/guard.py): sockets per address, room probes per address, frames per
 connection and per room, and the join deadline. A refused frame gets an ``error`` frame for this
 client only; a refused socket gets an ``error`` and a close code (docs/protocol.md, "Close
@@ -17,8 +19,9 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from app import logs
+from app import logs, metrics
 from app.collector import note_connection
+from app.hosts import HostPolicy
 from app.realtime.actor import CLOSE_ROOM_CLOSED, Room
 from app.realtime.cluster.relay import CLOSE_TRY_AGAIN_LATER, REDIS_DOWN, UNAVAILABLE
 from app.realtime.registry import RoomRegistry
@@ -119,9 +122,13 @@ async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> No
 
 
 async def serve_room_socket(
-    ws: WebSocket, code: str, registry: RoomRegistry, guard: SocketGuard
+    ws: WebSocket, code: str, registry: RoomRegistry, guard: SocketGuard, hosts: HostPolicy
 ) -> None:
     """Serve one client of room ``code`` until it leaves or the room closes."""
+    if not hosts.origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
+        metrics.request_refused("origin")
+        await ws.close(code=CLOSE_POLICY)  # before accept: the server answers 403
+        return
     address = client_address(ws.client)
     await ws.accept()
     note_connection()  # on the older schedule, a burst of joins brings a full pass forward

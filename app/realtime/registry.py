@@ -16,11 +16,12 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from app.db.database import Database
+from app.db.database import Database, DatabaseUnavailable
 from app.db.matches import MatchRecord, save_match
 from app.db.outbox import MatchWriter, SaveState
 from app.db.rooms import StoredRoom
 from app.engine import Game
+from app.logs import cause
 from app.realtime.actor import CLOSE_SERVER_RESTARTING, Room
 from app.realtime.cluster.lease import Entry
 from app.realtime.cluster.relay import REDIS_DOWN, Cluster
@@ -36,6 +37,11 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 4
 CREATE_WAIT_SECONDS = 2.0
 """Durable rooms: how long creating a room waits for its first record (docs/architecture.md)."""
+
+
+OUTAGES: tuple[type[Exception], ...] = (*REDIS_DOWN, DatabaseUnavailable)
+"""Redis or the database away: an expected outage, logged as one line with its cause and no
+traceback; any other error is a bug and keeps its traceback (docs/decisions/0045)."""
 
 
 class RoomLimitReached(Exception):
@@ -65,6 +71,9 @@ class RoomRegistry:
         """When the last renewal of this node's leases that Redis confirmed was sent."""
         self._pending: set[asyncio.Task[None]] = set()
         self._closing = False
+        self._database_away = False
+        """A takeover could not read its room for a database outage, and none has since: the
+        sweep waits for its next pass, and the next failures are logged at debug level."""
         self.tokens = tokens
         self._db = db
         self._idle_seconds = idle_seconds
@@ -94,15 +103,19 @@ class RoomRegistry:
             summary = {"game": game.id, "title": game.title, "public": public,
                        "status": "waiting", "players": 1, "max_players": game.max_players,
                        "host": host_nickname}
+            # Not in the lobby until a person's page is in the room (docs/decisions/0044).
             while not (fence := await self.cluster.leases.claim(
-                    Entry(code, {"code": code, **summary}, public))):
+                    Entry(code, {"code": code, **summary}, False))):
                 code = self.new_code()
         room = self._new_room(code=code, game=game, public=public)
         if room.recorder is not None:
             if fence is not None:  # rows of an older room of this code follow the new owner
                 try:
                     fence = await self._fence(code, fence)
-                except Exception:  # noqa: BLE001 - the database is away: the journal waits
+                except OUTAGES as error:  # the database is away: the journal waits
+                    log.warning("could not record the fencing token of room %s (%s)", code,
+                                cause(error))
+                except Exception:  # noqa: BLE001 - a bug: the room is made all the same
                     log.exception("could not record the fencing token of room %s", code)
             room.recorder.gate.lease_fence = fence
         if parsed is not None:
@@ -127,6 +140,8 @@ class RoomRegistry:
             room.recorder.gate.on_saving = room.on_saving
             if self.cluster is not None:
                 room.recorder.gate.on_fenced = lambda: self._lose(code, room)
+        if self.cluster is not None:
+            room.on_listed = self._list_now
         return room
 
     async def restore(self) -> int:
@@ -243,21 +258,35 @@ class RoomRegistry:
                 # one in progress finishes first, and the read below sees it.
                 fence = await self._fence(code, fence)
                 stored = await self._db.run(load_room, self._db, code)
-            except Exception:  # noqa: BLE001 - the database is away: let another try later
+            except OUTAGES as error:  # the database is away: let another try later
+                # One line for the outage, not one a room and a pass of the sweeper.
+                log.log(logging.DEBUG if self._database_away else logging.WARNING,
+                        "could not read room %s to take it over (%s); the rooms of stopped "
+                        "nodes are taken over once it answers", code, cause(error))
+                self._database_away = True
+                await self.cluster.leases.release([code], forget=False)
+                return None
+            except Exception:  # noqa: BLE001 - a bug: let another try later
                 log.exception("could not read room %s to take it over", code)
                 await self.cluster.leases.release([code], forget=False)
                 return None
+            self._database_away = False
         room = None
         if stored is not None and not self._is_idle(stored):
             room = self._rebuild(stored, fence)
         if room is None:
             if stored is not None:
-                await self._db.run(delete_rooms, self._db, [code])
+                try:
+                    await self._db.run(delete_rooms, self._db, [code])
+                except OUTAGES as error:  # its rows go at the next restore of any node
+                    log.warning("could not delete idle room %s (%s)", code, cause(error))
             await self.cluster.leases.release([code], forget=True)
             return None
         try:  # its directory entry now names this node (else the next renewal writes it)
             await self.cluster.leases.renew([self._entry(room)])
-        except Exception:  # noqa: BLE001 - Redis hiccup: the renewal loop tries again
+        except REDIS_DOWN as error:  # the renewal loop tries again
+            self.cluster.outage.failed(f"writing the directory entry of room {code}", error)
+        except Exception:  # noqa: BLE001 - a bug: the renewal loop tries again
             log.exception("could not write the directory entry of room %s", code)
         log.info("took room %s over", code)
         return room
@@ -299,16 +328,41 @@ class RoomRegistry:
 
     @classmethod
     def _entry(cls, room: Room) -> Entry:
-        """The room as the directory holds it (the lobby lists it while public and waiting)."""
-        return Entry(room.code, cls.summary(room), room.public and room.status == "waiting")
+        """The room as the directory holds it (the lobby lists it while public, waiting and
+        with a person in it: ``RoomState.listed``)."""
+        return Entry(room.code, cls.summary(room), room.state.listed())
+
+    def _list_now(self, room: Room) -> None:
+        """Room ``room`` entered or left the lobby (its ``Listed`` effect): its directory entry
+        is written now, not at the next renewal, a third of a lease later."""
+        if self.cluster is None or self._closing:
+            return
+        task = asyncio.get_running_loop().create_task(self._write_entry(room))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _write_entry(self, room: Room) -> None:
+        assert self.cluster is not None
+        if room.closed or self.rooms.get(room.code) is not room:
+            return  # closed meanwhile: letting go of its lease takes it out of the lobby
+        try:
+            lost = await self.cluster.leases.renew([self._entry(room)])
+        except REDIS_DOWN as error:  # the renewal loop writes it once Redis answers
+            self.cluster.outage.failed(f"writing the directory entry of room {room.code}", error)
+            return
+        except Exception:  # noqa: BLE001 - a bug: the renewal loop writes it
+            log.exception("could not write the directory entry of room %s", room.code)
+            return
+        for code in lost:
+            self._lose(code, room)
 
     async def public_rooms(self) -> list[dict[str, Any]]:
-        """Public rooms still waiting for players (on every node, with a cluster)."""
+        """Public rooms waiting for players with a person in them (on every node, with a
+        cluster): ``RoomState.listed``, docs/decisions/0044."""
         if self.cluster is not None:
             rooms = await self.cluster.leases.lobby()
-        else:
-            rooms = [self.summary(r) for r in self.rooms.values() if not r.closed]
-        return [r for r in rooms if r.get("public") and r.get("status") == "waiting"]
+            return [r for r in rooms if r.get("public") and r.get("status") == "waiting"]
+        return [self.summary(r) for r in self.rooms.values() if r.state.listed()]
 
     async def lookup(self, code: str) -> dict[str, Any] | None:
         """A room's summary, wherever it lives; ``node`` names its owner when it is elsewhere."""
@@ -385,18 +439,28 @@ class RoomRegistry:
         while not self._closing:  # a cancellation a Redis call swallowed (cluster.py)
             await asyncio.sleep(min(1.0, self.cluster.lease_seconds / 3))
             try:
-                codes = await self.cluster.leases.stale()
-                if codes:
-                    owners = await self.cluster.leases.owners(codes)
-                    for code in codes:
-                        if owners[code] is None and not self._closing:
-                            await self.take_over(code)
+                await self._take_over_stale()
             except REDIS_DOWN as error:  # Redis away: next time
                 self.cluster.outage.failed("looking for stale rooms", error)
-            except Exception:  # noqa: BLE001 - the database away (or a bug): next time
+            except Exception:  # noqa: BLE001 - a bug: next time
                 log.exception("could not take over the stale rooms")
             else:
                 self.cluster.outage.ok()
+
+    async def _take_over_stale(self) -> None:
+        """One pass of the sweeper: every stale room nobody holds, taken over here. A database
+        outage ends the pass (the next pass tries again): the rooms after it would fail alike."""
+        assert self.cluster is not None
+        codes = await self.cluster.leases.stale()
+        if not codes:
+            self._database_away = False  # nothing left to take over: the next outage is news
+            return
+        owners = await self.cluster.leases.owners(codes)
+        for code in codes:
+            if owners[code] is None and not self._closing:
+                await self.take_over(code)
+                if self._database_away:
+                    return
 
     journal: Journal | None = None
     """Durable rooms (``DURABLE_ROOMS``): the journal every room records its changes in."""
@@ -430,8 +494,12 @@ class RoomRegistry:
             await self.journal.flush(self._db.deadline)
         try:
             await self.cluster.leases.release([code], forget=gone)
-        except Exception:  # noqa: BLE001 - the lease runs out by itself
+        except REDIS_DOWN as error:  # the lease runs out by itself (one warning an outage)
+            self.cluster.outage.failed(f"letting go of room {code}", error)
+        except Exception:  # noqa: BLE001 - a bug: the lease runs out by itself
             log.exception("could not let go of room %s", code)
+        else:
+            self.cluster.outage.ok()
 
     async def close_all(self) -> None:
         """Graceful stop: every room closes with 1012 without ending its match; the journal
@@ -453,7 +521,11 @@ class RoomRegistry:
             if flushed:
                 try:
                     await self.cluster.leases.release([r.code for r in rooms], forget=False)
-                except Exception:  # noqa: BLE001 - the leases run out by themselves
+                except REDIS_DOWN as error:  # the leases run out by themselves
+                    log.warning("could not hand the rooms over (%s); their leases run out "
+                                "within %g s, then other nodes take them over",
+                                cause(error), self.cluster.lease_seconds)
+                except Exception:  # noqa: BLE001 - a bug: the leases run out by themselves
                     log.exception("could not hand the rooms over")
             else:  # unwritten moves: another node must not rebuild the rooms from old rows
                 log.error("journal not flushed; the rooms' leases run out instead")

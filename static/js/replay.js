@@ -4,8 +4,10 @@
 // sound) and fed state frames built from `GET /api/matches/<id>/replay`, one step per move.
 // A step forward updates the mounted board (its animations play as they did live); any other
 // jump mounts it afresh at that move. `?move=N` in the address follows the board, so the page's
-// link is always a link to the move shown.
-import { t } from "./i18n.js";
+// link is always a link to the move shown. The move list below holds one page of the moves (the
+// page the board opened at); a move on another page is told from its step (`stepText`), in the
+// words the server's list uses (app/api/finished/story.py).
+import { t, wording } from "./i18n.js";
 import { eventLine, eventText } from "./texts.js";
 
 const root = document.getElementById("replay");
@@ -104,10 +106,30 @@ function clock(ms) {
   return `${minutes}:${((ms % 60000) / 1000).toFixed(1).padStart(4, "0")}`;
 }
 
+// A move that caused no event (a counter's tap) is told by its action's type
+// (app/api/finished/story.py, `describe_action`).
+function actionText(action) {
+  const { type = "", ...details } = action || {};
+  if (wording(`move.${type}`) !== undefined) return t(`move.${type}`, details);
+  const extra = Object.entries(details).map(([k, v]) => `${k} ${v}`).join(", ");
+  return String(type).replaceAll("_", " ") + (extra ? ` (${extra})` : "");
+}
+
+// A move as the move list tells it (app/api/finished/story.py, `match_story` and `move_line`): its
+// events in the page's words, else its action; "Ann: plays a 5", not "Ann: Ann plays a 5".
+function stepText(step) {
+  const said = step.events.filter((e) => e.text).map((e) => eventLine(e, gameId, seatName, null, title));
+  let text = said.length ? said.join("; ") : actionText(step.action);
+  if (step.seat === null) return text;
+  const who = seatName(step.seat);
+  if (text.startsWith(`${who} `)) text = text.slice(who.length + 1);
+  return `${who}: ${text}`;
+}
+
 function moveText(n) {
   if (n === 0) return t("replay.start");
   const line = document.querySelector(`.move-list li[data-move="${n}"]`);
-  if (!line) return "";
+  if (!line) return state.data.steps[n] ? stepText(state.data.steps[n]) : "";
   const who = line.querySelector(".move-who");
   const text = line.querySelector(".move-text").textContent.trim();
   return who.classList.contains("system") ? text : `${who.textContent.trim()}: ${text}`;
@@ -242,7 +264,7 @@ async function start() {
   $("replay-text").textContent = t("replay.loading");
   root.hidden = false;
   // The replay and the game's drawing load side by side; the replay's answer says first why not.
-  const drawing = root.dataset.known === "true" ? import(`/static/js/games/${gameId}.js`)
+  const drawing = root.dataset.known === "true" ? import(root.dataset.module || `/static/js/games/${gameId}.js`)
     : Promise.reject(new Error(`no game ${gameId}`)); // a game no longer on the site has no drawing
   const [data, module] = await Promise.allSettled([load("all"), drawing]);
   if (data.status === "rejected" || module.status === "rejected") {

@@ -273,7 +273,9 @@ function setPlaying() {
 // --- the game module -------------------------------------------------------------------------
 async function ensureGame() {
   if (state.game) return state.game;
-  if (!state.gameModule) state.gameModule = import(`/static/js/games/${gameId}.js`);
+  // The page names the module's versioned URL (app/web/assets.py), so it and what it imports
+  // load once, from the browser's cache after the first visit.
+  if (!state.gameModule) state.gameModule = import(root.dataset.module || `/static/js/games/${gameId}.js`);
   const mod = await state.gameModule;
   state.fill = mod.layout === "fill";
   if (!state.game) {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 import secrets
 from datetime import UTC, datetime, timedelta
 
@@ -78,6 +79,9 @@ def test_room_creation_is_rate_limited_per_app(http, tmp_path):
 def test_public_rooms_list_only_public_waiting_rooms(http, server, open_client):
     public = server.create_room("panika", "Ann")
     private = server.create_room("panika", "Pat", public=False)
+    host = open_client(public["code"])
+    host.join(token=public["token"])  # listed while a person is in it (docs/decisions/0044)
+    open_client(private["code"]).join(token=private["token"])
     listed = http.get("/api/rooms").json()
     codes = [r["code"] for r in listed]
     assert public["code"] in codes and private["code"] not in codes
@@ -85,8 +89,6 @@ def test_public_rooms_list_only_public_waiting_rooms(http, server, open_client):
     assert entry == {"code": public["code"], "game": "panika", "title": "Panika", "players": 1,
                      "max_players": 6, "host": "Ann", "public": True, "status": "waiting"}
     # A room that is playing is no longer listed.
-    host = open_client(public["code"])
-    host.join(token=public["token"])
     open_client(public["code"]).join(nickname="Bob")
     host.send({"type": "start"})
     host.wait_for("state")
@@ -108,9 +110,10 @@ def test_room_summary_and_qr(http, server):
     assert http.get("/api/rooms/ZZZZ/qr.svg").status_code == 404
 
 
-def test_pages(http, server):
+def test_pages(http, server, open_client):
     created = server.create_room("panika", "Ann")
     code = created["code"]
+    open_client(code).join(token=created["token"])  # the lobby lists it once a page is in it
     for path in ("/", f"/r/{code}", f"/r/{code.lower()}", f"/r/{code}/table", "/matches",
                  "/leaderboard", "/leaderboard?game=panika"):
         r = http.get(path)
@@ -185,8 +188,10 @@ def test_rules_page_of_an_unknown_game(http):
 def test_lobby_shows_every_game_with_its_picture_and_the_games_in_the_works(http):
     page = http.get("/").text
     for game in http.get("/api/games").json():
-        assert f'data-game="{game["id"]}"' in page and f'img/{game["id"]}.svg' in page
-        assert http.get(f'/static/img/{game["id"]}.svg').status_code == 200
+        # The picture at its versioned URL (app/web/assets.py).
+        picture = re.search(rf'src="(/static/img/{game["id"]}\.[0-9a-f]{{10}}\.svg)"', page)
+        assert f'data-game="{game["id"]}"' in page and picture
+        assert http.get(picture[1]).status_code == 200
     for game in http.get("/api/games").json():
         assert game["title"] in page
         assert f'class="btn create-room" data-game="{game["id"]}"' in page

@@ -12,7 +12,7 @@ import random
 import pytest
 
 import app.games
-from app.api.match_story import match_story, summary_text
+from app.api.finished.story import match_story, summary_text
 from app.engine import Event, Move, SeededRng, registry
 from app.engine.replay import replay
 from app.i18n import catalog

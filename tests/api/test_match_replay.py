@@ -12,7 +12,7 @@ from html import unescape
 
 import orjson
 import pytest
-from app.api.match_replay import ReplayCache
+from app.api.finished.answers import AnswerCache
 from app.db.models import Match
 from app.engine import EngineError, Move, get_game
 from app.engine.registry import all_games
@@ -173,7 +173,7 @@ def test_a_replay_is_built_once_then_served_from_memory(live):
     log, outcome = bot_match("panik_pilze", seed, 2)
     match_id = store(db, "panik_pilze", seed, 2, log, outcome)
     first = get_replay(live, match_id)
-    assert (match_id, None) in live.app.state.replays
+    assert ("replay", match_id, None) in live.app.state.match_answers.cache
     with db.engine.begin() as connection:  # the record changes (it never does in a real site)
         connection.execute(Match.__table__.update().where(Match.id == match_id)
                            .values(game="pinball"))
@@ -183,22 +183,22 @@ def test_a_replay_is_built_once_then_served_from_memory(live):
 
 
 def test_the_cache_is_bounded_by_entries_and_bytes_least_recently_used_first():
-    cache = ReplayCache(max_entries=3, max_bytes=100)
+    cache = AnswerCache(max_entries=3, max_bytes=100)
     for n in range(3):
-        cache.put((n, None), b"x" * 20)
+        cache.put((n, None), b"x" * 20, 20)
     assert cache.get((0, None)) == b"x" * 20  # 0 is now the most recently used
-    cache.put((3, None), b"y" * 20)  # a fourth entry: 1, the least recently used, goes
+    cache.put((3, None), b"y" * 20, 20)  # a fourth entry: 1, the least recently used, goes
     assert (1, None) not in cache and len(cache) == 3 and cache.bytes == 60
-    cache.put((4, 0), b"z" * 70)  # 130 bytes: 2 and 0 go (least recently used first)
+    cache.put((4, 0), b"z" * 70, 70)  # 130 bytes: 2 and 0 go (least recently used first)
     assert [k for k in ((0, None), (2, None), (3, None), (4, 0)) if k in cache] == [
         (3, None), (4, 0)]
     assert cache.bytes == 90
-    cache.put((5, None), b"w" * 101)  # over the whole budget: served, never kept
+    cache.put((5, None), b"w" * 101, 101)  # over the whole budget: served, never kept
     assert (5, None) not in cache and cache.bytes == 90
 
 
 def test_concurrent_requests_build_an_answer_once_and_share_its_failure():
-    cache = ReplayCache()
+    cache = AnswerCache()
     builds = []
 
     async def main() -> None:
@@ -211,8 +211,10 @@ def test_concurrent_requests_build_an_answer_once_and_share_its_failure():
 
         waiting = [asyncio.create_task(cache.get_or_build((1, None), build)) for _ in range(5)]
         await asyncio.sleep(0)  # let every request reach the cache (no time passes)
+        waiting[0].cancel()  # a request that goes away does not end the build for the others
         gate.set()
-        assert await asyncio.gather(*waiting) == [b"answer"] * 5
+        assert await asyncio.gather(*waiting[1:]) == [b"answer"] * 4
+        assert cache.get((1, None)) == b"answer"
 
         async def broken() -> bytes:
             raise LookupError("no such match")
@@ -221,8 +223,13 @@ def test_concurrent_requests_build_an_answer_once_and_share_its_failure():
             with pytest.raises(LookupError):
                 await cache.get_or_build((2, None), broken)
 
+        async def nothing() -> None:
+            return None
+
+        assert await cache.get_or_build((3, None), nothing) is None  # no such match: not kept
+
     run_async(main())
-    assert builds == [1] and (2, None) not in cache
+    assert builds == [1] and (2, None) not in cache and (3, None) not in cache
 
 
 # --- the page ------------------------------------------------------------------------------------

@@ -155,7 +155,7 @@ def test_a_real_panic_lab_match_is_told_by_the_games_own_events():
     someone finds the amoeba; every logged move reads as words, seats named."""
     import random
 
-    from app.api.match_story import match_story
+    from app.api.finished.story import match_story
     from app.games import load_all
 
     load_all()

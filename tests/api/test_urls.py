@@ -52,8 +52,9 @@ def untrusting(tmp_path) -> Iterator[ConfiguredServer]:
 
 @pytest.fixture
 def trusting(tmp_path) -> Iterator[ConfiguredServer]:
-    """The default: a proxy on this machine (127.0.0.1) is trusted."""
-    with ConfiguredServer(tmp_path / "t") as live:
+    """The default: a proxy on this machine (127.0.0.1) is trusted; it passes the public name
+    (an allowed host, app/hosts.py)."""
+    with ConfiguredServer(tmp_path / "t", allowed_hosts="party.example.org") as live:
         yield live
 
 
@@ -89,7 +90,8 @@ def _qr_encodes(svg: bytes, url: str) -> bool:
 
 
 def test_public_url_is_in_join_url_and_the_qr_code(tmp_path):
-    with LiveServer(tmp_path / "p", public_url="https://party.example.org/") as live:
+    with LiveServer(tmp_path / "p", public_url="https://party.example.org/",
+                    allowed_hosts="mirror.example") as live:
         created = live.create_room("panika", "Ann")
         url = f"https://party.example.org/r/{created['code']}"
         assert created["join_url"] == url == created["room_url"]
@@ -98,14 +100,15 @@ def test_public_url_is_in_join_url_and_the_qr_code(tmp_path):
             assert qr.status_code == 200
             assert _qr_encodes(qr.content, url)
             assert not _qr_encodes(qr.content, f"{live.base_url}/r/{created['code']}")
-            # Forwarded headers do not move the links off PUBLIC_URL.
+            # Another name the site answers does not move the links off PUBLIC_URL.
             other = http.post("/api/rooms", json={"game": "panika", "nickname": "Bo"},
-                              headers={"Host": "evil.example"}).json()
+                              headers={"Host": "mirror.example"}).json()
             assert other["join_url"].startswith("https://party.example.org/r/")
 
 
 def test_lan_puts_the_machines_address_in_links_opened_on_this_machine(tmp_path):
-    with LiveServer(tmp_path / "l", lan=True, lan_address="192.168.1.50") as live:
+    with LiveServer(tmp_path / "l", lan=True, lan_address="192.168.1.50",
+                    allowed_hosts="laptop.local") as live:
         created = live.create_room("panika", "Ann")
         assert created["join_url"] == f"http://192.168.1.50:{live.port}/r/{created['code']}"
         with live.http() as http:
@@ -188,38 +191,45 @@ def test_the_room_page_gets_its_links_at_the_public_address(tmp_path):
 
 
 def test_with_public_url_no_page_link_follows_the_host_header(tmp_path):
-    """Issue 25, item 9: with PUBLIC_URL set, a request with a forged ``Host`` gets pages whose
-    stylesheets, scripts and links are all at PUBLIC_URL, and the QR code (whose link is at
-    PUBLIC_URL too) may be cached by anyone."""
-    with LiveServer(tmp_path / "h", public_url="https://party.example.org") as live:
+    """Issue 25, item 9: with PUBLIC_URL set, a request with another ``Host`` (one the site
+    answers too) gets pages whose stylesheets, scripts and links are all at PUBLIC_URL, and the
+    QR code (whose link is at PUBLIC_URL too) may be cached by anyone."""
+    with LiveServer(tmp_path / "h", public_url="https://party.example.org",
+                    allowed_hosts="mirror.example") as live:
         code = live.create_room("panika", "Ann")["code"]
         with live.http() as http:
             for path in ("/", f"/r/{code}", f"/r/{code}/table", "/matches", "/leaderboard?game=panika"):
-                page = http.get(path, headers={"Host": "evil.example"})
+                page = http.get(path, headers={"Host": "mirror.example"})
                 assert page.status_code == 200, path
-                assert "evil.example" not in page.text, path
+                assert "mirror.example" not in page.text, path
                 hrefs = re.findall(r'(?:href|src)="([^"]+/static/[^"]+)"', page.text)
                 assert hrefs and all(h.startswith("https://party.example.org/static/")
                                      for h in hrefs), (path, hrefs)
                 assert "Host" not in page.headers["vary"]
-            qr = http.get(f"/api/rooms/{code}/qr.svg", headers={"Host": "evil.example"})
+            qr = http.get(f"/api/rooms/{code}/qr.svg", headers={"Host": "mirror.example"})
             assert qr.headers["cache-control"] == "public, max-age=3600"
             assert _qr_encodes(qr.content, f"https://party.example.org/r/{code}")
 
 
-def test_without_public_url_pages_link_root_relative_and_the_qr_code_varies_by_host(server):
+def test_without_public_url_pages_link_root_relative_and_the_qr_code_varies_by_host(tmp_path):
     """Issue 25, item 9: without PUBLIC_URL the pages' assets are root-relative paths (no
     address a ``Host`` header could choose); what does follow the request's address (the invite
     links, the QR code) says ``Vary: Host``, and the QR code is for the browser's cache only."""
+    with LiveServer(tmp_path / "v", allowed_hosts="mirror.example") as server:
+        _root_relative_and_varying(server)
+
+
+def _root_relative_and_varying(server: LiveServer) -> None:
     code = server.create_room("panika", "Ann")["code"]
     with server.http() as http:
-        page = http.get(f"/r/{code}", headers={"Host": "evil.example"})
-        assert re.findall(r'href="([^"]*css/site\.css)"', page.text) == ["/static/css/site.css"]
-        assert not re.search(r'(?:href|src)="https?://evil\.example/static/', page.text)
+        page = http.get(f"/r/{code}", headers={"Host": "mirror.example"})
+        stylesheets = re.findall(r'href="([^"]*css/site\.[0-9a-f]{10}\.css)"', page.text)
+        assert len(stylesheets) == 1 and stylesheets[0].startswith("/static/css/site.")
+        assert not re.search(r'(?:href|src)="https?://mirror\.example/static/', page.text)
         assert "Host" in page.headers["vary"]
         qr = http.get(f"/api/rooms/{code}/qr.svg")
         assert qr.headers["cache-control"] == "private, max-age=3600"
-        assert qr.headers["vary"] == "Host"
+        assert [v.strip() for v in qr.headers["vary"].split(",")] in (["Host"], ["Host", "Accept-Encoding"])
 
 
 def test_the_test_command_keeps_compiled_modules_beside_them(monkeypatch):

@@ -1,6 +1,7 @@
 """deploy/nginx.conf for real: nginx in front of two server processes (as docker-compose.yml
 runs them) spreads the WebSockets of one room over both, and the room plays a whole match
-through it. Skipped, with the reason, where nginx is not installed."""
+through it; a page's WebSocket passes the origin check through it (nginx passes the Host the
+browser sent, port included). Skipped, with the reason, where nginx is not installed."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from app.config import PROJECT_ROOT
 from tests.cluster.conftest import REQUIRE_REDIS
@@ -90,6 +93,14 @@ def test_nginx_spreads_one_rooms_sockets_over_both_processes(start_node, opened,
         created = proxy.create_room("panika", "Ann")
         assert created["join_url"].startswith("https://party.example.org/r/")
         code = created["code"]
+        # A page opened through the proxy: its Origin is the proxy's address, which is the Host
+        # the app sees (nginx's $http_host); a page of another site is refused with 403.
+        with connect(proxy.ws_url(code), origin=proxy.base_url, open_timeout=10) as page:
+            page.send('{"type": "join", "watch": true}')
+            assert '"welcome"' in page.recv(timeout=10)
+        with pytest.raises(InvalidStatus) as refused:
+            connect(proxy.ws_url(code), origin="https://evil.example", open_timeout=10)
+        assert refused.value.response.status_code == 403
         clients = []
         for name in ("Ann", "Bob", "Cy", "Dee"):
             c = Client(proxy, code)  # type: ignore[arg-type]

@@ -82,6 +82,8 @@ class HighCardGame(Game[HighCardState, HighCardOptions]):
     Options = HighCardOptions
     Action = HighCardAction
     system_actions = frozenset({"timeout"})
+    max_moves = len(CARDS)
+    """Every move plays a card (a timeout plays the lowest): twelve cards, twelve moves."""
 
     def setup(self, players: int, options: HighCardOptions, rng: SeededRng) -> HighCardState:
         deck = list(CARDS)

@@ -96,6 +96,11 @@ class RandomMatch:
             return people
         return timers
 
+    def pick(self, options: list[tuple[int | None, dict[str, Any]]]
+             ) -> tuple[int | None, dict[str, Any]]:
+        """The move to play of ``options`` (``choices``): one at random."""
+        return self.picker.choice(options)
+
     def steps(self, limit: int = 400) -> Iterator[Step]:
         """Up to ``limit`` moves. Time passes between them (0.1 to 2 s); a listed action that the
         time made too late (Panic Lab's latency-fair window) is not played: the next choice is
@@ -107,7 +112,7 @@ class RandomMatch:
             options = self.choices()
             if not options:
                 return
-            seat, action = self.picker.choice(options)
+            seat, action = self.pick(options)
             self.clock += self.picker.choice([100, 100, 400, 2000])
             move = Move(seat, game.parse_action(action), self.clock,
                         self.picker.choice([0, 40, 400]))

@@ -6,6 +6,7 @@ back, across a restart too."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import sqlite3
 import time
@@ -275,6 +276,46 @@ def test_a_match_the_database_refuses_does_not_hold_up_the_others(tmp_path):
     run_async(scenario())
     db.dispose()
     assert stored(url) == (1, 2) and len(Outbox(tmp_path / "outbox").keys()) == 1
+
+
+class _Refusing:
+    """A database whose every write fails with ``error`` (as ``Database.store`` raises it)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    async def store(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        raise self.error
+
+
+@pytest.mark.parametrize("error, traceback", [
+    (DatabaseUnavailable("the database did not answer within 5 s"), False),
+    (ValueError("a bug"), True),
+])
+def test_a_first_write_the_database_cannot_take_is_one_line_unless_nobody_expected_it(
+        tmp_path, caplog, error, traceback):
+    """The database away is an expected outage: one warning with its cause, no traceback
+    (docs/decisions/0045); any other failure is a bug and keeps its traceback. Either way the
+    match waits in the outbox."""
+    caplog.set_level("DEBUG", logger="app.db.outbox")
+    writer = MatchWriter(_Refusing(error), Outbox(tmp_path / "outbox"))  # type: ignore[arg-type]
+
+    async def scenario() -> None:
+        saving = asyncio.create_task(writer.save(record()))
+        await until(lambda: writer.pending_count() == 1)
+        saving.cancel()
+
+    run_async(scenario())
+    (line,) = [r for r in caplog.records if r.name == "app.db.outbox"]
+    assert line.getMessage().startswith("could not save match ")
+    assert "it waits in the outbox" in line.getMessage()
+    if traceback:
+        assert line.exc_info is not None and line.exc_info[1] is error
+    else:
+        assert line.levelno == logging.WARNING and line.exc_info is None
+        assert "(DatabaseUnavailable: the database did not answer within 5 s)" \
+            in line.getMessage()
+    assert len(Outbox(tmp_path / "outbox").keys()) == 1
 
 
 # --- bounded calls -------------------------------------------------------------------------------

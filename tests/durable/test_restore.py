@@ -17,6 +17,8 @@ from app.engine import Move, get_game
 from app.games import load_all
 from app.realtime.durable.stored import restore_room
 from app.realtime.actor import Room
+from app.realtime.room.effects import Now
+from app.realtime.room.text import name_keys
 from app.realtime.room.tokens import SeatTokens
 from tests.clock import until
 from tests.live import run_async
@@ -66,6 +68,20 @@ def test_a_restored_room_has_its_members_host_bans_and_match():
         assert 1000 <= shown_ms <= since * 1000 + 1
         assert list(elapsed) == ["countdown:1"] and 1.0 <= elapsed["countdown:1"] <= since
         assert [orjson.loads(e)["kind"] for e in room.history] == ["start"]
+
+    run_async(scenario())
+
+
+def test_a_ban_recorded_as_an_older_key_holds_for_the_names_look_alikes():
+    """Bans are stored as name keys; one recorded when names were compared only without case
+    ("hоst", a Cyrillic "о") is read back with its skeleton keys too, so "Host" stays banned."""
+    load_all()
+
+    async def scenario() -> None:
+        stored = dataclasses.replace(_stored(1.0), banned={"nonces": [], "names": ["h\u043est"]})
+        room, _ = restore_room(stored, _make_room)
+        assert name_keys("Host") & room.state.banned_names
+        assert not name_keys("Hosta") & room.state.banned_names
 
     run_async(scenario())
 
@@ -207,3 +223,20 @@ def test_a_finished_match_the_rules_now_refuse_leaves_its_room_waiting():
     stored = dataclasses.replace(_stored(5.0, moves), status="finished")
     room, _ = restore_room(stored, _make_room)
     assert room.status == "waiting" and room.match is None and list(room.history) == []
+
+
+def test_a_restored_room_counts_as_joined_and_waits_its_idle_time():
+    """Its pages come back with their tokens when they can: a restored room closes when idle,
+    never for want of a join (docs/decisions/0044), or a restart would delete a waiting room
+    whose players took a minute to come back."""
+    load_all()
+
+    async def scenario() -> None:
+        stored = dataclasses.replace(_stored(1.0), status="waiting", match=None)
+        room, _ = restore_room(stored, _make_room)
+        assert room.state.joined
+        later = room.state.created_at + room.policy.unjoined_seconds + 1
+        room.tick(Now(later, datetime.now(UTC)))
+        assert not room.closed
+
+    run_async(scenario())

@@ -61,9 +61,16 @@ def serious_violations(page, exclude: tuple[str, ...] = ()) -> list[str]:  # typ
     impact that impact (its ``finalizeRuleResult``), so they could only find what is not
     reported, and they were about a quarter of each run (the landmark and region rules walk
     the whole page; docs/decisions/0048)."""
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        page.add_script_tag(content=axe_source())
+    load_axe(page)
     return page.evaluate(_RUN, list(exclude))
+
+
+def load_axe(page) -> None:  # type: ignore[no-untyped-def]
+    """axe-core in ``page`` (once per document)."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        # Evaluated as a script by the browser's debugging protocol, which the page's
+        # Content-Security-Policy does not govern; an inline <script> it refuses.
+        page.evaluate(axe_source())
 
 
 def assert_accessible(page, label: str = "", exclude: tuple[str, ...] = ()) -> None:  # type: ignore[no-untyped-def]

@@ -28,11 +28,15 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 PHONE_SIZE = (390, 844)
 LAPTOP_SIZE = (1366, 768)
 TV_SIZE = (1920, 1080)
-CONTEXT = {"reduced_motion": "reduce"}
+CONTEXT = {"reduced_motion": "reduce", "service_workers": "block"}
 """Every test page asks for reduced motion: the games then stop their decorative pulses and
 glows (CSS ``prefers-reduced-motion``), which otherwise repaint every page 60 times a second for
 a whole match; what the pages do and how they lay out is the same, and axe never sees a colour
-caught mid-animation."""
+caught mid-animation. The site's service worker is left out of the test pages (each context
+would install it and fetch its shell: about 0.25 s of CPU a context, a fifth of a short test's),
+except in the tests of the worker itself (``WITH_WORKER``, tests/e2e/test_installable_browser.py),
+which play a room through it as well."""
+WITH_WORKER = {**CONTEXT, "service_workers": "allow"}
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 """The README's screenshots: written only by ``python3 -m app test --screenshots``."""

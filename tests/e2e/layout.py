@@ -205,3 +205,13 @@ def watch_shifts(page, selector: str) -> None:  # type: ignore[no-untyped-def]
 
 def shifts(page) -> int:  # type: ignore[no-untyped-def]
     return int(page.evaluate("() => window.__shifts"))
+
+
+def add_style(page, css: str) -> None:  # type: ignore[no-untyped-def]
+    """Add ``css`` to the page as a constructed style sheet (the CSSOM): the site's
+    Content-Security-Policy refuses an inline ``<style>`` (Playwright's ``add_style_tag``)."""
+    page.evaluate("""(css) => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    }""", css)

@@ -35,7 +35,7 @@ from app.games.panika import rules as panika_rules
 from app.games.panika.cards import CARD_JSON
 from app.realtime.room.frames import event_frame
 from tests.e2e.conftest import CONTEXT
-from tests.e2e.layout import clipped_text
+from tests.e2e.layout import add_style, clipped_text
 from tests.e2e.lobby import create_room_in_lobby
 from tests.e2e.room_flow import no_errors
 from tests.live import Client
@@ -122,7 +122,7 @@ def room_with_bots(page, base_url: str, game: str, bots: int) -> None:  # type: 
         page.wait_for_function("n => document.querySelectorAll('#members .member.bot').length === n", arg=n)
     # A person joining late or leaving is noted above the game for a few seconds: not what is
     # measured here (tests/e2e/test_room_explains_browser.py covers the note).
-    page.add_style_tag(content="#away-line { display: none !important; }")
+    add_style(page, "#away-line { display: none !important; }")
 
 
 SHOW = """([view, legal, events, timers, version]) => {
@@ -283,7 +283,7 @@ def sweep_panika(page, base_url: str, lang: str, failures: list[str]) -> None:  
 # --- the counter -------------------------------------------------------------------------------
 def sweep_counter(page, live, lang: str, failures: list[str]) -> None:  # type: ignore[no-untyped-def]
     create_room_in_lobby(page, live.base_url, "panika_counter", HOST)
-    page.add_style_tag(content="#away-line { display: none !important; }")
+    add_style(page, "#away-line { display: none !important; }")
     page.wait_for_selector("#counter-tap:not([disabled])")
     code = page.inner_text("#room-code").strip()
     failures += problems(page, f"counter {lang}, counting at 0")

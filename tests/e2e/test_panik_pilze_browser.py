@@ -18,7 +18,7 @@ import pytest
 
 from tests.clock import wait_until
 from tests.e2e.conftest import CONTEXT
-from tests.e2e.layout import clipped_text, fit_problems, settle
+from tests.e2e.layout import add_style, clipped_text, fit_problems, settle
 from tests.e2e.lobby import create_room_in_lobby, join_with_nickname, press
 from tests.e2e.room_flow import (
     check_everywhere, check_screen, gather, match_listed, no_errors, play_again, results_text,
@@ -375,7 +375,7 @@ def check_hand_modes(page, label: str) -> set[str]:  # type: ignore[no-untyped-d
     # The room's presence notes ("Nicole is back") above the game stay out of the measure: a
     # page of a loaded test machine that misses the server's heartbeat for 3 s reconnects, and
     # each screen notes it for a few seconds (issue 23; test_room_explains_browser.py).
-    page.add_style_tag(content="#away-line { display: none !important; }")
+    add_style(page, "#away-line { display: none !important; }")
     settle(page)  # the flip animations end
     cards = page.locator("#pilze-hand button.pp-action")
     for i in range(cards.count()):

@@ -19,7 +19,7 @@ from app.games.panique import GAME
 from app.games.panique import rules as panique_rules
 from tests.e2e.axe import serious_violations
 from tests.e2e.conftest import CONTEXT
-from tests.e2e.layout import assert_touch_targets, clipped_text, fit_problems, settle
+from tests.e2e.layout import add_style, assert_touch_targets, clipped_text, fit_problems, settle
 from tests.e2e.lobby import create_room_in_lobby, press
 from tests.e2e.room_flow import no_errors
 
@@ -119,7 +119,7 @@ def test_five_heirs_every_choice_on_a_german_360_phone(browser, live, monkeypatc
         page.wait_for_selector(".pq-space")
         # A person joining late or leaving is noted above the game for a few seconds: not
         # measured here (tests/e2e/test_room_explains_browser.py covers the note).
-        page.add_style_tag(content="#away-line { display: none !important; }")
+        add_style(page, "#away-line { display: none !important; }")
         failures: list[str] = []
         seen: set[str] = set()
         axed: set[str] = set()

@@ -316,3 +316,75 @@ def test_a_match_todays_rules_cannot_replay_says_so_and_keeps_its_moves(site, op
     assert page.locator("#replay-result").is_hidden()
     # Chromium logs the 409 answer itself as a console error; nothing else went wrong.
     assert [e for e in page.errors if "409 (Conflict)" not in e] == [], page.errors
+
+
+def test_a_move_on_another_page_of_the_move_list_is_told_in_the_lists_own_words(site, open_page) -> None:  # type: ignore[no-untyped-def]
+    """The move list holds one page of a long match's moves (the page of the move the board
+    opened at); the board goes anywhere. A move on another page is told from its step, in the
+    very words the list gives it on its own page, in English and in German."""
+    import re
+    from html import unescape
+
+    live, matches = site
+    match_id, total, _ = matches["panika"]
+    assert total > 100
+    for locale, lang in (("en-US", "en"), ("de-DE", "de")):
+        with live.http() as http:
+            last_page = http.get(f"/matches/{match_id}", headers={"Accept-Language": lang}).text
+        found = re.search(
+            rf'<li data-move="{total}">.*?<span class="move-who( system)?">(.*?)</span>\s*'
+            r'<span class="move-text">(.*?)</span>', last_page, re.S)
+        assert found, lang
+        system, who, text = found.group(1), unescape(found.group(2)), unescape(found.group(3))
+        page = open_page(locale=locale)
+        open_match(page, live.base_url, match_id, move=1)
+        assert page.locator(".move-list li").count() == 100
+        assert page.locator(f'.move-list li[data-move="{total}"]').count() == 0
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        page.keyboard.press("End")
+        page.wait_for_function(f"() => {SHOWN} === {total}")
+        assert page.inner_text("#replay-text") == (text if system else f"{who}: {text}"), lang
+        assert page.errors == [], page.errors
+
+
+def _played(game_id: str, seed: bytes, players: int, choose) -> tuple[list[Move], object]:  # type: ignore[no-untyped-def]
+    """A match of ``game_id`` played through its rules by ``choose(state)`` -> (seat, action)
+    to its end; its log and outcome."""
+    from app.engine import SeededRng
+
+    game = get_game(game_id)
+    rng = SeededRng(seed)
+    state = game.setup(players, game.parse_options({}), rng)
+    log: list[Move] = []
+    while game.outcome(state) is None:
+        seat, action = choose(state)
+        move = Move(seat, action, 1000 * (len(log) + 1))
+        game.step(state, Move(seat, game.parse_action(action), move.at_ms), rng)
+        log.append(move)
+    return log, game.outcome(state)
+
+
+def test_a_match_ended_by_its_games_bound_says_so_on_its_board(site, open_page) -> None:  # type: ignore[no-untyped-def]
+    """Panic Lab's last round (nobody found anything in 250 rounds) and Panik Pilze's last
+    turn (300 swaps): each board, at the end, says why the match is over."""
+    live, _ = site
+    db = live.app.state.db
+
+    def lab(state):  # type: ignore[no-untyped-def]
+        step = {"countdown": "reveal", "search": "timeout", "result": "next_round"}
+        return None, {"type": step[state.phase]}
+
+    def pilze(state):  # type: ignore[no-untyped-def]
+        return state.turn, {"type": "swap", "cards": [state.hands[state.turn][0]]}
+
+    page = open_page(size=LAPTOP_SIZE)
+    for game_id, choose, selector, words in (
+            ("panic_lab", lab, ".pl-banner", "The last round is over: the most tokens win."),
+            ("panik_pilze", pilze, "#pilze-pad .pp-pad-note", "The game reached its limit of turns.")):
+        seed = bytes([91 + len(game_id)]) * 32
+        log, outcome = _played(game_id, seed, 2, choose)
+        match_id = store(db, game_id, seed, 2, log, outcome)
+        open_match(page, live.base_url, match_id)
+        wait_move(page, len(log), len(log))
+        assert words in page.inner_text(selector), game_id
+    assert page.errors == [], page.errors

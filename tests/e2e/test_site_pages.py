@@ -13,7 +13,7 @@ from app.engine import Move
 from app.db.matches import MatchRecord, PlayerResult, save_match
 from tests.e2e.lobby import create_room_in_lobby
 
-from tests.e2e.axe import axe_source, serious_violations
+from tests.e2e.axe import load_axe, serious_violations
 
 pytestmark = pytest.mark.browser
 
@@ -56,8 +56,7 @@ def assert_phone_friendly(page, label: str) -> None:  # type: ignore[no-untyped-
     assert not problems, f"{label}:\n" + "\n".join(problems)
     # These pages go further: no finding of any impact (duplicate landmarks are "moderate"),
     # from one run of every rule.
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        page.add_script_tag(content=axe_source())
+    load_axe(page)
     found = page.evaluate(_ALL_FINDINGS)
     assert not found, f"axe-core on {label}:\n" + "\n".join(found)
 

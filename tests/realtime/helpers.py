@@ -1,8 +1,14 @@
-"""Helpers for the realtime tests: waiting on frames by index, rooms of joined clients, and a
-Panika bot table that drives a whole match over real WebSockets."""
+"""Helpers for the realtime tests: waiting on frames by index, rooms of joined clients, a member
+who stops reading and a flood of chat for it, and a Panika bot table that drives a whole match
+over real WebSockets."""
 
 from __future__ import annotations
 
+import base64
+import json
+import os
+import secrets
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -94,6 +100,56 @@ def room_of(
     for c in clients:
         wait_frame(c, lambda f: f["type"] == "room" and len(f["members"]) == players)
     return code, clients
+
+
+# --- a member who stops reading -------------------------------------------------------------------
+
+FLOOD_LINES = 3000
+"""The most chat lines a test sends a member who stopped reading (about 1 MB): under the 2.7 MB
+the kernel took from such a member before its send buffer was bounded, four times what the
+bounded buffers and the backlog of 512 frames hold (about 800 lines; app/http_protocol.py)."""
+
+
+def silent_socket(site: LiveServer, code: str, deflate: bool = False) -> socket.socket:
+    """A WebSocket client of room ``code`` that joins as "Slow" and then never reads (a tiny
+    receive buffer); ``deflate``: it asks for permessage-deflate, so that its frames take the
+    usual ASGI path rather than the direct writer (app/realtime/transport/wire.py)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", site.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    extensions = "Sec-WebSocket-Extensions: permessage-deflate\r\n" if deflate else ""
+    sock.sendall((f"GET /ws/{code} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n{extensions}"
+                  "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    response = b""
+    while b"\r\n\r\n" not in response:
+        response += sock.recv(1)
+    assert b" 101 " in response
+    assert (b"permessage-deflate" in response.lower()) == deflate
+    payload = json.dumps({"type": "join", "nickname": "Slow"}).encode()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+    return sock
+
+
+def flood_chat(sender: Client, done: Callable[[], bool], lines: int = FLOOD_LINES) -> int:
+    """Chat lines of 300 random characters (compression gains little on them) from ``sender``
+    until ``done()`` or ``lines`` were sent; the number sent. The flood goes at the server's
+    pace, each burst relayed back to ``sender`` before the next: the server's own backlog stays
+    small, so it answers the test's HTTP requests on a busy machine, while a silent reader's
+    buffers fill all the same."""
+    sent = 0
+    while sent < lines and not done():
+        for _ in range(49):
+            sender.send({"type": "chat", "text": secrets.token_urlsafe(225)})
+        last = f"line {sent + 50} " + secrets.token_urlsafe(210)
+        sender.send({"type": "chat", "text": last})
+        sent += 50
+        wait_frame(sender, lambda f: f["type"] == "chat" and f["text"] == last,  # noqa: B023
+                   since=len(sender.frames), timeout=60)
+    return sent
 
 
 def start_panika(clients: list[Client]) -> list[Frame]:

@@ -21,7 +21,7 @@ from app.realtime.transport.connection import Connection
 from app.realtime.cluster.lease import Entry
 from tests.clock import wait_until
 from tests.live import Client, ClientPool, LiveServer, run_async
-from tests.realtime.helpers import PanikaTable, start_panika
+from tests.realtime.helpers import PanikaTable, flood_chat, silent_socket, start_panika, wait_frame
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 REQUIRE_REDIS = os.environ.get("PANIC_PARTY_REQUIRE_REDIS") == "1"
@@ -73,13 +73,21 @@ def connect() -> Iterator[ClientPool]:
         yield pool
 
 
-def test_a_room_made_on_one_node_is_listed_and_served_by_the_other(nodes) -> None:
+def test_a_room_made_on_one_node_is_listed_and_served_by_the_other(nodes, connect) -> None:
     a, b = nodes
     created = a.create_room("panika", "Ann")
     code = created["code"]
     with b.http() as http:
-        listed = http.get("/api/rooms").json()
-        assert code in [r["code"] for r in listed]
+        assert http.get("/api/rooms").json() == [], "no page in it yet (docs/decisions/0044)"
+        ann = connect(a, code)
+        ann.join(token=created["token"])
+        # Listed once a person is in it: written to the directory at once, not at the next
+        # renewal (a minute's lease here renews every 20 s).
+        wait_until(lambda: code in [r["code"] for r in http.get("/api/rooms").json()],
+                   what="the room in the other node's lobby")
+        ann.close()
+        wait_until(lambda: http.get("/api/rooms").json() == [],
+                   what="the room gone from the other node's lobby with its host")
         summary = http.get(f"/api/rooms/{code}").json()
         assert summary["game"] == "panika" and summary["node"] == a.registry.cluster.node
         assert http.get(f"/r/{code}").status_code == 200
@@ -402,3 +410,78 @@ def test_a_redis_outage_is_one_warning_and_pages_are_told_to_come_back(tmp_path,
     assert len(began) == 1 and began[0].levelno == logging.WARNING
     assert [r for r in caplog.records if r.exc_info] == []
     assert not any("Exception in ASGI application" in r.getMessage() for r in caplog.records)
+
+
+def test_a_relayed_member_who_stops_reading_is_shown_disconnected_at_once(
+        tmp_path, prefix, monkeypatch) -> None:
+    """A member relayed through node B that stops reading falls behind on B (its socket is
+    there); B tells the room's node at once, so the others see it disconnected then, not once
+    B drops its socket after the grace (an hour here, so that only the telling can show it)."""
+    import app.realtime.transport.connection as connection
+
+    monkeypatch.setattr(connection, "CLOSE_GRACE_SECONDS", 3600.0)
+    common = {"redis_url": REDIS_URL, "redis_prefix": prefix, "lease_seconds": 60,
+              "ws_messages_per_second": 100_000, "room_frames_per_second": 100_000}
+    db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    with LiveServer(tmp_path / "a", database_url=db, **common) as a, \
+            LiveServer(tmp_path / "b", database_url=db, **common) as b, ClientPool() as pool:
+        code, ann = _hosted_on(a, pool)
+        slow = silent_socket(b, code)
+        with slow:
+            joined = wait_frame(ann, lambda f: f["type"] == "room" and len(f["members"]) == 2)
+            slow_id = next(m["id"] for m in joined["members"] if m["nickname"] == "Slow")
+            member = a.registry.get(code).members[slow_id]
+            flood_chat(ann, lambda: not member.connected)
+            wait_until(lambda: not member.connected, 10, "the owner told that it is gone")
+            wait_frame(ann, lambda f: f["type"] == "room" and any(
+                m["id"] == slow_id and m["connected"] is False for m in f["members"]))
+
+
+def test_the_room_creation_limit_is_one_count_for_every_node(nodes, prefix) -> None:
+    """30 rooms a minute per address for the whole site, however many processes serve it: the
+    count lives in Redis under the site's prefix (docs/decisions/0044), not in each process."""
+    a, b = nodes
+    body = {"game": "panika", "nickname": "Ann"}
+    with a.http() as on_a, b.http() as on_b:
+        made = [on_a.post("/api/rooms", json=body).status_code for _ in range(20)]
+        made += [on_b.post("/api/rooms", json=body).status_code for _ in range(10)]
+        assert made == [201] * 30
+        assert on_b.post("/api/rooms", json=body).status_code == 429
+        assert on_a.post("/api/rooms", json=body).status_code == 429
+    assert redis.Redis.from_url(REDIS_URL).keys(f"{prefix}:limits:*"), "under REDIS_PREFIX"
+
+
+def test_redis_away_as_rooms_close_and_the_node_stops_is_logged_in_lines_not_tracebacks(
+        tmp_path, prefix, caplog) -> None:
+    """While Redis does not answer, a room made is refused with 503 (its creation count cannot
+    be kept), a room that closes cannot let go of its lease and a stopping node cannot hand its
+    rooms over: each an expected outage, logged as one line with its cause and no traceback
+    (docs/decisions/0045): the outage's one warning, and the handover's own."""
+    import logging
+
+    from tests.db.proxy import DatabaseProxy
+
+    caplog.set_level(logging.WARNING)
+    caplog.set_level(logging.DEBUG, logger="app.realtime.cluster.relay")  # the failures in between
+    with DatabaseProxy(REDIS_URL) as proxy:
+        # A long lease: the rooms stay until the test closes them (none stops for want of it).
+        with LiveServer(tmp_path / "a", redis_url=proxy.url, redis_prefix=prefix,
+                        ping_interval_seconds=0.5, lease_seconds=60) as node:
+            closing = node.create_room("panika", "Ann")["code"]
+            node.create_room("panika", "Bob")
+            caplog.clear()
+            proxy.set_mode("refuse")
+            with node.http() as http:
+                made = http.post("/api/rooms", json={"game": "panika", "nickname": "Cem"})
+                assert made.status_code == 503 and made.headers["retry-after"] == "5"
+            room = node.registry.get(closing)
+            room.task.get_loop().call_soon_threadsafe(room.post, "close")
+            wait_until(lambda: any(f"go of room {closing}" in r.getMessage()
+                                   for r in caplog.records), what="the lease's release failing")
+        # Leaving the block stopped the node: it could not hand its other room over.
+    began = [r for r in caplog.records if "Redis does not answer" in r.getMessage()]
+    assert len(began) == 1 and began[0].levelno == logging.WARNING
+    (handover,) = [r for r in caplog.records if "could not hand the rooms over" in r.getMessage()]
+    assert handover.levelno == logging.WARNING and "ConnectionError: " in handover.getMessage()
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == []
+    assert all("\n" not in r.getMessage() for r in caplog.records)

@@ -114,6 +114,23 @@ def test_a_refused_action_answers_its_sender_and_changes_nothing():
     assert frames_to(effects, bob) == []
 
 
+def test_a_move_past_the_games_bound_is_refused_as_a_backstop(monkeypatch):
+    """The rules end every match within the game's bound (``max_moves``); should a game break
+    its word, the room refuses the move past it (docs/protocol.md, "Limits"): the mover is told,
+    nothing changes, and the log stays within the bound."""
+    monkeypatch.setattr(type(get_game("panika")), "max_moves", 2)
+    core, ann, bob, effects = seated()
+    for t in (2, 3, 4):
+        mover = next(c for c in (ann, bob) if of_type(effects, c, "state")[-1]["legal"])
+        action = of_type(effects, mover, "state")[-1]["legal"][0]
+        effects = core.frame(mover, p.Action(type="action", action=action, ref=t), at(t))
+        assert core.match is not None and len(core.match.log) == min(t - 1, 2)
+    (error,) = of_type(effects, mover, "error")
+    assert (error["code"], error["ref"]) == ("illegal_action", 4)
+    assert error["message"] == "this match has reached the most moves it may have (2)"
+    assert core.match.version == 2 and frames_to(effects, ann if mover is bob else bob) == []
+
+
 def test_a_timer_falls_due_at_its_deadline_and_plays_the_system_move():
     core, ann, bob, start = seated("panic_lab", {"countdown_seconds": 3})
     (wake,) = only(start, WakeAt)

@@ -6,6 +6,7 @@ Phases, each ended by a system move from a timer or by the claims themselves::
                             |  \\--(latency-fair) settling --settle-------> result
                             \\--timeout / everyone wrong -------------------> result
     result --next_round--> countdown        (a token that reaches the target: over)
+                                            (round MAX_ROUNDS decided: over, the most tokens win)
 
 Time reaches the engine only as data: ``Move.at_ms`` (when the room received the move) and
 ``Move.rtt_ms`` (the sender's measured round trip). See docs/games/panic-lab.md.
@@ -51,6 +52,13 @@ RTT_CAP_MS = 300
 """The most round-trip time latency-fair mode credits a claim with."""
 RESULT_SECONDS = 6.0
 """How long the result (claims and path) stays up before the next countdown."""
+MAX_ROUNDS = 250
+"""The last round a match may have (docs/games/panic-lab.md, "The bound"): rounds nobody wins
+(a timeout, every claim wrong) and tokens lost to wrong claims could go on for ever. Ten players
+to ten tokens need at least 91 rounds; 250 rounds are two hours and more of play."""
+MOVES_PER_ROUND = 3
+"""A round's system moves besides the claims (at most one per seat): the reveal, a timeout or
+a settle, and the next round."""
 
 _SYSTEM_PHASE: dict[type, str] = {
     RevealAction: "countdown",
@@ -91,6 +99,8 @@ class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
     Action: ClassVar[type[BaseModel]] = PanicLabAction
     system_actions: ClassVar[frozenset[str]] = frozenset(
         {"reveal", "timeout", "settle", "next_round"})
+    max_moves: ClassVar[int] = MAX_ROUNDS * (10 + MOVES_PER_ROUND)
+    """250 rounds of at most 13 moves (ten claims and three moves of the system)."""
 
     # --- setup ---------------------------------------------------------------------------------
     def setup(self, players: int, options: PanicLabOptions, rng: SeededRng) -> PanicLabState:
@@ -255,6 +265,10 @@ class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
                 f"{{seat:{winner.seat}}} wins the match with {_tokens(state.tokens[winner.seat])}!",
                 seat=winner.seat, kind="match_over", data={"n": state.tokens[winner.seat]},
             ))
+        elif state.round >= MAX_ROUNDS:
+            state.phase = "over"  # the bound: the most tokens win (``outcome``)
+            events.append(Event(f"Round {state.round} was the last: the match is over.",
+                                kind="limit", data={"round": state.round}))
         else:
             state.phase = "result"
         return events
@@ -312,15 +326,30 @@ class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
         }}
 
     def outcome(self, state: PanicLabState) -> Outcome | None:
-        if state.winner is None:
+        """The first to the target wins; a match that reached its last round (``MAX_ROUNDS``)
+        is won by the most tokens, shared by a tie (nobody, when nobody has one)."""
+        if state.phase != "over":
             return None
         scores = list(state.tokens)
-        return Outcome(
-            scores=scores,
-            ranks=ranks_from_scores(scores),
-            winners=[state.winner],
-            summary=f"{{seat:{state.winner}}} wins with {_tokens(scores[state.winner])}.",
-        )
+        if state.winner is not None:
+            return Outcome(
+                scores=scores,
+                ranks=ranks_from_scores(scores),
+                winners=[state.winner],
+                summary=f"{{seat:{state.winner}}} wins with {_tokens(scores[state.winner])}.",
+            )
+        best = max(scores)
+        winners = [s for s, n in enumerate(scores) if n == best] if best > 0 else []
+        after = f"after {state.round} rounds"
+        if not winners:
+            summary = f"Nobody wins: nobody has a token {after}."
+        else:
+            names = [f"{{seat:{s}}}" for s in winners]
+            joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            verb = "wins" if len(names) == 1 else "win"
+            summary = f"{joined} {verb} with {_tokens(best)} {after}."
+        return Outcome(scores=scores, ranks=ranks_from_scores(scores), winners=winners,
+                       summary=summary)
 
     def timers(self, state: PanicLabState) -> list[Timer]:
         r = state.round

@@ -102,6 +102,9 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
     Options = PilzeOptions
     Action = PilzeAction
     system_actions = frozenset({"timeout"})
+    max_moves = rules.MAX_TURNS
+    """One move is one turn (a timeout plays the turn), and the rules end the game with turn
+    ``MAX_TURNS`` at the latest."""
 
     def setup(self, players: int, options: PilzeOptions, rng: SeededRng) -> PilzeState:
         if not self.min_players <= players <= self.max_players:

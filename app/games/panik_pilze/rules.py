@@ -12,8 +12,12 @@ from .cards import (
     ACTION_CARDS, ACTION_DECK, DISPLAY_SIZE, HAND_SIZE, MUSHROOM_CARDS, MUSHROOM_DECK,
     MUSHROOM_NAMES, MUSHROOMS, other_side,
 )
-from .state import PilzeState
+from .state import EndCause, PilzeState
 
+MAX_TURNS = 300
+"""The last turn a match may have (docs/games/panik-pilze.md, "The bound"): swaps, steals and
+parties lay out no card, so turns that empty no pile could go on for ever. A game takes about
+40 turns; 300 are seven games' worth."""
 
 def new_state(players: int, memory_aid: bool, turn_seconds: int, rng: SeededRng) -> PilzeState:
     """Setup (rulebook, "Setup"): shuffle the mushroom cards (each lands either side up: a coin
@@ -237,18 +241,24 @@ def finish_turn(state: PilzeState, seat: int, draws: int, rng: SeededRng) -> lis
             state.last_turn["laid"].append(state.laid)
         if not state.pile:
             return events + end_game(state, "refill")
+    if state.turns_played + 1 >= MAX_TURNS:
+        return events + end_game(state, "limit")
     state.turns_played += 1
     state.turn = (seat + 1) % state.players
     state.turn_serial += 1
     return events
 
 
-def end_game(state: PilzeState, cause: str) -> list[Event]:
+def end_game(state: PilzeState, cause: EndCause) -> list[Event]:
     """The game ends as soon as the last card has been laid out from the pile (rulebook, "End
-    of the Game and Scoring")."""
+    of the Game and Scoring"), or with the last turn a match may have (``MAX_TURNS``, after that
+    turn's refills): scored the same way."""
     state.phase = "over"
-    state.end_cause = "draw" if cause == "draw" else "refill"
+    state.end_cause = cause
     state.turns_played += 1
+    if cause == "limit":
+        return [Event(f"The game reached its limit of {MAX_TURNS} turns: the game ends", None,
+                      "end", {"cause": cause, "n": MAX_TURNS, "msg": "end_limit"})]
     when = "by a draw action" if cause == "draw" else "in the refill"
     return [Event(f"The last mushroom card left the pile {when}: the game ends", None, "end",
                   {"cause": cause, "msg": "end_draw" if cause == "draw" else "end_refill"})]

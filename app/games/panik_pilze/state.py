@@ -14,7 +14,7 @@ from typing import Literal
 from .cards import MUSHROOMS
 
 Phase = Literal["play", "over"]
-EndCause = Literal["draw", "refill"]
+EndCause = Literal["draw", "refill", "limit"]
 
 
 @dataclass(slots=True)

@@ -87,6 +87,9 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
     Options = PanikaOptions
     Action = PanikaAction
     system_actions = frozenset({"auto_tap", "close_last_card", "timeout"})
+    max_moves = rules.MAX_MOVES
+    """The rules end every match by then (``rules.MAX_MOVES``; docs/games/panika.md, "The
+    bound"): no limit of its own is needed."""
 
     def setup(self, players: int, options: PanikaOptions, rng: SeededRng) -> PanikaState:
         if not self.min_players <= players <= self.max_players:

@@ -25,6 +25,13 @@ BURST_SHOW_SECONDS = 3
 """The burst is shown this long (its number, who burst, the penalty) before the next turn's clock
 starts: that turn's timer runs this much longer (docs/games/panika.md, "Turn timer")."""
 """docs/games/panika.md, Last card: the call may come up to 3 s after the turn."""
+MAX_MOVES = 2_600
+"""More moves than any match can have (docs/games/panika.md, "The bound"): a card played goes
+to the discard pile for good, so a match has at most 120 plays; each owes at most 15 taps (its
+own 10, one from each of 5 others after a Tap!); each play ends at most one turn and opens at
+most one "Last card!" window, closed once (a call, the timer, or a void play); a turn has at
+most one call of its own. So at most 120 plays, 120 void plays, 1,800 taps, 120 windows closed
+by their timer, 120 calls in a window and 241 calls in turns: 2,521 moves."""
 
 
 # --- setup and rounds ------------------------------------------------------------------------

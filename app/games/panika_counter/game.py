@@ -4,10 +4,12 @@ Several phones share one counter: tap +1, red ``back`` -1 (not below 0), green `
 and a burst at a secret number drawn uniformly from 21..30 (rulebook, "The Panika App"). Bursting
 cannot be undone: until the next round only ``new_round`` (and ``new_counter``) is accepted. The
 next round starts 3 s after the burst (a system timer), or earlier when anyone sends
-``new_round``. The match ends only with ``new_counter``, sent by a player (a fresh counter) or by
-the system when the room closes (``closing_action``): the room then records the match and reveals
-its seed, so every burst number can be audited; after a player's ``new_counter`` the room starts
-a new counter match with a new seed. See docs/games/panika-counter.md.
+``new_round``. The match ends with ``new_counter``, sent by a player (a fresh counter) or by
+the system when the room closes (``closing_action``), or by itself with its ``MAX_MOVES``-th
+move (taps taken back never burst, so nothing else bounds it): the room then records the match
+and reveals its seed, so every burst number can be audited; after a player's ``new_counter`` or
+the limit the room starts a new counter match with a new seed. See
+docs/games/panika-counter.md.
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ from app.engine import ActionModel, Event, Game, GameOptions, IllegalAction, Mov
 
 BURST_MIN, BURST_MAX = 21, 30
 NEW_ROUND_SECONDS = 3
+MAX_MOVES = 10_000
+"""A counter ends by itself with its 10,000th move (docs/games/panika-counter.md, "The limit";
+docs/decisions/0038-every-match-has-a-bound.md): about three evenings of real counting, so an
+evening never meets it, while a counter kept going by taps taken back stops there."""
 
 
 @dataclass(slots=True)
@@ -42,9 +48,10 @@ class CounterState:
     taps_total: list[int] = field(default_factory=list)
     """Taps each seat made in the whole match."""
     ended: bool = False
-
-
-
+    moves: int = 0
+    """Moves applied so far (every player's and the system's): the limit counts them."""
+    ended_by: Literal["new_counter", "limit"] | None = None
+    """What ended the counter, once it has ended."""
 
 class TapAction(ActionModel):
     type: Literal["tap"]
@@ -102,6 +109,8 @@ class PanikaCounterGame(Game[CounterState, CounterOptions]):
     closing_action = {"type": "new_counter"}
     """The system move that ends a match still running when its room closes (read by the room:
     the seed of a counter that never reached a "new counter" is revealed and recorded too)."""
+    max_moves = MAX_MOVES
+    """The counter's own limit: its last move ends it (``apply``)."""
 
     def setup(self, players: int, options: CounterOptions, rng: SeededRng) -> CounterState:
         state = CounterState(players=players, taps_total=[0] * players)
@@ -130,9 +139,21 @@ class PanikaCounterGame(Game[CounterState, CounterOptions]):
         return variant
 
     def apply(self, state: CounterState, move: Move, rng: SeededRng) -> list[Event]:
+        state.moves += 1
+        events = self._apply(state, move, rng)
+        if not state.ended and state.moves >= MAX_MOVES:
+            state.ended = True
+            state.ended_by = "limit"
+            events.append(Event(
+                "This counter has reached its limit of %d moves: its seed is revealed and a new "
+                "counter starts" % MAX_MOVES, None, "limit", {"n": MAX_MOVES}))
+        return events
+
+    def _apply(self, state: CounterState, move: Move, rng: SeededRng) -> list[Event]:
         kind, seat = move.action.type, move.seat
         if kind == "new_counter":
             state.ended = True
+            state.ended_by = "new_counter"
             return [Event("A new counter: this one's seed is revealed", seat, "new_counter")]
         if kind == "tap":
             assert seat is not None  # Game.check_sender: a player's action
@@ -172,14 +193,16 @@ class PanikaCounterGame(Game[CounterState, CounterOptions]):
         return {**self.view(state, None), "revealed": {"burst_at": state.burst_at}}
 
     def outcome(self, state: CounterState) -> Outcome | None:
-        """Only once ``new_counter`` ended the match: no winners (a counter has none); a seat's
-        score is its taps over the match; the summary lists the burst numbers to audit."""
+        """Only once ``new_counter`` or the limit ended the match: no winners (a counter has
+        none); a seat's score is its taps over the match; the summary lists the burst numbers to
+        audit (and says when the limit ended it)."""
         if not state.ended:
             return None
         bursts = ", ".join(map(str, state.bursts)) or "none"
         plural = "round" if state.round == 1 else "rounds"
+        limit = f"; ended at its limit of {MAX_MOVES} moves" if state.ended_by == "limit" else ""
         return Outcome(scores=list(state.taps_total), ranks=[1] * state.players, winners=[],
-                       summary=f"Counter of {state.round} {plural}; bursts at: {bursts}")
+                       summary=f"Counter of {state.round} {plural}; bursts at: {bursts}{limit}")
 
     def timers(self, state: CounterState) -> list[Timer]:
         if state.ended or state.phase != "burst":

@@ -71,6 +71,8 @@ class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
     Action = PaniqueAction
     system_actions = frozenset({"timeout"})
     shared_actions = frozenset({"roll"})
+    max_moves = rules.MAX_MOVES
+    """The rules' own limit: its last move ends the match at dawn (``rules.dawn``)."""
 
     def setup(self, players: int, options: PaniqueOptions, rng: SeededRng) -> PaniqueState:
         if not self.min_players <= players <= self.max_players:
@@ -109,6 +111,13 @@ class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
             raise IllegalAction(f"option {action.option} takes no target")
 
     def apply(self, state: PaniqueState, move: Move, rng: SeededRng) -> list[Event]:
+        state.moves += 1
+        events = self._apply(state, move, rng)
+        if state.phase != "over" and state.moves >= rules.MAX_MOVES:
+            events += rules.dawn(state)
+        return events
+
+    def _apply(self, state: PaniqueState, move: Move, rng: SeededRng) -> list[Event]:
         action = move.action
         if action.type == "roll":
             return rules.roll(state, move.seat, rng)
@@ -209,4 +218,6 @@ def _summary(state: PaniqueState) -> str:
         return "{seat:%d} escapes the house and wins" % state.winners[0]
     if state.ending == "last_alive":
         return "{seat:%d} is the last heir alive and wins" % state.winners[0]
+    if state.ending == "dawn":
+        return "Dawn breaks: nobody escaped the house"
     return "{seat:0} did not survive the night"

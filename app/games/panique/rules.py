@@ -16,6 +16,11 @@ from .tables import ALLY_OPTIONS, BUTLER_OPTIONS, ENCOUNTER, TABLES, Entry, Op
 
 ROLL_SECONDS = 10
 """docs/games/panique.md: a roll not made within 10 s is made for the roller."""
+MAX_MOVES = 2_000
+"""The last move a match may have (docs/games/panique.md, "The bound"): the dice promise no end
+(ties, steps back, lost turns and rests can delay it without limit, however unlikely). A match
+of five heirs takes about 135 moves (bench/panique_sim.py); the longest of 3,000 simulated
+took 278."""
 
 CHOICES = ("butler", "ally", "rest")
 DEFAULTS = {"butler": "decline", "ally": "A", "rest": "stay"}
@@ -435,6 +440,15 @@ def eliminate(state: PaniqueState, heir: int) -> list[Event]:
         events.append(Event("{seat:%d} makes every encounter roll from now on" % heir, heir,
                             "roller"))
     return events
+
+
+def dawn(state: PaniqueState) -> list[Event]:
+    """The match's last move (``MAX_MOVES``) was played with heirs still in the house: the
+    night ends, nobody escaped and nobody wins; the heirs rank by how far they got, as at any
+    end (docs/games/panique.md, "The bound")."""
+    end(state, "dawn")
+    return [Event("Dawn breaks after %d moves: nobody escaped the house" % MAX_MOVES, None,
+                  "dawn", {"n": MAX_MOVES})]
 
 
 def end(state: PaniqueState, ending: str) -> None:

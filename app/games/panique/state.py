@@ -71,7 +71,9 @@ class PaniqueState:
     """The latest die rolled: ``{"seat", "die", "value", "purpose"}``."""
     winners: list[int] = field(default_factory=list)
     ending: str = ""
-    """Once over: "escape", "last_alive", "solo_escape" or "solo_death"."""
+    """Once over: "escape", "last_alive", "solo_escape", "solo_death" or "dawn" (the bound)."""
+    moves: int = 0
+    """Moves applied so far (rolls, choices, timeouts): the bound counts them."""
 
     @property
     def first_out(self) -> int | None:

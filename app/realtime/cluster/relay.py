@@ -29,6 +29,7 @@ import orjson
 import redis.asyncio as aioredis
 import redis.exceptions
 
+from app.logs import cause
 from app.realtime.cluster.lease import Leases
 from app.realtime.room.protocol import ProtocolError, parse_client_frame
 from app.realtime.transport.connection import Connection, Message
@@ -61,7 +62,7 @@ class Outage:
 
     def failed(self, doing: str, error: BaseException) -> None:
         self.failures += 1
-        why = str(error).splitlines()[0] if str(error) else type(error).__name__
+        why = cause(error)
         if self.since is None:
             self.since = time.monotonic()
             log.warning("cluster: Redis does not answer (%s: %s); rooms that need it wait, "
@@ -193,9 +194,14 @@ class Cluster:
 
     # --- the relay: the client's side ----------------------------------------------------------
     def open_remote(self, owner: str, code: str, conn: Connection) -> str:
+        """Relay ``conn`` to room ``code`` on ``owner``. When this node gives up on the
+        connection (it fell behind: ``too_slow``), the owner is told at once that it is gone,
+        so its member shows as disconnected there as it would locally, not only once the
+        socket is dropped (docs/protocol.md, "Close codes")."""
         key = f"{self.node}:{conn.id}"
         self._remote[key] = (conn, owner, code)
         self.publish(owner, {"op": "open", "code": code, "conn": key, "from": self.node})
+        conn.on_gone = lambda gone: self.close_remote(owner, code, key)
         return key
 
     def forward(self, owner: str, code: str, key: str, text: str) -> None:

@@ -37,6 +37,7 @@ from app.realtime.room.frames import record_events
 from app.realtime.room.match import MatchRun
 from app.realtime.room.members import Member
 from app.realtime.room.state import RoomState
+from app.realtime.room.text import name_keys
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +136,10 @@ def restore_state(state: RoomState, stored: StoredRoom) -> dict[str, float]:
     state.match_number = stored.match_number
     state.next_member = stored.next_member
     state.banned_nonces = set(stored.banned.get("nonces", ()))
-    state.banned_names = set(stored.banned.get("names", ()))
+    names = stored.banned.get("names", ())
+    # Stored keys as they are, and their own keys: a ban recorded under an older comparison
+    # (names without case only) still holds for the look-alikes of the removed name.
+    state.banned_names = set(names).union(*(name_keys(name) for name in names))
     now = time.monotonic()
     state.members = {
         m.id: Member(m.id, m.nickname, m.nonce, m.player, m.seat, left_at=now,
@@ -149,6 +153,7 @@ def restore_state(state: RoomState, stored: StoredRoom) -> dict[str, float]:
     state.match = None
     state.status = stored.status
     state.dropped_moves = 0
+    state.joined = True  # its pages come back with their tokens; it closes when idle, as before
     state.touch()
     elapsed: dict[str, float] = {}
     if stored.match is not None:

@@ -25,7 +25,7 @@ from typing import Any
 
 from app.bots import Bot, has_bots, make_bot
 from app.realtime.room.effects import Cancel, Effect, Later
-from app.realtime.room.text import name_key
+from app.realtime.room.text import name_keys
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +40,12 @@ TAKEOVER_DIFFICULTY = "normal"
 
 
 def bot_name(taken: set[str]) -> str:
-    """The first "Bot <name>" no member has (compared as nicknames are: without case, after
-    normalisation); once all are taken, "Bot Ada", which the room numbers like any nickname
-    ("Bot Ada 2")."""
-    used = {name_key(nickname) for nickname in taken}
+    """The first "Bot <name>" no member has (compared as nicknames are: by their confusable
+    skeletons, without case); once all are taken, "Bot Ada", which the room numbers like any
+    nickname ("Bot Ada 2")."""
+    used = frozenset().union(*(name_keys(nickname) for nickname in taken))
     for name in BOT_NAMES:
-        if name_key(f"Bot {name}") not in used:
+        if not name_keys(f"Bot {name}") & used:
             return f"Bot {name}"
     return f"Bot {BOT_NAMES[0]}"
 

@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar, cast, overload
 from app.engine.registry import AnyGame
 from app.realtime.room import protocol as p
 from app.realtime.room.bots import BotSeats
-from app.realtime.room.effects import Close, Control, Effect, Now, WakeAt
+from app.realtime.room.effects import Close, Control, Effect, Listed, Now, WakeAt
 from app.realtime.room.frames import Frames
 from app.realtime.room.host import HostCommands
 from app.realtime.room.life import MatchLife
@@ -146,6 +146,7 @@ class RoomCore:
     def closed_connection(self, conn: Client, now: Now) -> list[Effect]:
         self.state.now = now
         self.membership.on_closed(conn)
+        self._relist()
         return self.take()
 
     def timers_due(self, now: Now) -> list[Effect]:
@@ -155,9 +156,11 @@ class RoomCore:
         return self.take()
 
     def tick(self, now: Now) -> list[Effect]:
-        """The periodic tick: pings, the idle close, members gone, takeovers, host handover."""
+        """The periodic tick: pings, the idle close (and the close of a room nobody joined),
+        members gone, takeovers, host handover."""
         self.state.now = now
         self._on_tick(now.mono)
+        self._relist()
         return self.take()
 
     def bot_decision(self, seat: int, generation: int, action: dict[str, Any],
@@ -221,6 +224,7 @@ class RoomCore:
         if isinstance(message, p.Join):
             self.state.touch()  # a join may add a member, seat them, make them host
             self.membership.on_join(conn, message)
+            self._relist()
             return
         if isinstance(message, p.Ping):
             self.out.append(Control((conn,), p.encode({"type": "pong", "t": message.t})))
@@ -246,6 +250,7 @@ class RoomCore:
         else:
             self.state.touch()  # a host command may change the room (the parts mark it too)
             self.commands.on_command(conn, conn.member, message)
+            self._relist()  # a start leaves the lobby, a removal may empty the room
 
     def _on_chat(self, member: Member, text: str) -> None:
         line = {"member": member.id, "nickname": member.nickname, "text": text,
@@ -264,12 +269,25 @@ class RoomCore:
             for conn in conns:
                 conn.ping_sent(t, now)
             self.out.append(Control(conns, p.encode({"type": "ping", "t": t, "rtt": rtts})))
+        elif not state.joined and now - state.created_at > state.policy.unjoined_seconds:
+            state.closed = True  # made, and never opened by anyone (docs/decisions/0044)
+            return
         elif now - state.last_activity > state.idle_seconds:
             state.closed = True
             return
         self.membership.drop_gone_members(now)
         self.life.sync_bots()
         self.membership.hand_host_over(now)
+
+    def _relist(self) -> None:
+        """After an input that can change who is connected or the room's status (a join, a
+        closed connection, a host command, the tick): a ``Listed`` effect when the room's
+        place in the lobby changed. A move or a chat line changes neither, and costs nothing
+        here."""
+        listed = self.state.listed()
+        if listed != self.state.in_lobby:
+            self.state.in_lobby = listed
+            self.out.append(Listed(listed))
 
     def _close_silent(self, now: float) -> None:
         """Presence (docs/protocol.md, "Presence"): a connection that answered the server's pings

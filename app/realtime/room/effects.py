@@ -5,7 +5,8 @@ The core (``app/realtime/room/core.py``) decides; it never sends, sleeps, reads 
 task. Each input it handles gives an ordered list of the effects below, which the actor
 (``app/realtime/actor.py``) performs in that order: frames to connections, closes, messages to
 post back to the room later, the moment the room's timers next fall due, a finished match to
-save, a move to count in the metrics. Tests drive the core and read these lists directly.
+save, a move to count in the metrics, a change of the room's place in the lobby. Tests drive the
+core and read these lists directly.
 """
 
 from __future__ import annotations
@@ -119,4 +120,13 @@ class Counted:
     frame: Any = None
 
 
-Effect = Send | SendEach | Control | Close | BadJoin | Later | Cancel | WakeAt | Save | Counted
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """The room's place in the lobby changed (``RoomState.listed``): with several processes its
+    directory entry is written now rather than at the next lease renewal."""
+
+    listed: bool
+
+
+Effect = Send | SendEach | Control | Close | BadJoin | Later | Cancel | WakeAt | Save | Counted \
+    | Listed

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from app.engine import Event, Move, MoveLog, Outcome, SeededRng, new_seed, seed_commitment
+from app.engine import (
+    Event, IllegalAction, Move, MoveLog, Outcome, SeededRng, new_seed, seed_commitment,
+)
 from app.engine.interface import ValidAction
 from app.engine.registry import AnyGame
 from app.engine.replay import replay
@@ -58,8 +60,14 @@ class MatchRun:
         is not parsed again and its text is what the log keeps.
 
         An unexpected failure inside ``apply`` rebuilds the state from the log, so a bug in a
-        rule costs that move, never the room.
+        rule costs that move, never the room. A move past the game's declared bound
+        (``Game.max_moves``; the rules end every match before it) is refused as a backstop: the
+        log, the stored record, its page and replay stay bounded even if a game broke its word
+        (docs/decisions/0038-every-match-has-a-bound.md).
         """
+        if len(self.log) >= self.game.max_moves:
+            raise IllegalAction(
+                f"this match has reached the most moves it may have ({self.game.max_moves})")
         if type(raw_action) is ValidAction:  # validated with its frame, its text kept
             action, text = raw_action.model, raw_action.text
         else:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from app.realtime.room.protocol import NICKNAME_MAX
-from app.realtime.room.text import name_key
+from app.realtime.room.text import name_keys
 
 
 class Client(Protocol):
@@ -77,11 +77,12 @@ class Member:
 
 def unique_nickname(wanted: str, taken: Iterable[str]) -> str:
     """``wanted``, or with a number when someone in the room has it already ("Bob 2"), kept
-    within the nickname length; compared without case after normalisation
-    (app/realtime/room/text.py)."""
-    used = {name_key(name) for name in taken}
+    within the nickname length. A look-alike of a name in the room, or the same name in other
+    case, is taken too: names are compared by their confusable skeletons
+    (app/realtime/room/text.py, ``name_keys``)."""
+    used = frozenset().union(*(name_keys(name) for name in taken))
     name, n = wanted, 2
-    while name_key(name) in used:
+    while name_keys(name) & used:
         suffix = f" {n}"
         name, n = wanted[: NICKNAME_MAX - len(suffix)] + suffix, n + 1
     return name

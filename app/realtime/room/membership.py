@@ -20,7 +20,7 @@ from app.realtime.room.life import MatchLife
 from app.realtime.room.members import Client, Member, unique_nickname
 from app.realtime.room.protocol import CLOSE_POLICY
 from app.realtime.room.state import RoomState
-from app.realtime.room.text import name_key
+from app.realtime.room.text import name_keys
 from app.realtime.room.tokens import SeatClaim, SeatTokens
 
 MAX_MEMBERS = 40
@@ -74,6 +74,7 @@ class Membership:
                 welcome["watching_reason"] = "full" if self.state.status == "waiting" \
                     or self.state.game.open_table else "started"
             self.frames.send(conn, welcome)
+        self.state.joined = True  # the room is someone's: no close for want of a join
         self.frames.broadcast_room()
         self.frames.send_state(conn)
         if self.state.history:
@@ -102,7 +103,7 @@ class Membership:
             self.frames.error(conn, "nickname_required",
                               "a nickname (or a seat token) is needed to join")
             return None
-        if name_key(message.nickname) in self.state.banned_names:
+        if name_keys(message.nickname) & self.state.banned_names:
             self._refuse_removed(conn)
             return None
         if len(self.state.members) >= MAX_MEMBERS and not self.make_room():
@@ -188,7 +189,7 @@ class Membership:
         nickname (compared as names are); without accounts that is all a ban can hold."""
         self.state.touch()
         self.state.banned_nonces.add(target.nonce)
-        self.state.banned_names.add(name_key(target.nickname))
+        self.state.banned_names |= name_keys(target.nickname)
         for conn in list(target.conns):
             self._refuse_removed(conn)
         self.drop(target)

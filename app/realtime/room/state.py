@@ -46,6 +46,9 @@ class SocketPolicy:
     silence_seconds: float = 0.0
     """A connection that answered pings and then none for this long is closed (0: never;
     docs/protocol.md, "Presence")."""
+    unjoined_seconds: float = 60.0
+    """A room that no connection has joined closes this long after it was made (``joined``;
+    docs/decisions/0044)."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SocketPolicy:
@@ -59,6 +62,7 @@ class SocketPolicy:
             left_grace_seconds=settings.left_grace_seconds,
             bot_think_scale=settings.bot_think_scale,
             silence_seconds=settings.presence_timeout_seconds,
+            unjoined_seconds=settings.room_unjoined_seconds,
         )
 
 
@@ -98,6 +102,12 @@ class RoomState:
     created_at: float = 0.0
     last_activity: float = 0.0
     closed: bool = False
+    joined: bool = False
+    """A connection (a member's page or a table view) has joined the room. Until one has, the
+    room closes ``policy.unjoined_seconds`` after it was made: a room made over HTTP that no
+    page ever opened is nobody's (docs/decisions/0044). A restored room counts as joined."""
+    in_lobby: bool = False
+    """What the room's last ``Listed`` effect said: whether the lobby lists it (``listed``)."""
     paused: bool = False
     """The running match is paused: no person is connected (docs/protocol.md, "Computer
     players"; issue 25, item 4)."""
@@ -113,6 +123,8 @@ class RoomState:
     input, leaves it as it is (docs/architecture.md, "Durable rooms")."""
     banned_nonces: set[str] = field(default_factory=set)
     banned_names: set[str] = field(default_factory=set)
+    """The keys (app/realtime/room/text.py, ``name_keys``) of the removed members' nicknames: a
+    newcomer whose name shares one is refused."""
     timers: TimerBoard = field(default_factory=TimerBoard)
     save_state: tuple[MatchRun, str] | None = None
     """The writer's news about the finished match (``saving``, ``retrying``, ``saved``)."""
@@ -146,6 +158,13 @@ class RoomState:
         """``save_state`` of the room frame: the current match's, ``None`` before it ends."""
         saved = self.save_state
         return saved[1] if saved is not None and saved[0] is self.match else None
+
+    def listed(self) -> bool:
+        """Whether the lobby lists the room: public, waiting for players, and a person is in it
+        now (a member's page connected; not a bot, not a table view). A room made and never
+        opened, or left by everyone, is not shown to strangers (docs/decisions/0044)."""
+        return self.public and self.status == "waiting" and not self.closed \
+            and self.people_connected()
 
     def people_connected(self) -> bool:
         """Whether a person (a member who is not a bot) is connected; table views do not count."""

@@ -18,6 +18,11 @@ waits longer than ``STALL_SECONDS`` counts as falling behind too, and a client t
 has ``CLOSE_GRACE_SECONDS`` to take its error and its close; after that its socket is dropped
 (``abort``: the transport is closed at once, without sending what waits), so the connection is
 no longer counted and its resources go (issue 25, item 8).
+
+A send suspends, and frames start to wait here, only once the socket's buffers are full: the
+transport's (64 KiB) and the kernel's. The kernel's send buffer of a WebSocket is bounded at its
+upgrade (app/http_protocol.py), so these limits see a client that stopped reading after some
+128 KiB, not after the megabytes a kernel buffer grows to (docs/decisions/0041).
 """
 
 from __future__ import annotations

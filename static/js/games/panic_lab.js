@@ -403,6 +403,7 @@ export function mount(container, ctx) {
         if (view.phase === "over" && view.winner !== null) {
           return view.winner === view.seat ? T("banner.you_win") : T("banner.wins", { name: ctx.name(view.winner) });
         }
+        if (view.phase === "over") return T("banner.limit"); // the last round a match may have
         if (!last) return "";
         if (last.winner === null) return T(last.ended_by === "timeout" ? "banner.timeout" : "banner.all_wrong");
         if (last.winner === view.seat) return T("banner.you_found");

@@ -380,7 +380,7 @@ export function mount(container, shell) {
     const rows = MUSHROOMS.map((m) => `<tr><th scope="row" class="pp-pad-type">${mushroomSvg(m, "pp-pad-icon")} ${NAMES[m]}</th>${
       seats.map((s) => `<td><b>${view.score.by_type[m][s]}</b> <small>(${view.players[s].basket[m]})</small></td>`).join("")}</tr>`).join("");
     const total = `<tr class="pp-pad-total"><th scope="row">${esc(T("total"))}</th>${seats.map((s) => `<td class="${view.winners.includes(s) ? "winner" : ""}">${view.score.totals[s]}</td>`).join("")}</tr>`;
-    const cause = esc(T(view.end_cause === "draw" ? "cause.draw" : "cause.refill"));
+    const cause = esc(T(`cause.${view.end_cause}`));
     padEl.innerHTML = `<table class="pp-pad-table" id="pilze-pad-table">${head}${rows}${total}</table><p class="pp-pad-note">${cause} ${esc(T("pad_note"))}</p>`;
   }
 

@@ -261,11 +261,14 @@ export function mount(container, ctx) {
       if (h.vampire) badges.push(html("span", { class: "pq-badge vamp", text: badge("vampire") }));
       if (h.status === "out") badges.push(html("span", { class: "pq-badge out", text: badge("out") }));
       if (h.status === "escaped") badges.push(html("span", { class: "pq-badge won", text: badge("escaped") }));
+      const disc = html("span", { class: "pq-disc", "aria-hidden": "true", text: initial(h.seat) });
+      // Through the CSSOM: the site's Content-Security-Policy refuses style attributes.
+      disc.style.background = COLOURS[h.seat % COLOURS.length];
       const li = html("li", {
         class: `pq-heir${h.seat === me() ? " me" : ""}${view.turn === h.seat ? " turn" : ""}${h.status !== "in" ? ` ${h.status}` : ""}`,
         "data-seat": h.seat, "data-life": h.life, "data-space": h.space,
       },
-      html("span", { class: "pq-disc", style: `background:${COLOURS[h.seat % COLOURS.length]}`, "aria-hidden": "true", text: initial(h.seat) }),
+      disc,
       html("span", { class: "pq-heir-name", text: name(h.seat) }),
       hearts, ...badges);
       return li;

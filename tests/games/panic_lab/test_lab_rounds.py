@@ -299,3 +299,66 @@ def test_a_claim_from_a_seat_outside_the_table_is_refused():
     with pytest.raises(IllegalAction, match="there is no seat 7"):
         GAME.validate(state, Move(7, GAME.parse_action({"type": "claim", "tile": 0}), 4000))
     assert GAME.legal_actions(state, 7) == []
+
+
+# --- the bound (docs/games/panic-lab.md, "The bound") --------------------------------------------
+def _rounds_to_the_limit(state, rng, found_by: dict[int, int]) -> list:  # type: ignore[no-untyped-def]
+    """Every round to the last: round r found by seat ``found_by[r]`` (if any), the others
+    timed out; returns the last round's events."""
+    from app.games.panic_lab.game import MAX_ROUNDS
+
+    at = 0
+    events: list = []
+    for r in range(1, MAX_ROUNDS + 1):
+        assert state.round == r and GAME.outcome(state) is None
+        at += 1000
+        system(state, rng, "reveal", at)
+        at += 1000
+        if r in found_by:
+            events = claim(state, rng, found_by[r], answer(state), at)
+        else:
+            events = system(state, rng, "timeout", at)
+        if r < MAX_ROUNDS:
+            system(state, rng, "next_round", at + 6000)
+    return events
+
+
+def test_the_last_round_ends_the_match_and_the_most_tokens_share_the_win():
+    """Rounds nobody wins could go on for ever: the 250th ends the match. Seats 0 and 1 found
+    one amoeba each, seat 2 none: 0 and 1 share the win; the match took no more moves than the
+    game's bound, and takes none after."""
+    from app.games.panic_lab.game import MAX_ROUNDS
+
+    assert MAX_ROUNDS == 250 and GAME.max_moves == 250 * 13
+    state, rng = start(3)
+    events = _rounds_to_the_limit(state, rng, {1: 0, 7: 1})
+    assert [e.kind for e in events] == ["timeout", "limit"]
+    assert events[-1].text == "Round 250 was the last: the match is over."
+    assert events[-1].data == {"round": 250}
+    assert state.phase == "over" and state.winner is None and state.tokens == [1, 1, 0]
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == [0, 1] and outcome.ranks == [1, 1, 3]
+    assert outcome.summary == "{seat:0} and {seat:1} win with 1 token after 250 rounds."
+    assert GAME.timers(state) == [] and GAME.legal_actions(state, None) == []
+    assert all(GAME.legal_actions(state, seat) == [] for seat in range(3))
+    with pytest.raises(IllegalAction):
+        system(state, rng, "next_round", 10**9)
+
+
+def test_a_last_round_with_no_token_anywhere_has_no_winner():
+    state, rng = start(2)
+    _rounds_to_the_limit(state, rng, {})
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == [] and outcome.ranks == [1, 1]
+    assert outcome.summary == "Nobody wins: nobody has a token after 250 rounds."
+
+
+def test_a_token_that_reaches_the_target_in_the_last_round_wins_as_always():
+    state, rng = start(2, target_tokens=1)
+    from app.games.panic_lab import game as lab
+
+    state.round = lab.MAX_ROUNDS
+    system(state, rng, "reveal", 1000)
+    events = claim(state, rng, 1, answer(state), 2000)
+    assert [e.kind for e in events] == ["found", "match_over"]
+    assert GAME.outcome(state).winners == [1] and state.winner == 1

@@ -29,6 +29,37 @@ def test_end_during_a_draw_action_the_player_still_collects() -> None:
         act(state, 1, {"type": "party", "card": state.hands[1][0], "mushroom": "chef"})
 
 
+def test_the_last_turn_a_match_may_have_ends_it_scored_as_any_end() -> None:
+    """docs/games/panik-pilze.md, "The bound": swaps lay out no card, so a table that only swaps
+    would never empty the pile; turn 300 ends the game after its refills, scored as at any end.
+    The game's bound is that turn: one move is one turn."""
+    from app.engine import SeededRng
+    from app.games.panik_pilze.rules import MAX_TURNS
+    from app.games.panik_pilze.scoring import score_baskets, totals
+
+    assert MAX_TURNS == 300 and GAME.max_moves == MAX_TURNS
+    rng = SeededRng(b"swaps for ever")
+    state = GAME.setup(3, GAME.parse_options({}), rng)
+    act(state, state.turn, GAME.legal_actions(state, state.turn)[0], rng=rng)  # collects
+    for turn in range(2, MAX_TURNS + 1):
+        assert state.phase == "play", turn
+        events = act(state, state.turn, {"type": "swap", "cards": [state.hands[state.turn][0]]},
+                     rng=rng)
+    assert state.phase == "over" and state.end_cause == "limit" and state.turns_played == 300
+    end = [e for e in events if e.kind == "end"]
+    assert [(e.text, e.data) for e in end] == [(
+        "The game reached its limit of 300 turns: the game ends",
+        {"cause": "limit", "n": 300, "msg": "end_limit"})]
+    assert [e.kind for e in events][-2:] == ["end", "win"]
+    assert len(state.hands[(state.turn)]) == 3  # the last turn's refills were made
+    outcome = GAME.outcome(state)
+    scores = totals(score_baskets([state.basket_counts(s) for s in range(3)]), 3)
+    assert outcome is not None and outcome.scores == scores
+    assert GAME.view(state, None)["end_cause"] == "limit" and GAME.timers(state) == []
+    with pytest.raises(IllegalAction, match="over"):
+        act(state, state.turn, {"type": "swap", "cards": [state.hands[state.turn][0]]}, rng=rng)
+
+
 def test_end_during_the_refill_comes_at_once() -> None:
     """The last card laid out in the refill ends the game: the refill stops there and the next
     player does not play."""

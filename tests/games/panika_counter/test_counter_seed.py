@@ -148,3 +148,95 @@ def test_a_stored_counter_lists_only_the_seats_someone_sat_in_and_still_replays(
     (stored,) = _saved_matches(server)
     assert [(p["seat"], p["nickname"], p["score"]) for p in stored["players"]] == shown
     assert stored["draws"] is not None and stored["draws"][0]["op"] == "randint"
+
+
+# --- the limit: a counter ends by itself (docs/games/panika-counter.md, "The limit") -----------
+
+def test_taps_taken_back_end_the_counter_with_its_limit_th_move():
+    """Tap, then back, for ever: the counter never bursts, and nothing but the limit ends it.
+    The 10,000th move ends it with an event that says so; its seed then audits it as any other
+    counter's, and it takes no move more."""
+    from app.games.panika_counter.game import MAX_MOVES
+
+    assert GAME.max_moves == MAX_MOVES == 10_000
+    rng = SeededRng(b"endless")
+    state = GAME.setup(10, GAME.parse_options({}), rng)
+    log = []
+    events = []
+    for n in range(1, MAX_MOVES + 1):
+        assert GAME.outcome(state) is None, n
+        move = Move(n % 3, GAME.parse_action({"type": "tap" if n % 2 else "back"}), n * 200)
+        events = GAME.step(state, move, rng)
+        log.append(move)
+    assert [(e.kind, e.seat, e.data) for e in events] == [("limit", None, {"n": 10_000})]
+    assert events[0].text == ("This counter has reached its limit of 10000 moves: its seed is "
+                              "revealed and a new counter starts")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == []
+    assert outcome.summary == ("Counter of 1 round; bursts at: none; "
+                               "ended at its limit of 10000 moves")
+    assert state.ended_by == "limit" and GAME.timers(state) == []
+    assert GAME.legal_actions(state, 0) == [] and GAME.active_seats(state) == []
+    with pytest.raises(IllegalAction):
+        _step(state, 0, {"type": "new_counter"}, rng)
+    replayed = replay(GAME, GAME.max_players, {}, b"endless", log).state
+    assert replayed.ended_by == "limit" and replayed.moves == MAX_MOVES
+
+
+def test_the_limit_and_a_burst_on_the_same_tap_are_both_told(monkeypatch):
+    from app.games.panika_counter import game as counter
+
+    monkeypatch.setattr(counter, "MAX_MOVES", 5)
+    rng = SeededRng(b"x")
+    state = GAME.setup(2, GAME.parse_options({}), rng)
+    state.burst_at = 21
+    state.counter = 16
+    for _ in range(4):
+        _step(state, 0, {"type": "tap"}, rng)
+    events = _step(state, 1, {"type": "tap"}, rng)
+    assert [e.kind for e in events] == ["burst", "limit"]
+    assert state.bursts == [21] and GAME.outcome(state).summary.endswith(
+        "bursts at: 21; ended at its limit of 5 moves")
+
+
+def test_the_limits_event_speaks_every_language():
+    from app.i18n.events import event_text
+
+    data = {"n": 10_000}
+    assert event_text("de", "panika_counter", "limit", None, data, "") == (
+        "Dieser Zähler hat sein Limit von 10000 Zügen erreicht: sein Seed wird aufgedeckt und "
+        "ein neuer Zähler beginnt")
+    assert event_text("en", "panika_counter", "limit", None, data, "").startswith(
+        "This counter has reached its limit of 10000 moves")
+
+
+def test_at_its_limit_the_room_saves_the_counter_and_starts_a_new_one(server, open_client,
+                                                                      monkeypatch):
+    """Over real sockets, with the limit at 12 moves: the twelfth move (a back) ends the counter
+    with the limit's event; the room reveals the seed, saves the match and starts a new counter,
+    exactly as after a player's "new counter"; the stored match replays to that end."""
+    from app.games.panika_counter import game as counter
+
+    monkeypatch.setattr(counter, "MAX_MOVES", 12)
+    monkeypatch.setattr(counter.PanikaCounterGame, "max_moves", 12)
+    code, (ann, bob) = _counter(server, open_client)
+    seed_hash = wait_type(ann, "room")["seed_hash"]
+    mark = len(ann.frames)
+    for n in range(12):
+        (ann if n % 2 else bob).action({"type": "back" if n % 2 else "tap"})
+    last = wait_frame(ann, lambda f: f["type"] == "state" and f["version"] == 12, mark)
+    assert [e["kind"] for e in last["events"]] == ["limit"]
+    done = wait_frame(ann, lambda f: f["type"] == "room" and f["status"] == "finished", mark)
+    seed = done["result"]["seed"]
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == seed_hash
+    assert done["result"]["summary"].endswith("ended at its limit of 12 moves")
+    fresh = wait_frame(ann, lambda f: f["type"] == "room" and f["match_number"] == 2, mark)
+    assert fresh["status"] == "playing" and fresh["seed_hash"] != seed_hash
+    bob.action({"type": "tap"})
+    wait_frame(ann, lambda f: f["type"] == "state" and f["match"] == 2 and f["version"] == 1)
+    (stored,) = _saved_matches(server)
+    assert stored["seed"] == seed and len(stored["actions"]) == 12
+    assert stored["actions"][-1]["action"] == {"type": "back"}
+    log = [Move(a["seat"], a["action"], a["at_ms"], a.get("rtt_ms", 0))
+           for a in stored["actions"]]
+    assert replay(GAME, GAME.max_players, {}, bytes.fromhex(seed), log).state.ended_by == "limit"

@@ -346,3 +346,29 @@ def test_the_card_tells_the_encounter_for_the_table_screen() -> None:
     roll(state, 2)
     card = GAME.view(state, None)["card"]
     assert card["done"] and [line["roller"] for line in card["lines"]] == [1, 1]
+
+
+# --- the bound (docs/games/panique.md, "The bound") --------------------------------------------
+
+def test_the_matchs_last_move_ends_the_night_at_dawn_and_nobody_wins() -> None:
+    """The dice promise no end: the 2,000th move ends the match at dawn. Nobody escaped, so
+    nobody wins; the heirs rank by how far they got, as at any end."""
+    from app.games.panique.rules import MAX_MOVES
+
+    assert MAX_MOVES == 2000 and GAME.max_moves == MAX_MOVES
+    state = in_play(3, turn=0, circle=4, spaces=[6, 2, 11])
+    state.moves = MAX_MOVES - 2  # as after 1,998 moves: the next one is not the last
+    roll(state, 7)  # heir 0 moves 3, from 6 to the blank space 9: an encounter is rolled next
+    assert state.phase == "play" and pending(state) == ("encounter", [1], None)
+    events = roll(state, 5)  # the 2,000th move
+    assert (events[-1].kind, events[-1].seat, events[-1].data) == ("dawn", None, {"n": 2000})
+    assert events[-1].text == "Dawn breaks after 2000 moves: nobody escaped the house"
+    assert state.phase == "over" and state.ending == "dawn" and state.pending is None
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == []
+    assert outcome.summary == "Dawn breaks: nobody escaped the house"
+    spaces = [h.space for h in state.heirs]
+    assert outcome.scores == spaces
+    assert outcome.ranks == [1 + sum(o > s for o in spaces) for s in spaces]
+    assert GAME.view(state, None)["ending"] == "dawn" and GAME.timers(state) == []
+    assert GAME.legal_actions(state, None) == [] and GAME.active_seats(state) == []

@@ -9,17 +9,13 @@ as they stood just after the move (the room's own ``TimerBoard``, on the match's
 the rules refuse today ends the replay there, and the answer says so; a match whose game is
 gone, or whose set-up the rules refuse, does not replay at all (``Unreplayable``).
 
-Finished matches never change, so each answer is built once and kept, compressed, in a small
-in-process cache (``ReplayCache``): bounded by entries and by bytes, least recently used first
-out.
+Finished matches never change, so each answer is built once, off the event loop, and kept,
+compressed (app/api/finished/answers.py). However long its stored log, a replay has at most the
+game's ``max_moves`` steps: today's rules refuse any move past the match's end.
 """
 
 from __future__ import annotations
 
-import asyncio
-import gzip
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -45,6 +41,10 @@ class Unreplayable(Exception):
         self.code = code
         self.reason = reason
 
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        """Pickled whole: it crosses from the builder process (app/api/finished/answers.py)."""
+        return Unreplayable, (self.code, self.reason)
+
 
 def _game_of(match: dict[str, Any]) -> Game:
     game = get_game(match["game"])
@@ -54,8 +54,11 @@ def _game_of(match: dict[str, Any]) -> Game:
 
 
 def _start(game: Game, match: dict[str, Any]) -> Replay:
+    """The match set up again as it was: for as many seats as it was set up for (an open table
+    lists only the seats someone sat in: ``Game.recorded_seats``)."""
     try:
-        return Replay(game, len(match["players"]), match["options"], bytes.fromhex(match["seed"]))
+        return Replay(game, game.recorded_seats(match["players"]), match["options"],
+                      bytes.fromhex(match["seed"]))
     except (EngineError, ValueError) as error:
         raise Unreplayable("setup_refused", f"the rules refuse this match's set-up: {error}") \
             from error
@@ -75,6 +78,7 @@ def _step(game: Game, state: Any, eyes: Eyes, number: int, move: Move | None,
         "move": number,
         "seat": move.seat if move is not None else None,
         "at_ms": at_ms,
+        "action": move.action if move is not None else None,
         "events": [event_frame(e) for e in events],
         "active": list(game.active_seats(state)),
         "timers": timers.visible(at_ms / 1000),
@@ -109,71 +113,3 @@ def build_replay(match: dict[str, Any], eyes: Eyes) -> bytes:
         "refused": refused,
     })
     return head[:-1] + b',"steps":[' + b",".join(steps) + b"]}"
-
-
-class ReplayCache:
-    """Finished replays, gzip-compressed, keyed by (match id, eyes): at most ``max_entries`` of
-    them and ``max_bytes`` compressed bytes in all, the least recently used dropped first (one
-    answer larger than the whole budget is served but not kept). A key being built is built
-    once: a second request for it waits for the first. Used from the event loop only (the
-    building runs in a worker thread)."""
-
-    def __init__(self, max_entries: int = 256, max_bytes: int = 32 * 1024 * 1024) -> None:
-        self.max_entries = max_entries
-        self.max_bytes = max_bytes
-        self.bytes = 0
-        self._entries: OrderedDict[tuple[int, Eyes], bytes] = OrderedDict()
-        self._building: dict[tuple[int, Eyes], asyncio.Future[bytes]] = {}
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __contains__(self, key: tuple[int, Eyes]) -> bool:
-        return key in self._entries
-
-    def get(self, key: tuple[int, Eyes]) -> bytes | None:
-        """The compressed answer, marked as just used; ``None`` when not kept."""
-        found = self._entries.get(key)
-        if found is not None:
-            self._entries.move_to_end(key)
-        return found
-
-    def put(self, key: tuple[int, Eyes], packed: bytes) -> None:
-        if key in self._entries:
-            self.bytes -= len(self._entries.pop(key))
-        if len(packed) > self.max_bytes:
-            return
-        self._entries[key] = packed
-        self.bytes += len(packed)
-        while len(self._entries) > self.max_entries or self.bytes > self.max_bytes:
-            _, dropped = self._entries.popitem(last=False)
-            self.bytes -= len(dropped)
-
-    async def get_or_build(self, key: tuple[int, Eyes],
-                           build: Callable[[], Awaitable[bytes]]) -> bytes:
-        """The kept answer, or ``build()``'s compressed and kept (once for concurrent
-        requests); an exception of ``build`` reaches every waiting request."""
-        found = self.get(key)
-        if found is not None:
-            return found
-        pending = self._building.get(key)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        self._building[key] = future
-        try:
-            packed = await build()
-        except BaseException as error:
-            future.set_exception(error)
-            future.exception()  # retrieved: no "never retrieved" warning without waiters
-            raise
-        finally:
-            del self._building[key]
-        self.put(key, packed)
-        future.set_result(packed)
-        return packed
-
-
-def compress(body: bytes) -> bytes:
-    """gzip, at a level that costs little CPU (JSON of views shrinks about tenfold)."""
-    return gzip.compress(body, compresslevel=6, mtime=0)

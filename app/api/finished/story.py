@@ -85,12 +85,11 @@ def match_story(match: dict[str, Any], lang: str) -> list[StoryLine]:
     return lines
 
 
-def move_line(lang: str, story: list[StoryLine], move: int) -> str:
-    """Move ``move`` (1 for the first; 0: the set-up) in one line: "0:12.4 · Ann: plays a 5"
-    (a move of the game's timers has no name before it)."""
-    if move <= 0 or move > len(story):
+def move_line(lang: str, line: StoryLine | None) -> str:
+    """A move's line (``None``: the set-up) in one line: "0:12.4 · Ann: plays a 5" (a move of
+    the game's timers has no name before it)."""
+    if line is None:
         return translate(lang, "replay.start")
-    line = story[move - 1]
     said = line.text if line.seat is None else f"{line.who}: {line.text}"
     return f"{clock_text(line.at_ms)} · {said}"
 
