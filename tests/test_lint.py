@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -22,8 +24,10 @@ def test_ruff_finds_nothing() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.long(30)
 def test_mypy_finds_no_error_in_app_or_bench() -> None:
-    """Slow (half a minute without its cache, in .mypy_cache/): outside the fast tier."""
+    """Slow (half a minute without its cache, in .mypy_cache/: a fresh clone, CI): outside the
+    fast tier, and started first, so that it never runs alone at the end of a run."""
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", "pyproject.toml"], cwd=ROOT,
         capture_output=True, text=True,

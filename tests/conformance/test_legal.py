@@ -11,6 +11,7 @@ it runs, somebody or a timer can act."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import random
@@ -28,8 +29,10 @@ CANDIDATES = 120
 """Candidates tried per state beyond the listed actions and their reorderings."""
 
 
+@functools.cache
 def _schemas(game: Game[Any, Any]) -> dict[str, dict[str, Any]]:
-    """Each action type's JSON schema (``type`` -> its object schema)."""
+    """Each action type's JSON schema (``type`` -> its object schema): built once per game
+    (pydantic builds it anew on every call, 10 ms each, once per state checked)."""
     schema = game.Action.model_json_schema()
     defs = schema.get("$defs", {})
     out: dict[str, dict[str, Any]] = {}
@@ -88,10 +91,24 @@ def _ints(listed: list[dict[str, Any]], players: int) -> list[int]:
     return sorted(seen | {v + 1 for v in seen} | {v - 1 for v in seen if v > 0})
 
 
+def _key(action: dict[str, Any]) -> bytes:
+    return orjson.dumps(action, option=orjson.OPT_SORT_KEYS)
+
+
+def _unique(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``actions`` without repeats, in the order of their first occurrence."""
+    return list({_key(a): a for a in actions}.values())
+
+
 def _neighbourhood(game: Game[Any, Any], listed: list[dict[str, Any]], players: int,
                    picker: random.Random) -> list[dict[str, Any]]:
+    """The candidates: the listed actions and their variants with the same items, and
+    ``CANDIDATES`` drawn from the rest; each once (an action several seats may send, or a list
+    with a repeated item reordered, gives the same candidate again: trying it twice in the same
+    state from the same seat is the same check)."""
     schemas = _schemas(game)
     ints = _ints(listed, players)
+    listed = _unique(listed)
     sure: list[dict[str, Any]] = list(listed)
     more: list[dict[str, Any]] = []
     for kind, schema in schemas.items():
@@ -107,9 +124,9 @@ def _neighbourhood(game: Game[Any, Any], listed: list[dict[str, Any]], players: 
             same_items = value is not None and sorted(value) == own_items
             (sure if same_items else more).append(variant)
         more += [{**action, "type": other} for other in schemas if other != action["type"]]
-    unique = {orjson.dumps(a, option=orjson.OPT_SORT_KEYS): a for a in more}
-    sampled = picker.sample(list(unique.values()), min(CANDIDATES, len(unique)))
-    return sure + sampled
+    unique = _unique(more)
+    sampled = picker.sample(unique, min(CANDIDATES, len(unique)))
+    return _unique(sure + sampled)
 
 
 def _normal(game: Game[Any, Any], action: dict[str, Any]) -> str:
