@@ -95,7 +95,7 @@ def _ensure_axe() -> None:
 
 TEST_GAMES_SOURCE = ROOT / "tests" / "game_packages"
 """Games that live only in the tests, each a distribution of its own (its own pyproject.toml),
-registered through the same entry points as the site's (docs/adding-a-game.md)."""
+registered through the same entry points as the site's (docs/decisions/0051)."""
 TEST_GAMES = ROOT / ".cache" / "test-games"
 """Where ``ensure_test_games`` installs them; the tests put it on their Python path."""
 _SKIPPED = {"__pycache__", "build", "dist"}

@@ -1,5 +1,5 @@
 """Where the site finds each game's files: its page folder as an asset root, its rules pages as
-templates, and the URLs the pages name (docs/decisions/0050, 0051).
+templates, and the URLs the pages name (docs/decisions/0050, 0052).
 
 - **Assets.** Each registered package's ``page/`` is an ``AssetRoot`` under ``/games/<id>/page``
   (``asset_roots``): versioned, compressed and cached like ``static/`` (app/web/assets.py), and

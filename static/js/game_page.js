@@ -1,5 +1,5 @@
-// Helpers any game's page module may import (by absolute path: "/static/js/game_page.js";
-// docs/adding-a-game.md, "The page"). They name no game.
+// Helpers any game's page module may import (by absolute path: "/static/js/game_page.js",
+// docs/decisions/0052; docs/adding-a-game.md, "The page"). They name no game.
 
 // The shell's sound and vibration, used only once the page has had a user gesture: browsers
 // refuse audio and vibration before that (a table view that nobody touched stays silent).
