@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import glob
 import logging
+import os
 import re
+import subprocess
 import sys
 import tomllib
 from importlib.metadata import EntryPoint
@@ -38,7 +40,7 @@ def _mentions(game_id: str) -> re.Pattern[str]:
 def _site_files() -> list[Path]:
     files = []
     for top in SCANNED:
-        for path in sorted((ROOT / top).rglob("*")):
+        for path in sorted((ROOT / top).resolve().rglob("*")):
             relative = path.relative_to(ROOT).as_posix()
             if path.is_file() and path.suffix in TEXT_SUFFIXES and "__pycache__" not in \
                     path.parts and relative not in NOT_YET:
@@ -51,15 +53,15 @@ def test_no_file_of_the_site_outside_a_games_folder_names_it() -> None:
     site's catalogs among them, never name its id; the failure names the file and line."""
     packages = [p for p in all_packages() if p.folder is not None]
     assert len(packages) >= 6  # the site's five and the game that lives only in the tests
-    files = _site_files()
+    texts = {path: path.read_text(encoding="utf-8") for path in _site_files()}
     found = []
     for package in packages:
         own = package.folder.resolve() if package.folder else None
         pattern = _mentions(package.id)
-        for path in files:
-            if own is not None and path.resolve().is_relative_to(own):
+        for path, text in texts.items():
+            if not pattern.search(text) or (own is not None and path.is_relative_to(own)):
                 continue
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for number, line in enumerate(text.splitlines(), 1):
                 if pattern.search(line):
                     found.append(f"{path.relative_to(ROOT)}:{number} names {package.id}: "
                                  f"{line.strip()[:100]}")
@@ -88,6 +90,19 @@ def test_every_entry_point_registers_its_package_in_the_lobbys_order() -> None:
     order = [p.id for p in all_packages() if p.folder is not None]
     assert order[:5] == list(declared)
     assert order.index("higher_lower") == 5
+
+
+def test_the_site_served_from_this_checkout_never_has_the_test_only_game() -> None:
+    """``python3 -m app serve`` runs without the tests' folder on its path: the game that lives
+    only in the tests is not among its games (here: a process of this environment without the
+    tests' ``PYTHONPATH``)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    listed = subprocess.run(
+        [sys.executable, "-c", "from importlib.metadata import entry_points; print(' '.join("
+         f"sorted(e.name for e in entry_points(group={ENTRY_POINT_GROUP!r}))))"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert listed == ["panic_lab", "panik_pilze", "panika", "panika_counter", "panique"]
+    assert get_package("higher_lower") is not None  # while the tests have it
 
 
 def test_the_lobbys_order_is_the_packages_positions_not_their_registration_order() -> None:
