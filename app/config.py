@@ -99,7 +99,7 @@ class Settings(BaseSettings):
         "after four times this; 0: never; app/collector.py)."
     )
 
-    # --- Realtime limits (docs/protocol.md, "Limits"; issue 7) ------------------------------
+    # --- Realtime limits (docs/protocol.md, "Limits") ---------------------------------------
     join_deadline_seconds: float = Field(
         5.0, description="A WebSocket that has not sent 'join' within this long is closed (4002)."
     )
@@ -140,7 +140,7 @@ class Settings(BaseSettings):
         "on the loopback or a private network."
     )
 
-    # --- Durable rooms (docs/architecture.md, "Durable rooms"; issue 12) ----------------------
+    # --- Durable rooms (docs/architecture.md, "Durable rooms") -------------------------------
     durable_rooms: bool = Field(
         True, description="Record every room change and move (group-committed) so that a "
         "restarted server restores its open rooms; false keeps rooms in memory only."
@@ -150,7 +150,7 @@ class Settings(BaseSettings):
         "then the rooms play on and their moves are written once it is back."
     )
 
-    # --- Several processes (docs/architecture.md, "Several processes"; issue 12) ------------
+    # --- Several processes (docs/architecture.md, "Several processes") ---------------------
     lease_seconds: float = Field(
         6.0, gt=0, description="With REDIS_URL: a room's lease in Redis lives this long unless "
         "its process renews it (every third of it); after a crash another process takes the "

@@ -41,7 +41,8 @@ def cause(error: BaseException) -> str:
 
 
 def bind_room(room: Any) -> None:
-    """Lines logged from here on in this task (and the tasks it starts) name ``room``."""
+    """Lines logged from here on in this task (and the tasks it starts) name ``room`` (a room's
+    state, app/realtime/room/state.py: its ``code`` and ``match_id``; ``None``: no room)."""
     _room.set(room)
 
 

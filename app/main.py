@@ -125,7 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 async def database_unavailable(request: Request, error: Exception) -> Response:
-    """503 while the database is down or silent (issue 7, item 5): JSON for ``/api/...``, the
+    """503 while the database is down or silent (docs/decisions/0018): JSON for ``/api/...``, the
     site's error page for a browser; never a traceback, never a hang."""
     log.warning("database unavailable for %s: %s", request.url.path,
                 str(error).splitlines()[0] if str(error) else type(error).__name__)
@@ -138,7 +138,7 @@ async def database_unavailable(request: Request, error: Exception) -> Response:
 
 async def redis_unavailable(request: Request, error: Exception) -> Response:
     """503 while Redis is away (several processes: the lobby, a room's page and summary need
-    its directory): one warning per outage (issue 25, item 6), never a traceback."""
+    its directory): one warning per outage (docs/decisions/0045), never a traceback."""
     cluster = request.app.state.registry.cluster
     if cluster is not None:
         cluster.outage.failed(f"serving {request.url.path}", error)

@@ -198,8 +198,8 @@ class SiteCollector:
         rooms = GaugeMetricFamily("panic_party_rooms", "Rooms open in this process, by game "
                                   "and status", labels=["game", "status"])
         if registry is not None:
-            tally = Tally((room.game.id, room.status) for room in list(registry.rooms.values())
-                          if not room.closed)
+            states = [room.state for room in list(registry.rooms.values())]
+            tally = Tally((state.game.id, state.status) for state in states if not state.closed)
             for (game, status), count in sorted(tally.items()):
                 rooms.add_metric([game, status], count)
         yield rooms
@@ -229,7 +229,7 @@ def site_registry(state: Any) -> CollectorRegistry:
 # --- who may read them ----------------------------------------------------------------------
 def metrics_allowed(token: str, authorization: str | None, client_host: str | None) -> bool:
     """With ``token``: the request's bearer token must match it (the scheme's name in any case,
-    RFC 7235 section 2.1; issue 25, item 13). Without: the client must be on the loopback or a
+    RFC 7235 section 2.1). Without: the client must be on the loopback or a
     private network (docs/architecture.md, "Operations")."""
     if token:
         if authorization is None:

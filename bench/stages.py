@@ -106,7 +106,7 @@ STAGES: list[tuple[str, str, list[tuple[Any, str]]]] = [
       (journal_mod.FrameGate, "release")]),
     ("dispatch", "actor dispatch: post, handle, the core's input, effects, clock, log context, "
      "metrics",
-     [(room_mod.Room, "post"), (room_mod.Room, "_handle"), (room_mod.Room, "perform"),
+     [(room_mod.Room, "post"), (room_mod.Room, "_handle"), (room_mod.Room, "_perform"),
       (core_mod.RoomCore, "frame"), (core_mod.RoomCore, "take"), (core_mod.RoomCore, "_on_frame"),
       (life_mod.MatchLife, "on_action"), (life_mod.MatchLife, "_after_move"),
       (match_mod.MatchRun, "play"), (effects_mod.Now, "read"), (logs, "handling"),
@@ -273,12 +273,13 @@ class Table:
         for i, conn in enumerate(self.conns):
             await self.send(conn, orjson.dumps({"type": "join", "nickname": f"bot{i}"}))
         self.host = next(c for c in self.conns if c.member is not None
-                         and c.member.id == self.room.host)
+                         and c.member.id == self.room.state.host)
 
     async def send(self, conn: Any, text: bytes | str) -> None:
         """What the endpoint does with a client's frame, then the loop until it is handled, its
         changes written and its frames out."""
-        self.room.post("frame", conn, protocol_mod.parse_client_frame(text, self.room.game))
+        self.room.post(effects_mod.Frame(
+            conn, protocol_mod.parse_client_frame(text, self.room.state.game)))
         await self.settle()
 
     async def settle(self) -> None:
@@ -297,17 +298,18 @@ class Table:
         recorder = room.recorder
         if recorder is not None:
             recorder.begin()
-        now = room.state.now = effects_mod.Now.read()  # as the actor reads it for a timer
-        assert room.match is not None
-        events = room.match.play(None, action, now=now.mono)
-        room.life._after_move(events)  # noqa: SLF001 - what MatchLife.on_timer does
-        room.perform(room.take())
+        core = room.core
+        now = core.state.now = effects_mod.Now.read()  # as the actor reads it for a timer
+        assert core.state.match is not None
+        events = core.state.match.play(None, action, now=now.mono)
+        core.life._after_move(events)  # noqa: SLF001 - what MatchLife.on_timer does
+        room.perform(core.take())
         if recorder is not None:
             recorder.end(room.state)
         await self.settle()
 
     async def close(self) -> None:
-        self.room.post("close")
+        self.room.post(effects_mod.CloseRoom())
         await asyncio.sleep(0)
         if self.room.task is not None:
             await self.room.task
@@ -351,7 +353,7 @@ async def play(args: argparse.Namespace, clock: Clock | None, match_seed: int,
         gc.collect()
         gc.disable()
         for taken in range(5000):
-            match = table.room.match
+            match = table.room.state.match
             if match is None or match.outcome() is not None:
                 break
             move = (choose_counter(match.state, taken, args.players) if counter

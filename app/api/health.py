@@ -16,8 +16,8 @@ router = APIRouter(tags=["health"])
 
 PING_SECONDS = 1.5
 """How long the health check waits for the database and for Redis (asked at the same time): a
-silent one is reported as down (503) well within 2 s, whatever its own timeouts (issue 7,
-item 5)."""
+silent one is reported as down (503) well within 2 s, whatever its own timeouts
+(docs/decisions/0018)."""
 
 
 async def _redis_answers(registry: Registry) -> bool:

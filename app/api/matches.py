@@ -1,6 +1,6 @@
 """Finished matches and the leaderboard as JSON.
 
-Inputs are checked before they reach the database (issue 7, item 12): a game id must look like
+Inputs are checked before they reach the database: a game id must look like
 one (else 422), an id outside the ``id`` column is no match (404). Every read runs through
 ``Database.run``, within the database's deadline; a database that is down or silent answers 503
 (``app/main.py``), never a hang. The answers about one match are built once, off the event

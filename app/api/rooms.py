@@ -120,8 +120,8 @@ async def create_room(body: CreateRoom, request: Request, registry: Registry) ->
         raise HTTPException(422, str(exc)) from exc
     except RoomLimitReached as exc:
         raise HTTPException(503, "the server holds as many rooms as it can; try later") from exc
-    url = room_url(request, room.code)
-    return RoomCreated(code=room.code, member=host.id, token=token, room_url=url, join_url=url)
+    url = room_url(request, room.state.code)
+    return RoomCreated(code=room.state.code, member=host.id, token=token, room_url=url, join_url=url)
 
 
 @router.get("", summary="Public rooms waiting for players, with a person in them")
@@ -136,7 +136,7 @@ async def room_summary(code: str, request: Request, registry: Registry) -> dict[
     processes, a room elsewhere answers with its directory summary."""
     refuse_if_throttled(request)
     room = registry.get(code)
-    if room is not None and not room.closed:
+    if room is not None and not room.state.closed:
         frame = room.room_frame()
         frame.pop("type")
         return frame
@@ -157,7 +157,8 @@ async def room_qr(code: str, request: Request, registry: Registry) -> Response:
     buffer = io.BytesIO()
     qr.save(buffer, kind="svg", scale=6, border=2, dark="#1b1230", light="#ffffff", xmldecl=False)
     # The code's link is at PUBLIC_URL, or (without it) follows the request's address: then
-    # only the browser may keep it, per Host (issue 25, item 9).
+    # only the browser may keep it, per Host (a shared cache would hand one address's link to
+    # a page opened at another).
     headers = {"Cache-Control": "private, max-age=3600", "Vary": "Host"} \
         if follows_host(request) else {"Cache-Control": "public, max-age=3600"}
     return Response(buffer.getvalue(), media_type="image/svg+xml", headers=headers)

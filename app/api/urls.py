@@ -8,7 +8,7 @@ trusted proxy (``FORWARDED_ALLOW_IPS``) already carries the forwarded scheme.
 
 The pages' own assets and links to the site's routes (the templates' ``url_for``) never follow
 the request's ``Host``: they are at ``PUBLIC_URL`` when it is set, else root-relative paths,
-which the browser resolves against the address it opened (issue 25, item 9). What does follow
+which the browser resolves against the address it opened. What does follow
 the request (the invite links and QR code without ``PUBLIC_URL``) is sent with ``Vary: Host``.
 """
 

@@ -1,6 +1,6 @@
 """Reading and writing finished matches. Keyword-only functions over a ``Database``.
 
-Every input is checked before it reaches the database (issue 7, item 12): an id outside the
+Every input is checked before it reaches the database: an id outside the
 ``id`` column's range is simply not a match, and a game id that could not be one (a NUL, a
 thousand characters) finds no matches; neither becomes a database error.
 """

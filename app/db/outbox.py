@@ -8,7 +8,7 @@ deletes their files; the backoff ends early when the rooms' journal sees the dat
 again (``retry_now``). At start-up the writer takes up whatever the outbox holds, so a restart
 (or a crash) keeps what was pending. Writes are idempotent (``save_match`` finds a match by its
 unique seed hash), so a write whose answer was lost, retried, stores the match once.
-(Issue 7, item 1; docs/architecture.md, "Persistence".)
+(docs/decisions/0017; docs/architecture.md, "Persistence".)
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ class MatchWriter:
     def retry_now(self) -> None:
         """The database answers again (the rooms' journal saw it: app/realtime/durable/journal.py): the
         matches waiting are written now instead of after the rest of the backoff, which may
-        be up to ``max_delay`` (issue 25, item 10)."""
+        be up to ``max_delay``."""
         if self._waiting or self.schema_pending:
             self._retry.set()
 

@@ -23,8 +23,8 @@ The room's contract with a bot:
 - a bot only reads a frame: it changes none of its objects, then or later (it copies what it
   wants to change). The room hands it the frame as a value that shares its objects with the
   other seats' frames, the game's views and module constants (app/realtime/room/frames.py,
-  ``to_bot``): decoding a copy for each bot seat cost more than the rest of its frame
-  (docs/performance.md); tests/bots/test_frames_unchanged.py holds every bot to this;
+  ``to_bot``): decoding a copy for each bot seat cost more than the rest of its frame;
+  tests/bots/test_frames_unchanged.py holds every bot to this;
 - when the thinking time has passed the room puts the action in its queue like a player's
   action. Thinking times are bounded (``MAX_DELAY_MS``; a race's reaction times by the time the
   rules give the race).

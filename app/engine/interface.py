@@ -64,7 +64,7 @@ SYSTEM = None
 class Move:
     """One entry of the action log: who acted, what they did, and when the room received it.
 
-    The one type of a move everywhere (issue 12, "one type for a logged move"): the engines
+    The one type of a move everywhere: the engines
     get it with ``action`` parsed into the game's action model; the room's log, the journal,
     a restore, the match store and the fairness check keep it with ``action`` as its JSON
     object. As JSON (the database, the outbox, the API) it is ``to_json``/``from_json``; its

@@ -79,7 +79,8 @@ class MoveLog(Sequence[Move]):
     def entry(self, index: int) -> LogEntry:
         """Move ``index`` as the log holds it (its action as JSON text). The newest move, when
         the room appended it as text, is not decoded at all: the state frame reads its seat
-        and time, the journal writes it as a row, every move (issue 22)."""
+        and time, the journal writes it as a row, every move (docs/performance.md, "Counting
+        instructions")."""
         if self._newest_entry is not None and index in (-1, len(self._moves) - 1):
             return self._newest_entry
         data = orjson.loads(self._moves[index])

@@ -7,6 +7,11 @@ anything reaches a room the endpoint applies the server's limits
 connection and per room, and the join deadline. A refused frame gets an ``error`` frame for this
 client only; a refused socket gets an ``error`` and a close code (docs/protocol.md, "Close
 codes"). Frames to the client leave through its ``Connection``.
+
+One socket's life, in named parts: ``_accept`` (the origin and the address's socket cap),
+``_find`` (the room here, or the node that owns it), ``FrameReader`` (each frame's checks), its
+room's side (``LocalRoom`` posts to the room's actor, ``RelayedRoom`` to the owner's node),
+``_join_deadline``, and the close (``_serve``'s end: the room told, the connection closed).
 """
 
 from __future__ import annotations
@@ -15,16 +20,19 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from functools import partial
+from typing import Any, Protocol
 
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app import logs, metrics
 from app.collector import note_connection
 from app.hosts import HostPolicy
+from app.engine import Game
 from app.realtime.actor import CLOSE_ROOM_CLOSED, Room
-from app.realtime.cluster.relay import CLOSE_TRY_AGAIN_LATER, REDIS_DOWN, UNAVAILABLE
+from app.realtime.cluster.relay import CLOSE_TRY_AGAIN_LATER, REDIS_DOWN, UNAVAILABLE, Cluster
 from app.realtime.registry import RoomRegistry
+from app.realtime.room.effects import Closed, Frame
 from app.realtime.room.protocol import (
     Join, Pong, ProtocolError, encode, error_frame, parse_client_frame,
 )
@@ -54,8 +62,8 @@ class FrameLimit:
     (1008): a flood costs the flooder. The frames refused are counted in a bucket of one
     allowance (a second's worth, refilled at the allowance's rate), so a burst of the
     allowance's frames passes, the next allowance's are refused, and the frame after them closes
-    (docs/protocol.md, "Limits"; issue 25, item 7: a bucket of twice the allowance closed only
-    after three allowances)."""
+    (docs/protocol.md, "Limits"; a bucket of twice the allowance would close only after three
+    allowances)."""
 
     __slots__ = ("_window", "_refused", "_warned")
 
@@ -74,6 +82,129 @@ class FrameLimit:
             self._warned = now
             conn.error("rate_limited", "too many frames; slow down")
         return False
+
+
+class RoomSide(Protocol):
+    """Where a socket's checked frames go: the room in this process (``LocalRoom``) or the node
+    that owns it (``RelayedRoom``)."""
+
+    @property
+    def game(self) -> Game | None:
+        """The room's game, whose actions the endpoint parses (None: the owner's node does)."""
+
+    def deliver(self, text: str, message: Any) -> bool:
+        """Hand on one checked frame; False when the connection is done with."""
+
+    def joined(self) -> bool:
+        """Whether the client has joined (else the join deadline closes it)."""
+
+    def leave(self) -> None:
+        """The socket is gone: the room is told."""
+
+
+class LocalRoom:
+    """A room of this process, as one of its sockets reaches it: each frame is posted to its
+    actor (``Room.post``), but for what the endpoint settles itself: a pong (docs/decisions/
+    0033), a closed room, the room's share of frames spent."""
+
+    __slots__ = ("conn", "room", "game")
+
+    def __init__(self, conn: Connection, room: Room) -> None:
+        self.conn = conn
+        self.room = room
+        self.game: Game | None = room.state.game
+        conn.on_gone = self._gone
+
+    def deliver(self, text: str, message: Any) -> bool:
+        conn, room = self.conn, self.room
+        if type(message) is Pong:
+            # The heartbeat's answer is the connection's own bookkeeping, counted where it
+            # arrives rather than queued for the room, on the room's clock (``Now.mono``;
+            # uvloop's loop.time() is cached to the millisecond: docs/decisions/0033).
+            conn.answer_ping(message.t, time.monotonic())
+            return True
+        if room.state.closed:
+            conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
+            return False
+        if _room_busy(room):
+            conn.error("rate_limited", "this room is busy; slow down",
+                       getattr(message, "ref", None))
+        else:
+            room.post(Frame(conn, message))
+        return True
+
+    def joined(self) -> bool:
+        return self.conn.joined
+
+    def leave(self) -> None:
+        self.room.post(Closed(self.conn))
+
+    def _gone(self, conn: Connection) -> None:
+        """The server gave up on the connection (it fell behind): the room is told at once."""
+        self.room.post(Closed(conn))
+
+
+class RelayedRoom:
+    """A room owned by another node: each checked frame is relayed to it, one hop, and its
+    frames come back the same way (until the relay is closed with 1012 because the room's
+    lease left that node: app/realtime/cluster/relay.py). The client joins on the owner's
+    node: here, the join it sent is what counts."""
+
+    __slots__ = ("cluster", "node", "code", "key", "sent_join")
+
+    game = None
+    """The owner's node reads the action (docs/decisions/0031)."""
+
+    def __init__(self, conn: Connection, cluster: Cluster, node: str, code: str) -> None:
+        self.cluster, self.node, self.code = cluster, node, code
+        self.key = cluster.open_remote(node, code, conn)
+        self.sent_join = False
+
+    def deliver(self, text: str, message: Any) -> bool:
+        self.sent_join = self.sent_join or isinstance(message, Join)
+        self.cluster.forward(self.node, self.code, self.key, text)
+        return True
+
+    def joined(self) -> bool:
+        return self.sent_join
+
+    def leave(self) -> None:
+        self.cluster.close_remote(self.node, self.code, self.key)
+
+
+class FrameReader:
+    """One socket's frames as they arrive: the connection's rate (``FrameLimit``), the frame's
+    shape (``parse_client_frame``, with the game's actions), a join while the address is
+    throttled, then the room's side."""
+
+    __slots__ = ("conn", "side", "limit", "guard", "address", "loop")
+
+    def __init__(self, conn: Connection, side: RoomSide, guard: SocketGuard,
+                 address: str) -> None:
+        self.conn, self.side, self.guard, self.address = conn, side, guard, address
+        self.limit = FrameLimit(guard)
+        self.loop = asyncio.get_running_loop()
+
+    def handle(self, text: str) -> bool:
+        """One frame of the client; False once the connection is done: closed, and its close
+        handed to the socket (``Connection.finished``). A connection the server has closed
+        reads on until then, dropping what the client sends: its close (and the error saying
+        why) may still wait for the room's journal, and a frame that came meanwhile (a pong)
+        ended the connection without them."""
+        conn = self.conn
+        if conn.closed:
+            return not conn.finished
+        if not self.limit.admit(conn, self.loop.time()):
+            return not conn.finished
+        try:
+            message = parse_client_frame(text, self.side.game)
+        except ProtocolError as exc:
+            conn.error(exc.code, exc.message, exc.ref)
+            return True
+        if isinstance(message, Join) and self.guard.probes.blocked(self.address):
+            conn.close(CLOSE_THROTTLED, ("throttled", "too many attempts; wait a moment"))
+            return not conn.finished
+        return self.side.deliver(text, message) or not conn.finished
 
 
 async def _texts(ws: WebSocket, conn: Connection) -> AsyncIterator[str]:
@@ -116,6 +247,18 @@ async def _receive_directly(ws: WebSocket, handle: Callable[[str], bool]) -> boo
     return True
 
 
+async def _read(ws: WebSocket, conn: Connection, handle: Callable[[str], bool]) -> None:
+    """Every frame of the client to ``handle``, straight from the protocol (docs/decisions/
+    0013) or, on another server, through ``receive``, until the connection is done."""
+    try:
+        if not await _receive_directly(ws, handle):
+            async for text in _texts(ws, conn):
+                if not handle(text):
+                    break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+
+
 async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
     await ws.send_text(encode(error_frame(code, message)))
     await ws.close(code=close_code)
@@ -125,16 +268,8 @@ async def serve_room_socket(
     ws: WebSocket, code: str, registry: RoomRegistry, guard: SocketGuard, hosts: HostPolicy
 ) -> None:
     """Serve one client of room ``code`` until it leaves or the room closes."""
-    if not hosts.origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
-        metrics.request_refused("origin")
-        await ws.close(code=CLOSE_POLICY)  # before accept: the server answers 403
-        return
-    address = client_address(ws.client)
-    await ws.accept()
-    note_connection()  # on the older schedule, a burst of joins brings a full pass forward
-    if not guard.admit(address):
-        await _refuse(ws, "too_many_connections", "too many connections from your address",
-                      CLOSE_TOO_MANY_CONNECTIONS)
+    address = await _accept(ws, guard, hosts)
+    if address is None:
         return
     try:
         await _serve(ws, code.upper(), registry, guard, address)
@@ -142,115 +277,80 @@ async def serve_room_socket(
         guard.release(address)
 
 
-async def _serve(
-    ws: WebSocket, code: str, registry: RoomRegistry, guard: SocketGuard, address: str
-) -> None:
-    """The room may live in this process, or (with a cluster) on another node: then each checked
-    frame is relayed to the owner and the owner's frames come back the same way (until the
-    relay is closed with 1012 because the room's lease left that node: ``cluster.py``)."""
+async def _accept(ws: WebSocket, guard: SocketGuard, hosts: HostPolicy) -> str | None:
+    """The socket accepted and counted against its address (``guard.admit``): the address, or
+    None when it was refused: a page of another site before the upgrade (403), an address
+    with too many sockets after it."""
+    if not hosts.origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
+        metrics.request_refused("origin")
+        await ws.close(code=CLOSE_POLICY)  # before accept: the server answers 403
+        return None
+    address = client_address(ws.client)
+    await ws.accept()
+    note_connection()  # on the older schedule, a burst of joins brings a full pass forward
+    if not guard.admit(address):
+        await _refuse(ws, "too_many_connections", "too many connections from your address",
+                      CLOSE_TOO_MANY_CONNECTIONS)
+        return None
+    return address
+
+
+async def _find(ws: WebSocket, code: str, registry: RoomRegistry, guard: SocketGuard,
+                address: str) -> Room | str | None:
+    """Where room ``code`` lives: the room, when in this process; the node that owns it, with
+    a cluster; None when the socket was refused (the address throttled, Redis away, no such
+    room). A room nobody owns (its node died or stopped) is taken over here
+    (docs/architecture.md, "Several processes")."""
     if guard.probes.blocked(address):
         await _refuse(ws, "throttled", "too many attempts; wait a moment", CLOSE_THROTTLED)
-        return
+        return None
     room = registry.get(code)
-    owner = None
-    if (room is None or room.closed) and registry.cluster is not None:
-        # The lease says where the room lives; a room nobody owns (its node died or stopped)
-        # is taken over here (docs/architecture.md, "Several processes").
+    if room is not None and not room.state.closed:
+        return room
+    if registry.cluster is not None:
         try:
             room, owner = await registry.locate(code)
         except REDIS_DOWN as error:  # the page comes back later (docs/protocol.md, 1013)
             registry.cluster.outage.failed(f"locating room {code}", error)
             await _refuse(ws, *UNAVAILABLE, CLOSE_TRY_AGAIN_LATER)
-            return
+            return None
         registry.cluster.outage.ok()
-    if (room is None or room.closed) and owner is None:
-        guard.probes.miss(address)
-        await _refuse(ws, "no_such_room", f"there is no room {code!r}", CLOSE_NO_SUCH_ROOM)
+        if room is not None and not room.state.closed:
+            return room
+        if owner is not None:
+            return owner
+    guard.probes.miss(address)
+    await _refuse(ws, "no_such_room", f"there is no room {code!r}", CLOSE_NO_SUCH_ROOM)
+    return None
+
+
+async def _serve(
+    ws: WebSocket, code: str, registry: RoomRegistry, guard: SocketGuard, address: str
+) -> None:
+    """One accepted socket of room ``code``: its connection, its frames read and handed to the
+    room's side until it is done, then the room told and the connection closed."""
+    found = await _find(ws, code, registry, guard, address)
+    if found is None:
         return
-    loop = asyncio.get_running_loop()
     conn = Connection(ws.send, direct_text_writer(ws))
     conn.abort = transport_aborter(ws)
-    logs.bind_room(room)  # this task's log lines name the room and the member
-    logs.handling(conn)
-    conn.on_bad_join = lambda: guard.probes.miss(address)
-    # A relayed client joins on the owner's node: here, the join it sent is what counts.
-    sent_join = [False]
-    if owner is not None:
-        assert registry.cluster is not None  # an owner elsewhere is only known through one
-        cluster, node = registry.cluster, owner
-        relay_key = cluster.open_remote(node, code, conn)
-        game = None  # the owner's node reads the action (docs/decisions/0031)
-
-        def deliver(text: str, message: Any) -> bool:
-            sent_join[0] = sent_join[0] or isinstance(message, Join)
-            cluster.forward(node, code, relay_key, text)
-            return True
-
-        def leave() -> None:
-            cluster.close_remote(node, code, relay_key)
-
-        joined: Callable[[], bool] = lambda: sent_join[0]  # noqa: E731
+    conn.on_bad_join = partial(guard.probes.miss, address)
+    side: RoomSide
+    if isinstance(found, Room):
+        side = LocalRoom(conn, found)
+        logs.bind_room(found.state)  # this task's log lines name the room and the member
     else:
-        assert room is not None
-        here = room
-        game = room.game
-        conn.on_gone = lambda gone: here.post("closed", gone)
-
-        def deliver(text: str, message: Any) -> bool:
-            if type(message) is Pong:
-                # The heartbeat's answer is the connection's own bookkeeping, counted where it
-                # arrives rather than queued for the room, on the room's clock (``Now.mono``;
-                # uvloop's loop.time() is cached to the millisecond: docs/decisions/0033).
-                conn.answer_ping(message.t, time.monotonic())
-                return True
-            if here.closed:
-                conn.close(CLOSE_ROOM_CLOSED, ("room_closed", "this room has closed"))
-                return False
-            if _room_busy(here):
-                conn.error("rate_limited", "this room is busy; slow down",
-                           getattr(message, "ref", None))
-            else:
-                here.post("frame", conn, message)
-            return True
-
-        def leave() -> None:
-            here.post("closed", conn)
-
-        joined = lambda: conn.joined  # noqa: E731
-    deadline = loop.call_later(
-        guard.policy.join_deadline_seconds, _join_deadline, conn, joined)
-    limit = FrameLimit(guard)
-
-    def handle(text: str) -> bool:
-        """One frame of the client; False once the connection is done: closed, and its close
-        handed to the socket (``Connection.finished``). A connection the server has closed
-        reads on until then, dropping what the client sends: its close (and the error saying
-        why) may still wait for the room's journal, and a frame that came meanwhile (a pong)
-        ended the connection without them."""
-        if conn.closed:
-            return not conn.finished
-        if not limit.admit(conn, loop.time()):
-            return not conn.finished
-        try:
-            message = parse_client_frame(text, game)
-        except ProtocolError as exc:
-            conn.error(exc.code, exc.message, exc.ref)
-            return True
-        if isinstance(message, Join) and guard.probes.blocked(address):
-            conn.close(CLOSE_THROTTLED, ("throttled", "too many attempts; wait a moment"))
-            return not conn.finished
-        return deliver(text, message) or not conn.finished
-
+        assert registry.cluster is not None  # an owner elsewhere is only known through one
+        side = RelayedRoom(conn, registry.cluster, found, code)
+        logs.bind_room(None)
+    logs.handling(conn)
+    deadline = asyncio.get_running_loop().call_later(
+        guard.policy.join_deadline_seconds, _join_deadline, conn, side)
     try:
-        if not await _receive_directly(ws, handle):
-            async for text in _texts(ws, conn):
-                if not handle(text):
-                    break
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+        await _read(ws, conn, FrameReader(conn, side, guard, address).handle)
     finally:
         deadline.cancel()
-        leave()
+        side.leave()
         conn.close()
 
 
@@ -259,7 +359,7 @@ def _room_busy(room: Room) -> bool:
     return not room.inbox.allow() or room.queued() > ROOM_QUEUE_LIMIT
 
 
-def _join_deadline(conn: Connection, joined: Callable[[], bool]) -> None:
+def _join_deadline(conn: Connection, side: RoomSide) -> None:
     """Close a connection that has not joined in time."""
-    if not joined() and not conn.closed:
+    if not side.joined() and not conn.closed:
         conn.close(CLOSE_JOIN_TIMEOUT, ("join_timeout", "no 'join' frame in time"))

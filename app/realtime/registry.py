@@ -26,6 +26,7 @@ from app.realtime.actor import CLOSE_SERVER_RESTARTING, Room
 from app.realtime.cluster.lease import Entry
 from app.realtime.cluster.relay import REDIS_DOWN, Cluster
 from app.realtime.durable.journal import Journal, RoomRecorder
+from app.realtime.room.effects import CloseRoom
 from app.realtime.room.members import Member
 from app.realtime.room.state import SocketPolicy
 from app.realtime.room.tokens import SeatTokens
@@ -119,13 +120,13 @@ class RoomRegistry:
                     log.exception("could not record the fencing token of room %s", code)
             room.recorder.gate.lease_fence = fence
         if parsed is not None:
-            room.options = parsed
+            room.state.options = parsed
         host = room.add_member(host_nickname)
-        self.rooms[room.code] = room
+        self.rooms[code] = room
         if room.recorder is not None:  # the host's token names a member the database has
             assert self.journal is not None
             await self.journal.wait(room.recorder.record(room.state), CREATE_WAIT_SECONDS)
-            room.last_activity = time.monotonic()  # its idle time counts from now
+            room.state.last_activity = time.monotonic()  # its idle time counts from now
         room.start(on_close=self._forget)
         return room, host, room.token_for(host)
 
@@ -212,7 +213,7 @@ class RoomRegistry:
         assert room.recorder is not None
         room.recorder.gate.lease_fence = fence
         room.recorder.adopt(room.state)
-        self.rooms[room.code] = room
+        self.rooms[room.state.code] = room
         room.start(on_close=self._forget)
         room.resumed(elapsed)
         room.recorder.record(room.state)
@@ -225,7 +226,7 @@ class RoomRegistry:
         assert self.cluster is not None
         code = code.upper()
         room = self.get(code)
-        if room is not None and not room.closed:
+        if room is not None and not room.state.closed:
             return room
         taking = self._taking.get(code)
         if taking is not None:
@@ -296,7 +297,7 @@ class RoomRegistry:
         owned it; (None, the owning node) when elsewhere; (None, None) when nowhere."""
         code = code.upper()
         room = self.get(code)
-        if room is not None and not room.closed:
+        if room is not None and not room.state.closed:
             return room, None
         if self.cluster is None:
             return None, None
@@ -318,19 +319,20 @@ class RoomRegistry:
     @staticmethod
     def summary(room: Room) -> dict[str, Any]:
         """What the lobby and the directory show of a room."""
+        state = room.state
         return {
-            "code": room.code, "game": room.game.id, "title": room.game.title,
-            "public": room.public, "status": room.status,
-            "players": sum(1 for m in room.members.values() if m.player),
-            "max_players": room.game.max_players,
-            "host": room.members[room.host].nickname if room.host in room.members else None,
+            "code": state.code, "game": state.game.id, "title": state.game.title,
+            "public": state.public, "status": state.status,
+            "players": sum(1 for m in state.members.values() if m.player),
+            "max_players": state.game.max_players,
+            "host": state.members[state.host].nickname if state.host in state.members else None,
         }
 
     @classmethod
     def _entry(cls, room: Room) -> Entry:
         """The room as the directory holds it (the lobby lists it while public, waiting and
         with a person in it: ``RoomState.listed``)."""
-        return Entry(room.code, cls.summary(room), room.state.listed())
+        return Entry(room.state.code, cls.summary(room), room.state.listed())
 
     def _list_now(self, room: Room) -> None:
         """Room ``room`` entered or left the lobby (its ``Listed`` effect): its directory entry
@@ -343,15 +345,16 @@ class RoomRegistry:
 
     async def _write_entry(self, room: Room) -> None:
         assert self.cluster is not None
-        if room.closed or self.rooms.get(room.code) is not room:
+        code = room.state.code
+        if room.state.closed or self.rooms.get(code) is not room:
             return  # closed meanwhile: letting go of its lease takes it out of the lobby
         try:
             lost = await self.cluster.leases.renew([self._entry(room)])
         except REDIS_DOWN as error:  # the renewal loop writes it once Redis answers
-            self.cluster.outage.failed(f"writing the directory entry of room {room.code}", error)
+            self.cluster.outage.failed(f"writing the directory entry of room {code}", error)
             return
         except Exception:  # noqa: BLE001 - a bug: the renewal loop writes it
-            log.exception("could not write the directory entry of room %s", room.code)
+            log.exception("could not write the directory entry of room %s", code)
             return
         for code in lost:
             self._lose(code, room)
@@ -367,7 +370,7 @@ class RoomRegistry:
     async def lookup(self, code: str) -> dict[str, Any] | None:
         """A room's summary, wherever it lives; ``node`` names its owner when it is elsewhere."""
         room = self.get(code)
-        if room is not None and not room.closed:
+        if room is not None and not room.state.closed:
             return self.summary(room)
         if self.cluster is not None:
             return await self.cluster.leases.summary(code.upper())
@@ -394,13 +397,13 @@ class RoomRegistry:
         delay = ttl / 3
         while not self._closing:  # a cancellation a Redis call swallowed (cluster.py)
             await asyncio.sleep(delay)
-            entries = [self._entry(r) for r in list(self.rooms.values()) if not r.closed]
+            entries = [self._entry(r) for r in list(self.rooms.values()) if not r.state.closed]
             sent = time.monotonic()
             try:
                 lost = await asyncio.wait_for(self.cluster.leases.renew(entries), ttl / 6)
             except Exception as error:  # noqa: BLE001 - Redis away: the rooms stop in time
                 delay = ttl / 12
-                if isinstance(error, REDIS_DOWN):  # one warning per outage (issue 25, item 6)
+                if isinstance(error, REDIS_DOWN):  # one warning an outage (docs/decisions/0045)
                     self.cluster.outage.failed("renewing the room leases", error)
                 else:
                     log.warning("room leases not renewed (%s); trying again",
@@ -424,12 +427,12 @@ class RoomRegistry:
         room stops at once, writes nothing more, and its pages are closed with 1012 (they
         reconnect to the new owner)."""
         room = self.rooms.get(code)
-        if room is None or room.closed or (which is not None and room is not which):
+        if room is None or room.state.closed or (which is not None and room is not which):
             return
         log.warning("room %s: lease lost; stopping it here", code)
         if room.recorder is not None and not room.recorder.gate.fenced:
             room.recorder.gate.fence()
-        room.post("close", CLOSE_SERVER_RESTARTING)
+        room.post(CloseRoom(CLOSE_SERVER_RESTARTING))
 
     async def _sweep(self) -> None:
         """Take over the rooms whose directory entry went stale (their owner stopped renewing:
@@ -479,10 +482,11 @@ class RoomRegistry:
         gone = room.close_code != CLOSE_SERVER_RESTARTING
         if room.recorder is not None and gone:
             room.recorder.forget()  # closed for good (idle, or closed): its rows go
-        if self.rooms.get(room.code) is room:
-            del self.rooms[room.code]
+        code = room.state.code
+        if self.rooms.get(code) is room:
+            del self.rooms[code]
             if self.cluster is not None and not self._closing:
-                task = asyncio.get_running_loop().create_task(self._let_go(room.code, gone))
+                task = asyncio.get_running_loop().create_task(self._let_go(code, gone))
                 self._pending.add(task)
                 task.add_done_callback(self._pending.discard)
 
@@ -510,7 +514,7 @@ class RoomRegistry:
             task.cancel()
         rooms = list(self.rooms.values())
         for room in rooms:
-            room.post("close", CLOSE_SERVER_RESTARTING)
+            room.post(CloseRoom(CLOSE_SERVER_RESTARTING))
         actors = [room.task for room in rooms if room.task is not None]
         if actors:
             await asyncio.wait(actors, timeout=2.0)
@@ -520,7 +524,8 @@ class RoomRegistry:
         if self.cluster is not None:
             if flushed:
                 try:
-                    await self.cluster.leases.release([r.code for r in rooms], forget=False)
+                    await self.cluster.leases.release([r.state.code for r in rooms],
+                                                      forget=False)
                 except REDIS_DOWN as error:  # the leases run out by themselves
                     log.warning("could not hand the rooms over (%s); their leases run out "
                                 "within %g s, then other nodes take them over",

@@ -25,7 +25,7 @@ const $ = (id) => document.getElementById(id);
 
 const state = {
   me: null, seat: null, room: null, frame: null, version: -1, game: null, gameModule: null,
-  nickname: savedNickname(), fill: false, match: null, seedHash: null, stale: null, watchingReason: null,
+  nickname: savedNickname(), fill: false, match: null, stale: null, watchingReason: null,
   connected: false,
 };
 const sounds = new Sounds();
@@ -184,13 +184,8 @@ function onError(frame) {
 function onRoom(room) {
   const previous = state.room;
   state.room = room;
-  // A new match: the state frame's `match` tells; from an older server, a new seed hash does.
-  if (room.match_number !== undefined && room.match_number !== null) {
-    if (state.match !== null && room.match_number > state.match) newMatch(room.match_number);
-  } else if (room.seed_hash && state.seedHash && room.seed_hash !== state.seedHash) {
-    newMatch(null);
-  }
-  if (room.seed_hash) state.seedHash = room.seed_hash;
+  // A new match: the room's match number grew (the state frame's `match` tells it too).
+  if (state.match !== null && room.match_number > state.match) newMatch(room.match_number);
   const mine = room.members.find((m) => m.id === state.me);
   if (mine) state.seat = mine.seat;
   if (mine && state.wantedName) {
@@ -238,11 +233,9 @@ function newMatch(number) {
 }
 
 function onState(frame) {
-  if (frame.match !== undefined && frame.match !== null) {
-    if (state.match === null) state.match = frame.match;
-    else if (frame.match > state.match) newMatch(frame.match);
-    else if (frame.match < state.match) return;
-  }
+  if (state.match === null) state.match = frame.match;
+  else if (frame.match > state.match) newMatch(frame.match);
+  else if (frame.match < state.match) return;
   if (frame.version < state.version && state.frame) {
     state.stale = frame; // kept in case a room frame says a new match began
     return;

@@ -212,7 +212,7 @@ def test_a_websocket_from_another_sites_page_is_refused_before_it_is_accepted(se
     assert _handshake_status(server, code) == 101  # no Origin: not a browser
     assert refused_count(server, "origin") >= before + 3
     room = server.registry.get(code)
-    assert [m.nickname for m in room.members.values()] == ["Ann", "Zed", "Zed 2"]
+    assert [m.nickname for m in room.state.members.values()] == ["Ann", "Zed", "Zed 2"]
 
 
 def test_a_websocket_naming_a_host_the_site_does_not_answer_is_refused(server):

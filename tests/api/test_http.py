@@ -54,7 +54,7 @@ def test_create_room(http, server):
     assert len(body["code"]) == 4 and body["code"].isalpha() and body["code"].isupper()
     assert body["room_url"] == f"{server.base_url}/r/{body['code']}" == body["join_url"]
     room = server.registry.get(body["code"])
-    assert room.members[body["member"]].nickname == "Ann" and room.host == body["member"]
+    assert room.state.members[body["member"]].nickname == "Ann" and room.state.host == body["member"]
     assert http.post("/api/rooms", json={"game": "chess", "nickname": "Ann"}).status_code == 404
     for bad in ({"game": "panika", "nickname": ""}, {"game": "panika", "nickname": "   "},
                 {"game": "panika", "nickname": "N" * 25}, {"game": "panika"},

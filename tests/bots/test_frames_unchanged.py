@@ -11,6 +11,7 @@ comparisons)."""
 
 from __future__ import annotations
 
+from dataclasses import astuple
 from typing import Any
 
 import orjson
@@ -20,7 +21,7 @@ from app.bots import DIFFICULTIES, bot_games, make_bot
 from app.bots.arena import play_match
 from app.realtime.room import protocol as p
 from app.realtime.room.bots import BotSeats
-from app.realtime.room.effects import Effect, Later
+from app.realtime.room.effects import BotDecision, Effect, Later
 from tests.realtime.core_helpers import at, join, of_type, room
 
 GAMES = sorted(bot_games())
@@ -62,8 +63,9 @@ def test_no_bot_changes_the_frames_it_is_given(game_id: str, difficulty: str) ->
         assert result.outcome is not None and all(b.frames for b in bots)
 
 
-def _bot_moves(effects: list[Effect]) -> list[tuple[Any, ...]]:
-    return [e.message for e in effects if isinstance(e, Later) and e.message[0] == "bot"]
+def _bot_moves(effects: list[Effect]) -> list[BotDecision]:
+    return [e.message for e in effects if isinstance(e, Later)
+            and isinstance(e.message, BotDecision)]
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -89,7 +91,7 @@ def test_a_bot_in_a_room_gets_the_frame_its_seats_client_would_decode(
             break
         t += 1
         if pending:  # the bots' decisions in turn, Ann's first legal action in between
-            _, seat, generation, action = pending.pop(0)
+            seat, generation, action = astuple(pending.pop(0))
             effects = core.bot_decision(seat, generation, action, at(t))
         else:
             states = of_type(effects, ann, "state")

@@ -53,4 +53,4 @@ def frames_to(effects: list[Effect], conn: Connection) -> list[dict[str, Any]]:
 
 def match_of(core: RoomCore) -> Any:
     """The running match (its ``state`` and ``version``), or None."""
-    return core.match
+    return core.state.match

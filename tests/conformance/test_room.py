@@ -46,7 +46,7 @@ def test_state_frames_carry_the_engines_view_legal_list_active_seats_and_timers(
                 if frame["type"] == "state":
                     latest[conn] = frame
         match = match_of(core)
-        if match is None or core.status != "playing":
+        if match is None or core.state.status != "playing":
             return
         timers = sorted((t.key, t.label, list(t.seats)) for t in game.timers(match.state)
                         if t.visible)
@@ -68,7 +68,7 @@ def test_state_frames_carry_the_engines_view_legal_list_active_seats_and_timers(
         absorb(core.frame(conns[0], p.Start(type="start"), at(clock)))
     for _ in range(300):
         clock += 0.25
-        if core.status != "playing":
+        if core.state.status != "playing":
             absorb(core.frame(conns[0], p.Rematch(type="rematch"), at(clock)))
             continue
         movers = [c for c in conns if latest.get(c, {}).get("legal")]

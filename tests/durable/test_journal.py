@@ -464,22 +464,22 @@ def test_an_overflowing_queue_is_dropped_and_each_room_written_again_whole(tmp_p
         room = Room(code="QRST", game=get_game("panika_counter"), public=True,
                     tokens=SeatTokens("k"), save_match=save)
         room.add_member("Ann")
-        room.recorder = RoomRecorder(journal, room.code)
+        room.recorder = RoomRecorder(journal, room.state.code)
         room.recorder.record(room.state)
         await _settled(journal)
         down()
-        room.match.play(0, {"type": "tap"}, now=time.monotonic())
+        room.state.match.play(0, {"type": "tap"}, now=time.monotonic())
         room.recorder.record(room.state)
         while journal.failing_since is None:  # the database is found away
             await asyncio.sleep(0.05)
         for i in range(1, 25):  # up and down by one: the counter never bursts
-            room.match.play(0, {"type": "tap" if i % 2 == 0 else "back"}, now=time.monotonic())
+            room.state.match.play(0, {"type": "tap" if i % 2 == 0 else "back"}, now=time.monotonic())
             room.recorder.record(room.state)
         assert journal.pending <= 10  # dropped at 10; the room waits for the database
         up()
         assert await journal.flush(10.0)
         # the room's next input: written again whole
-        room.match.play(0, {"type": "back"}, now=time.monotonic())
+        room.state.match.play(0, {"type": "back"}, now=time.monotonic())
         room.recorder.record(room.state)
         assert await journal.flush(10.0)
         await journal.stop()

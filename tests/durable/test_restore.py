@@ -17,7 +17,7 @@ from app.engine import Move, get_game
 from app.games import load_all
 from app.realtime.durable.stored import restore_room
 from app.realtime.actor import Room
-from app.realtime.room.effects import Now
+from app.realtime.room.effects import CloseRoom, Frame, Now
 from app.realtime.room.text import name_keys
 from app.realtime.room.tokens import SeatTokens
 from tests.clock import until
@@ -52,22 +52,22 @@ def test_a_restored_room_has_its_members_host_bans_and_match():
     async def scenario() -> None:
         stored = _stored(1.0)
         room, elapsed = restore_room(stored, _make_room)
-        assert stored.match is not None and room.match is not None
-        shown_ms = room.match.now_ms(time.monotonic())
+        assert stored.match is not None and room.state.match is not None
+        shown_ms = room.state.match.now_ms(time.monotonic())
         # The match started 1 s before the record was made, and at most this long ago now:
         # bounds that hold however long the restore took.
         since = (datetime.now(UTC) - stored.match.started_at).total_seconds()
-        assert [(m.id, m.nickname, m.seat, m.player) for m in room.members.values()] == [
+        assert [(m.id, m.nickname, m.seat, m.player) for m in room.state.members.values()] == [
             (1, "Ann", 0, True), (2, "Bob", 1, True), (3, "Cy", None, False)]
-        assert all(m.left and not m.connected for m in room.members.values())
-        assert room.host == 2 and room.match_number == 3 and room.status == "playing"
+        assert all(m.left and not m.connected for m in room.state.members.values())
+        assert room.state.host == 2 and room.state.match_number == 3 and room.state.status == "playing"
         assert room.state.next_member == 4 and room.state.banned_lists() == {
             "nonces": ["gone"], "names": ["eve"]}
-        assert room.match is not None and room.match.seed.hex() == SEED
-        assert room.match.version == 0
+        assert room.state.match is not None and room.state.match.seed.hex() == SEED
+        assert room.state.match.version == 0
         assert 1000 <= shown_ms <= since * 1000 + 1
         assert list(elapsed) == ["countdown:1"] and 1.0 <= elapsed["countdown:1"] <= since
-        assert [orjson.loads(e)["kind"] for e in room.history] == ["start"]
+        assert [orjson.loads(e)["kind"] for e in room.state.history] == ["start"]
 
     run_async(scenario())
 
@@ -97,10 +97,10 @@ def test_a_restored_room_never_makes_a_bot_its_host():
     async def scenario() -> None:
         room, _ = restore_room(dataclasses.replace(_stored(1.0), host=None,
                                                    members=(bot, person)), _make_room)
-        assert room.host == 2
+        assert room.state.host == 2
         room, _ = restore_room(dataclasses.replace(_stored(1.0), host=None, members=(bot,)),
                                _make_room)
-        assert room.host is None
+        assert room.state.host is None
 
     run_async(scenario())
 
@@ -119,17 +119,17 @@ def test_a_timer_that_ran_out_during_the_downtime_fires_once_a_person_is_back():
         room.start(on_close=lambda _room: None)
         room.resumed(elapsed)
         # Restored paused (nobody is back yet): no timer is armed, nothing has fired.
-        assert room.match is not None and room.paused and room._wake is None
-        assert room.match.log == [] and room.room_frame()["paused"] is True
+        assert room.state.match is not None and room.state.paused and room._wake is None
+        assert room.state.match.log == [] and room.room_frame()["paused"] is True
         ann = Connection()
-        room.post("frame", ann, p.Join(type="join", token=room.token_for(room.members[1])))
-        await until(lambda: bool(room.match.log), what="the reveal")  # type: ignore[union-attr]
-        assert not room.paused
-        (reveal,) = room.match.log
+        room.post(Frame(ann, p.Join(type="join", token=room.token_for(room.state.members[1]))))
+        await until(lambda: bool(room.state.match.log), what="the reveal")  # type: ignore[union-attr]
+        assert not room.state.paused
+        (reveal,) = room.state.match.log
         assert reveal.seat is None and reveal.action == {"type": "reveal"}
         assert reveal.at_ms >= 10_000  # the match clock counted the downtime
-        assert room.game.view(room.match.state, None)["phase"] == "search"
-        room.post("close")
+        assert room.state.game.view(room.state.match.state, None)["phase"] == "search"
+        room.post(CloseRoom())
         await asyncio.wait_for(room.task, 5)  # type: ignore[arg-type]
 
     run_async(scenario())
@@ -144,9 +144,9 @@ def test_a_replayed_match_equals_the_match_that_was_played():
         original = _make_room(code="LABS", game=game, public=True)
         original.add_member("Ann")
         original.add_member("Bob")
-        original.options = _stored(0).options
-        original.life.start_match(players=2)
-        match = original.match
+        original.state.options = _stored(0).options
+        original.core.life.start_match(players=2)
+        match = original.state.match
         assert match is not None
         match.play(None, {"type": "reveal"}, now=time.monotonic())
         legal = game.legal_actions(match.state, 0)
@@ -156,11 +156,11 @@ def test_a_replayed_match_equals_the_match_that_was_played():
         stored = dataclasses.replace(stored, match=StoredMatch(
             3, match.seed.hex(), 2, stored.options, match.started_at, moves))
         room, _elapsed = restore_room(stored, _make_room)
-        assert room.match is not None and room.match.version == 2
+        assert room.state.match is not None and room.state.match.version == 2
         for seat in (None, 0, 1):
-            assert room.match.view(seat) == match.view(seat)
+            assert room.state.match.view(seat) == match.view(seat)
         # The generator stands where it stood: the next draws are the same.
-        assert [room.match.rng.getrandbits(32) for _ in range(4)] == \
+        assert [room.state.match.rng.getrandbits(32) for _ in range(4)] == \
             [match.rng.getrandbits(32) for _ in range(4)]
         original.state.timers.clear()
         room.state.timers.clear()
@@ -180,11 +180,11 @@ def test_the_first_page_back_sees_the_match_after_the_timers_that_ran_out():
 
     load_all()
     room, elapsed = restore_room(_stored(10.0), _make_room)  # the actor is not started
-    room.resume(elapsed, Now.read())
-    assert room.paused and room.match is not None and room.match.log == []
+    room.core.resume(elapsed, Now.read())
+    assert room.state.paused and room.state.match is not None and room.state.match.log == []
     ann = Connection()
-    effects = room.frame(ann, p.Join(type="join", token=room.token_for(room.members[1])),
-                         Now.read())
+    effects = room.core.frame(ann, p.Join(type="join", token=room.token_for(room.state.members[1])),
+                              Now.read())
     frames = []  # what Ann is sent, in order
     for effect in effects:
         if isinstance(effect, Send) and ann in effect.conns:
@@ -195,7 +195,7 @@ def test_the_first_page_back_sees_the_match_after_the_timers_that_ran_out():
     assert kinds[0] == "welcome" and "state" in kinds
     state = next(f for f in frames if f["type"] == "state")
     assert state["view"]["phase"] == "search" and state["version"] == 1
-    assert not room.paused and room.room_frame()["paused"] is False
+    assert not room.state.paused and room.room_frame()["paused"] is False
 
 
 def test_a_match_the_rules_now_refuse_is_restored_to_its_last_accepted_move():
@@ -206,10 +206,10 @@ def test_a_match_the_rules_now_refuse_is_restored_to_its_last_accepted_move():
     moves = (Move(None, {"type": "reveal"}, 3000), Move(None, {"type": "reveal"}, 3100),
              Move(0, {"type": "claim", "tile": 0}, 3200))
     room, _ = restore_room(_stored(5.0, moves), _make_room)
-    assert room.status == "playing" and room.match is not None
-    assert [m.action for m in room.match.log] == [{"type": "reveal"}]
-    assert room.match.version == 1 and room.dropped_moves == 2
-    told = [orjson.loads(e) for e in room.history][-1]
+    assert room.state.status == "playing" and room.state.match is not None
+    assert [m.action for m in room.state.match.log] == [{"type": "reveal"}]
+    assert room.state.match.version == 1 and room.state.dropped_moves == 2
+    told = [orjson.loads(e) for e in room.state.history][-1]
     assert told["kind"] == "rules_changed" and told["data"] == {"n": 2, "kept": 1}
     assert told["text"] == ("The rules changed with a server update: the last 2 moves no longer "
                             "count; the match goes on from move 1")
@@ -222,7 +222,7 @@ def test_a_finished_match_the_rules_now_refuse_leaves_its_room_waiting():
     moves = (Move(None, {"type": "next_round"}, 3000),)
     stored = dataclasses.replace(_stored(5.0, moves), status="finished")
     room, _ = restore_room(stored, _make_room)
-    assert room.status == "waiting" and room.match is None and list(room.history) == []
+    assert room.state.status == "waiting" and room.state.match is None and list(room.state.history) == []
 
 
 def test_a_restored_room_counts_as_joined_and_waits_its_idle_time():
@@ -235,8 +235,8 @@ def test_a_restored_room_counts_as_joined_and_waits_its_idle_time():
         stored = dataclasses.replace(_stored(1.0), status="waiting", match=None)
         room, _ = restore_room(stored, _make_room)
         assert room.state.joined
-        later = room.state.created_at + room.policy.unjoined_seconds + 1
-        room.tick(Now(later, datetime.now(UTC)))
-        assert not room.closed
+        later = room.state.created_at + room.state.policy.unjoined_seconds + 1
+        room.core.tick(Now(later, datetime.now(UTC)))
+        assert not room.state.closed
 
     run_async(scenario())

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from app.db.database import Database
 from app.db.rooms import load_rooms
+from app.realtime.room.effects import CloseRoom
 from tests.clock import wait_until
 from tests.live import ClientPool, LiveServer
 from tests.realtime.helpers import PanikaTable, room_of, start_panika, wait_frame
@@ -59,7 +60,7 @@ def test_a_move_reaches_no_client_before_the_database_has_it(tmp_path):
         for c in clients:
             wait_frame(c, lambda f: f["type"] == "saving" and f["waiting"], timeout=10)
         room = server.registry.get(code)
-        assert room.match.version == version + 1  # applied in memory...
+        assert room.state.match.version == version + 1  # applied in memory...
         for c in clients:  # ...but shown to no one
             assert not any(f["type"] == "state" and f["version"] > version for f in c.frames)
         holder.execute("ROLLBACK")
@@ -78,7 +79,7 @@ def test_a_closed_room_leaves_no_rows_and_idle_rooms_are_deleted_at_start(tmp_pa
         code = server.create_room("panika", "Ann")["code"]
         assert [r.code for r in _stored(var)] == [code]
         room = server.registry.get(code)
-        room.task.get_loop().call_soon_threadsafe(room.post, "close")
+        room.task.get_loop().call_soon_threadsafe(room.post, CloseRoom())
         wait_until(lambda: server.registry.get(code) is None, what="the room's close")
         # The journal writes the deletion a moment later.
         wait_until(lambda: _stored(var) == [], what="the room's rows gone")
@@ -113,11 +114,11 @@ def test_the_counter_carries_on_across_a_graceful_restart(tmp_path):
         for n in range(1, 4):
             ann.action({"type": "tap"})
             wait_frame(ann, lambda f, n=n: f["type"] == "state" and f["version"] == n)
-        seed_hash = server.registry.get(code).match.seed_hash
+        seed_hash = server.registry.get(code).state.match.seed_hash
     with LiveServer(var, ping_interval_seconds=0.5) as server, ClientPool() as pool:
         room = server.registry.get(code)
-        assert room is not None and room.status == "playing"
-        assert room.match.version == 3 and room.match.seed_hash == seed_hash
+        assert room is not None and room.state.status == "playing"
+        assert room.state.match.version == 3 and room.state.match.seed_hash == seed_hash
         ann = pool(server, code)
         welcome = ann.join(token=created["token"])
         assert welcome["seat"] == 0
@@ -137,10 +138,10 @@ def test_a_finished_room_comes_back_finished_and_its_match_is_stored_once(tmp_pa
                            timeout=10)
     with LiveServer(var, ping_interval_seconds=0.5) as server:
         room = server.registry.get(code)
-        assert room is not None and room.status == "finished"
-        wait_until(lambda: room.match_id is not None, what="the stored match's id")
-        assert room.match_id == saved["match_id"]
-        assert room.result["seed_hash"] == saved["result"]["seed_hash"]
+        assert room is not None and room.state.status == "finished"
+        wait_until(lambda: room.state.match_id is not None, what="the stored match's id")
+        assert room.state.match_id == saved["match_id"]
+        assert room.state.result["seed_hash"] == saved["result"]["seed_hash"]
         with server.http() as http:
             assert [m["id"] for m in http.get("/api/matches").json()] == [saved["match_id"]]
 
@@ -165,10 +166,10 @@ def test_bots_and_room_options_come_back_after_a_restart(tmp_path):
         ann.wait_for("state")
     with LiveServer(var, ping_interval_seconds=0.5) as server:
         room = server.registry.get(code)
-        assert room is not None and room.status == "playing"
-        bots = [m for m in room.members.values() if m.bot is not None]
+        assert room is not None and room.state.status == "playing"
+        bots = [m for m in room.state.members.values() if m.bot is not None]
         assert [(m.bot, m.left) for m in bots] == [("hard", False)]
-        assert room.room_options["bot_takeover_seconds"] == 45
+        assert room.state.room_options["bot_takeover_seconds"] == 45
         wait_until(lambda: bots[0].seat in room.state.bots.seats, what="the bot playing on")
 
 
@@ -195,7 +196,7 @@ def test_a_match_the_new_rules_refuse_goes_on_from_its_last_accepted_move(tmp_pa
     with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000) as server, \
             ClientPool() as pool:
         room = server.registry.get(code)
-        assert room is not None and room.status == "playing" and room.match.version == 1
+        assert room is not None and room.state.status == "playing" and room.state.match.version == 1
         wait_until(lambda: len(_stored(var)[0].match.moves) == 1,
                    what="the dropped moves gone from the database")
         again = [pool(server, code) for _ in tokens]

@@ -50,12 +50,12 @@ def test_one_phone_plays_panika_against_two_bots_to_the_end(bot_live, new_page) 
     page.wait_for_selector("#result:not([hidden]) #result-rows tr", timeout=240_000)
     page.evaluate(STOP)
     room = bot_live.registry.get(code)
-    assert room.status == "finished"
+    assert room.state.status == "finished"
     rows = results_text(page)
     assert "Bot Ada" in rows and "Bot Alan" in rows and "Nicole" in rows
     assert page.locator("#result-rows .bot-mark").count() == 2
     # The bots played their own turns: their seats moved in the match log.
-    seats = {m.seat for m in room.match.log}
+    seats = {m.seat for m in room.state.match.log}
     assert {0, 1, 2} <= seats
     match_id = saved_match_id(page)
     with bot_live.http() as http:

@@ -35,7 +35,7 @@ def test_a_group_shares_one_counter_until_it_bursts(live, new_page, screenshots)
     for page in group.everyone:
         _shows(page, 12)
     room = live.registry.get(group.code)
-    assert room.match.state.counter == 12
+    assert room.state.match.state.counter == 12
     shoot(first, screenshots, "panika_counter-phone")
     shoot(host, screenshots, "panika_counter-laptop")
     shoot(group.table, screenshots, "panika_counter-tv")
@@ -51,15 +51,15 @@ def test_a_group_shares_one_counter_until_it_bursts(live, new_page, screenshots)
 
     # Tap on until it bursts (at 21 to 30): every screen shows the burst.
     for _ in range(30):
-        if room.match.state.phase == "burst" or room.match.state.round > 1:
+        if room.state.match.state.phase == "burst" or room.state.match.state.round > 1:
             break
         press(first, "#counter-tap")
         # The page has caught up with the room (its value, or the burst and the round after it:
         # a loaded machine can take the 3 s of the burst screen between two looks).
-        first.wait_for_function("v => panicParty.state.version >= v", arg=room.match.version)
+        first.wait_for_function("v => panicParty.state.version >= v", arg=room.state.match.version)
         assert first.evaluate("() => document.querySelector('#counter-value').textContent.trim()"
                               " === String(panicParty.state.frame.view.counter)")
-    number = str(room.match.state.last_burst["number"])
+    number = str(room.state.match.state.last_burst["number"])
     # Every screen shows the burst: the burst screen, or (the next round starts by itself after
     # 3 s, and a loaded machine may be slower) the next round's "Last burst ... at N".
     shown = """n => {
@@ -71,7 +71,7 @@ def test_a_group_shares_one_counter_until_it_bursts(live, new_page, screenshots)
         page.wait_for_function(shown, arg=number)
     if first.is_visible("#counter-burst"):
         assert "You burst it!" in first.text_content("#counter-burst")
-    if room.match.state.phase == "burst":
+    if room.state.match.state.phase == "burst":
         press(second, "#counter-next", timeout=5_000)
     for page in group.everyone:
         page.wait_for_selector("#counter-burst", state="hidden")

@@ -76,7 +76,7 @@ def test_a_group_plays_panic_lab_to_its_target_and_again(live, new_page, screens
             host.fill(f'#options-form input[name="{name}"]', str(value))
             host.dispatch_event(f'#options-form input[name="{name}"]', "change")
             try:
-                wait_until(lambda: room.options.get(name) == value, 15,  # noqa: B023
+                wait_until(lambda: room.state.options.get(name) == value, 15,  # noqa: B023
                            f"{name} set")
                 break
             except AssertionError:

@@ -185,30 +185,30 @@ def test_a_group_plays_panik_pilze_to_the_end_and_again(live, new_page, screensh
     checked: set[str] = set()
     deadline = time.monotonic() + 300
     turns = 0
-    while room.match.state.phase != "over" and time.monotonic() < deadline:
-        version = room.match.version
+    while room.state.match.state.phase != "over" and time.monotonic() < deadline:
+        version = room.state.match.version
         mover = _mover(group.players)
         check_modes(mover, labels[id(mover)], checked)
         assert play_turn(mover)
-        wait_until(lambda: room.match.version > version, 30, "the played turn accepted")  # noqa: B023
+        wait_until(lambda: room.state.match.version > version, 30, "the played turn accepted")  # noqa: B023
         turns += 1
-    assert room.match.state.phase == "over", f"the match did not end in time ({turns} turns)"
-    assert all(m.action["type"] != "timeout" for m in room.match.log)
-    assert turns == len(room.match.log)
+    assert room.state.match.state.phase == "over", f"the match did not end in time ({turns} turns)"
+    assert all(m.action["type"] != "timeout" for m in room.state.match.log)
+    assert turns == len(room.state.match.log)
     # Choosing by turning display cards, by a party's type and by swapping came up (and a steal
     # whenever a hand held one while a rival had a mushroom).
     assert {"turn", "party", "swap"} <= checked, checked
     print(f"{turns} turns; choosing modes checked: {sorted(checked)}")
 
     # Every page shows the scoring pad with the server's totals, and the same result.
-    outcome = room.match.outcome()
+    outcome = room.state.match.outcome()
     for page in group.everyone:
         page.wait_for_selector('.pilze[data-phase="over"] #pilze-pad-table', timeout=10_000)
         totals = page.locator("#pilze-pad-table tr.pp-pad-total td").all_inner_texts()
         assert [int(t) for t in totals] == outcome.scores
     shown = {results_text(page) for page in group.everyone}
     assert len(shown) == 1, shown
-    winner_names = {m.nickname for m in room.members.values() if m.seat in outcome.winners}
+    winner_names = {m.nickname for m in room.state.members.values() if m.seat in outcome.winners}
     assert any(name in host.inner_text("#result-rows tr.winner") for name in winner_names)
     for page, label in ((host, "Panik Pilze results (host)"), (brendon, "Panik Pilze results (phone)"),
                         (group.table, "Panik Pilze results (table)")):
@@ -216,14 +216,14 @@ def test_a_group_plays_panik_pilze_to_the_end_and_again(live, new_page, screensh
     match_id = saved_match_id(host)
 
     # Play again: every page leaves the results for the new match, without a reload.
-    old = room.match
+    old = room.state.match
     play_again(group, body_class="playing")
-    assert room.match is not old and room.match.state.phase == "play" and not room.match.log
+    assert room.state.match is not old and room.state.match.state.phase == "play" and not room.state.match.log
     wait_all(group.everyone, PLAYING)
     for page in group.everyone:
         page.wait_for_function(
             "n => document.querySelector('#pilze-pile-count').textContent.trim() === String(n)",
-            arg=len(room.match.state.pile), timeout=10_000,
+            arg=len(room.state.match.state.pile), timeout=10_000,
         )
     assert sum(1 for page in group.players if _my_turn(page)) == 1
 
@@ -273,9 +273,9 @@ def test_the_game_screen_fits_one_screen_at_five_sizes(live, new_page, browser) 
     try:
         # A few turns first, so the display and the baskets are not empty.
         for _ in range(6):
-            version = room.match.version
+            version = room.state.match.version
             assert play_turn(_mover(pages))
-            wait_until(lambda: room.match.version > version, 30, "the turn accepted")  # noqa: B023
+            wait_until(lambda: room.state.match.version > version, 30, "the turn accepted")  # noqa: B023
         mover = _mover(pages)
         settle(mover)  # the flip animations end
         for w, h in SIZES:
@@ -428,10 +428,10 @@ def test_five_players_fit_a_phone_in_every_choosing_mode(live, new_page, monkeyp
     seats = {page.evaluate("() => panicParty.state.seat"): page for page in pages}
     biggest: dict[str, int] = {}  # mode -> the largest display it was checked with
     for _ in range(30):
-        state = room.match.state
+        state = room.state.match.state
         if state.phase == "over":
             break
-        view = room.match.view(state.turn)
+        view = room.state.match.view(state.turn)
         mover = seats[state.turn]
         shown = len(view["display"])
         mover.wait_for_function("n => document.querySelectorAll('#pilze-display .pp-card').length === n"
@@ -440,14 +440,14 @@ def test_five_players_fit_a_phone_in_every_choosing_mode(live, new_page, monkeyp
         if any(shown > biggest.get(mode, 0) for mode in hand_modes(view)):
             for mode in check_hand_modes(mover, f"{shown} display cards"):
                 biggest[mode] = max(biggest.get(mode, 0), shown)
-        version = room.match.version
+        version = room.state.match.version
         mover.evaluate("a => panicParty.socket.send({type: 'action', action: a})", grow_display(view))
-        wait_until(lambda: room.match.version > version, 30, "the move accepted")  # noqa: B023
+        wait_until(lambda: room.state.match.version > version, 30, "the move accepted")  # noqa: B023
         if all(biggest.get(mode, 0) >= 11 for mode in ("turn", "party", "steal")):
             break  # the deal's largest display, in every mode
     assert all(biggest.get(mode, 0) >= 10 for mode in ("turn", "party", "steal")), biggest
 
-    mover = seats[room.match.state.turn]
+    mover = seats[room.state.match.state.turn]
     mover.wait_for_selector("#pilze-hand button.pp-action:not([disabled])")
     for n in (12, 15, 18):
         mover.evaluate(HOLD_AND_SHOW, [n, WORST_HAND])

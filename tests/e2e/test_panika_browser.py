@@ -101,7 +101,7 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots, 
 
     # Keyboard: choosing a card keeps the focus on it.
     room = live.registry.get(code := group.code)
-    turn = room.match.state.turn
+    turn = room.state.match.state.turn
     mover = next(p for p in group.players if p.evaluate("() => panicParty.state.seat") == turn)
     mover.wait_for_selector("#panika-hand button.card:not([disabled])")
     mover.focus("#panika-hand button.card:not([disabled])")
@@ -122,7 +122,7 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots, 
     phone_seat = phone.evaluate("() => panicParty.state.seat")
 
     def shows_its_hand() -> bool:
-        server = sorted(str(c) for c in room.match.state.hands[phone_seat])
+        server = sorted(str(c) for c in room.state.match.state.hands[phone_seat])
         return phone.evaluate(hand_ids) == server
 
     assert until(shows_its_hand, 10)
@@ -141,7 +141,7 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots, 
     _stop_bots(group.players)
     moved = {"laptop": shifts(host), "TV": shifts(group.table)}
     assert max(moved.values()) <= 3, f"the counter moved during the match: {moved}"
-    assert room.status == "finished"
+    assert room.state.status == "finished"
     shown = {results_text(page) for page in group.everyone}
     assert len(shown) == 1, shown
     # Engine texts name seats by markers; every page shows names (or "You"), never a marker.
@@ -158,7 +158,7 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots, 
     wait_all(group.players, "#panika-hand button.card")
     for page in group.everyone:
         page.wait_for_function("() => document.querySelector('#panika-round').textContent === 'Round 1'")
-    assert room.status == "playing"
+    assert room.state.status == "playing"
     assert code == group.code
 
     match_listed(host, live.base_url, match_id)

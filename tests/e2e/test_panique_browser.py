@@ -111,13 +111,13 @@ def test_a_group_plays_panique_to_the_end_and_again(live, new_page, screenshots,
     pick = random.Random(7)
     presses = 0
     deadline = time.monotonic() + 300
-    while room.match.outcome() is None and time.monotonic() < deadline:
-        version = room.match.version
+    while room.state.match.outcome() is None and time.monotonic() < deadline:
+        version = room.state.match.version
         for page in group.players:  # every page shows the room's latest state
             page.wait_for_function("v => panicParty.state.version >= v", arg=version)
         page = next((p for p in group.players if _can_act(p)), None)
         if page is None:  # the room waits on a timer (a choice's default), or a page catches up
-            wait_until(lambda: room.match.version > version or room.match.outcome() is not None  # noqa: B023
+            wait_until(lambda: room.state.match.version > version or room.state.match.outcome() is not None  # noqa: B023
                        or any(_can_act(p) for p in group.players), 60, "the room's next move")
             continue
         if not _act(page, pick, checked, labels[id(page)]):
@@ -125,11 +125,11 @@ def test_a_group_plays_panique_to_the_end_and_again(live, new_page, screenshots,
         presses += 1
         # The press's answer: the room's next move, or this page's own next step (the Ally's
         # targets to choose from).
-        wait_until(lambda: room.match.version > version  # noqa: B023
+        wait_until(lambda: room.state.match.version > version  # noqa: B023
                    or page.locator(".pq-target:not([disabled])").count() > 0, 30,  # noqa: B023
                    "the press answered")
-    assert room.match.outcome() is not None, "the match did not end"
-    by_people = [m for m in room.match.log if m.seat is not None]
+    assert room.state.match.outcome() is not None, "the match did not end"
+    by_people = [m for m in room.state.match.log if m.seat is not None]
     assert presses >= len(by_people) > 10  # the moves came from the pages' buttons
     assert {m.action["type"] for m in by_people} >= {"roll"}
     assert {"order", "move", "encounter"} <= checked, checked
@@ -149,9 +149,9 @@ def test_a_group_plays_panique_to_the_end_and_again(live, new_page, screenshots,
     match_id = saved_match_id(host)
 
     # Play again: every page leaves the results for the new match, without a reload.
-    old = room.match
+    old = room.state.match
     play_again(group)  # Panique fills the screen while a match runs
-    assert room.match is not old and room.match.outcome() is None
+    assert room.state.match is not old and room.state.match.outcome() is None
     wait_all(group.everyone, '.pq-root[data-phase="order"]')
     for page in group.players:
         page.wait_for_selector("#pq-roll")  # everyone rolls for the first turn
@@ -212,7 +212,7 @@ def test_the_game_fits_one_screen_at_five_sizes(live, new_page) -> None:  # type
     # A real room option: a minute per choice, so the checks below never race the timer.
     page.fill('input[name="choice_seconds"]', "60")
     page.press('input[name="choice_seconds"]', "Tab")
-    wait_until(lambda: room.options.get("choice_seconds") == 60, what="the option set")
+    wait_until(lambda: room.state.options.get("choice_seconds") == 60, what="the option set")
     page.click("#start-btn")  # alone: the Roll button for the Circle of Life is there at once
     page.wait_for_selector("#pq-roll")
     assert page.inner_text("#pq-roll").strip() == "Roll"
@@ -223,18 +223,18 @@ def test_the_game_fits_one_screen_at_five_sizes(live, new_page) -> None:  # type
     page.set_viewport_size({"width": 360, "height": 640})
     deadline = time.monotonic() + 300
     while not page.locator(".pq-choice").count() and time.monotonic() < deadline:
-        if room.match.outcome() is not None:
+        if room.state.match.outcome() is not None:
             page.click("#rematch-btn")  # the new match shows without a reload
             page.wait_for_selector("#result", state="hidden")
             page.wait_for_selector('.pq-root:not([data-phase="over"]) #pq-roll')
-        version = room.match.version
+        version = room.state.match.version
         page.wait_for_function("v => panicParty.state.version >= v", arg=version)
         roll = page.locator("#pq-roll:not([disabled])")
         if roll.count():
             roll.click()
-        wait_until(lambda: room.match.version > version  # noqa: B023
-                   or room.match.outcome() is not None, 60, "the roll answered")
-        page.wait_for_function("v => panicParty.state.version >= v", arg=room.match.version)
+        wait_until(lambda: room.state.match.version > version  # noqa: B023
+                   or room.state.match.outcome() is not None, 60, "the roll answered")
+        page.wait_for_function("v => panicParty.state.version >= v", arg=room.state.match.version)
     assert page.locator(".pq-choice").count(), "no choice came up"
     assert page.locator("#pq-card").is_visible()
     _check_fit_at_every_size(page, ".pq-choice")

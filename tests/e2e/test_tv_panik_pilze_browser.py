@@ -42,11 +42,11 @@ def test_the_tv_shows_panik_pilze_large_at_1080p(live, new_page, browser) -> Non
         tv.wait_for_selector('body.table-mode .pilze--table[data-phase="play"] .pp-who')
         # A few turns, so the display and the baskets hold cards.
         for _ in range(4):
-            version = room.match.version
+            version = room.state.match.version
             assert play_turn(_mover(pages))
-            wait_until(lambda: room.match.version > version, 30, "the turn accepted")  # noqa: B023
+            wait_until(lambda: room.state.match.version > version, 30, "the turn accepted")  # noqa: B023
         tv.wait_for_function("n => document.querySelector('#pilze-pile-count').textContent.trim() === String(n)",
-                             arg=len(room.match.state.pile), timeout=10_000)
+                             arg=len(room.state.match.state.pile), timeout=10_000)
         settle(tv)
         sizes = tv.evaluate(TV_TEXT, BOARD_TEXT)
         kinds = {sel for sel, _, _ in sizes}

@@ -132,7 +132,7 @@ def test_no_frame_of_a_live_room_carries_the_revealed_view(game_id):
     clock = 1.0
     for _ in range(250):
         clock += 0.3
-        if core.status == "finished":
+        if core.state.status == "finished":
             collect(core.frame(conns[0], p.Rematch(type="rematch"), at(clock)))
             continue
         movers = [(c, f) for c, f in latest.items() if f.get("legal")]

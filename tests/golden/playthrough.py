@@ -41,7 +41,8 @@ from app.realtime.room import protocol as p
 from app.realtime.transport.connection import Connection
 from app.realtime.room.core import RoomCore
 from app.realtime.room.effects import (
-    Cancel, Close, Control, Effect, Later, Now, Save, Send, SendEach, WakeAt,
+    BotDecision, Cancel, Close, Control, Effect, Later, Message, Now, Save, Send, SendEach,
+    TakeoverCheck, WakeAt,
 )
 from app.realtime.room.tokens import SeatTokens
 
@@ -109,13 +110,13 @@ class CoreDriver:
     def tick(self, t: float) -> list[Effect]:
         return self.core.tick(now_at(t))
 
-    def later(self, message: tuple[Any, ...], t: float) -> list[Effect]:
-        kind, *args = message
-        if kind == "bot":
-            return self.core.bot_decision(*args, now_at(t))
-        if kind == "bots":
-            return self.core.takeover_check(now_at(t))
-        raise ValueError(f"unknown message {kind!r}")
+    def later(self, message: Message, t: float) -> list[Effect]:
+        match message:
+            case BotDecision(seat, generation, action):
+                return self.core.bot_decision(seat, generation, action, now_at(t))
+            case TakeoverCheck():
+                return self.core.takeover_check(now_at(t))
+        raise ValueError(f"unknown message {message!r}")
 
     def saved(self, match: Any, t: float) -> list[Effect]:
         return self.core.saved(match, "saved", 1, now_at(t))
@@ -293,7 +294,7 @@ class Playthrough:
                 self.run_until(self.t + 3.0)
                 ben = self.rejoin(ben)
                 people.insert(1, ben)
-            status = self.driver.core.status
+            status = self.driver.core.state.status
             if status == "finished" and not rematched:
                 self.run_until(self.t + 2.0)
                 self.send(ann, p.Rematch(type="rematch"))

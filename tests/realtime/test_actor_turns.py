@@ -5,10 +5,12 @@ other rooms, the pings and the HTTP requests until its whole backlog is handled.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
 from app.engine import get_game
 from app.games import load_all
 from app.realtime.actor import MESSAGES_PER_TURN, Room
+from app.realtime.room.effects import CloseRoom, TakeoverCheck
 from app.realtime.room.tokens import SeatTokens
 from tests.clock import until
 from tests.live import run_async
@@ -25,7 +27,7 @@ def test_a_room_with_a_backlog_lets_the_other_tasks_run_between_its_turns():
                     save_match=save)
         backlog = 10 * MESSAGES_PER_TURN
         for _ in range(backlog):  # queued: a room not yet started handles nothing at once
-            room.post("bots")  # a cheap input: is a seat's grace over?
+            room.post(TakeoverCheck())  # a cheap input: is a seat's grace over?
         room.start(lambda _room: None)  # its actor runs first: it was created first
         seen: list[int] = []
 
@@ -36,7 +38,7 @@ def test_a_room_with_a_backlog_lets_the_other_tasks_run_between_its_turns():
 
         other = asyncio.get_running_loop().create_task(other_task())
         await other
-        room.post("close")
+        room.post(CloseRoom())
         assert room.task is not None
         await room.task
         return [backlog - left for left in seen]
@@ -73,7 +75,7 @@ def test_rooms_started_together_tick_at_phases_of_their_own(monkeypatch):
             await sleep(0)
         monkeypatch.setattr(asyncio, "sleep", sleep)
         for room in rooms:
-            room.post("close")
+            room.post(CloseRoom())
         await asyncio.gather(*(room.task for room in rooms if room.task is not None))
 
     run_async(scenario())
@@ -84,23 +86,35 @@ def test_rooms_started_together_tick_at_phases_of_their_own(monkeypatch):
     assert phases[-1] - phases[0] > 0.05, phases
 
 
+@dataclass(frozen=True)
+class _Chain:
+    """The test's own message: handling it posts a ``_Chained``."""
+
+
+@dataclass(frozen=True)
+class _Chained:
+    """The test's own message, posted while a ``_Chain`` is handled."""
+
+
 class _RecordingRoom(Room):
-    """A room that records each message it handles (kind, the room its log lines name, and
-    whether the actor's task was running it) and, for ``chain``, posts ``chained`` meanwhile."""
+    """A room that records each message it handles (its class's name, the room its log lines
+    name, and whether the actor's task was running it) and, for a ``_Chain``, posts a
+    ``_Chained`` meanwhile."""
 
     def __init__(self, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(**kwargs)
         self.handled: list[tuple[str, object, bool]] = []
 
-    def _handle(self, now, kind, *args):  # type: ignore[no-untyped-def]
+    def _handle(self, message, now):  # type: ignore[no-untyped-def]
         from app import logs
 
         running = asyncio.current_task() is self.task
-        self.handled.append((kind, logs._room.get(), running))
-        if kind == "chain":
-            self.post("chained")
+        self.handled.append((type(message).__name__, logs._room.get(), running))
+        if isinstance(message, _Chain):
+            self.post(_Chained())  # type: ignore[arg-type]
             self.handled.append(("chain ends", logs._room.get(), running))
-        super()._handle(now, kind, *args)
+        if not isinstance(message, (_Chain, _Chained)):
+            super()._handle(message, now)
 
 
 def _recording_room(code: str) -> _RecordingRoom:
@@ -120,16 +134,17 @@ def test_a_message_that_finds_the_room_idle_is_handled_before_post_returns():
     async def scenario() -> _RecordingRoom:
         room = _recording_room("IDLE")
         room.start(lambda _room: None)  # started, its queue empty: idle
-        room.post("bots")
-        assert [kind for kind, *_ in room.handled] == ["bots"]  # handled already
-        room.post("close")
-        assert room.closed  # at once too; the actor, woken, stops the room
+        room.post(TakeoverCheck())
+        assert [kind for kind, *_ in room.handled] == ["TakeoverCheck"]  # handled already
+        room.post(CloseRoom())
+        assert room.state.closed  # at once too; the actor, woken, stops the room
         assert room.task is not None
         await asyncio.wait_for(room.task, 5)
         return room
 
     room = run_async(scenario())
-    assert room.handled == [("bots", room, False), ("close", room, False)]
+    assert room.handled == [("TakeoverCheck", room.state, False),
+                            ("CloseRoom", room.state, False)]
 
 
 def test_a_message_posted_while_the_room_handles_one_waits_its_turn():
@@ -139,20 +154,20 @@ def test_a_message_posted_while_the_room_handles_one_waits_its_turn():
     async def scenario() -> _RecordingRoom:
         room = _recording_room("CHAI")
         room.start(lambda _room: None)
-        room.post("chain")
+        room.post(_Chain())  # type: ignore[arg-type]
         assert room.queued() == 1
-        room.post("bots")  # arrives behind what is queued
+        room.post(TakeoverCheck())  # arrives behind what is queued
         assert room.queued() == 2
         await until(lambda: room.queued() == 0, what="the actor to handle its queue")
-        room.post("close")
+        room.post(CloseRoom())
         assert room.task is not None
         await asyncio.wait_for(room.task, 5)
         return room
 
     room = run_async(scenario())
-    assert room.handled == [("chain", room, False), ("chain ends", room, False),
-                            ("chained", room, True), ("bots", room, True),
-                            ("close", room, False)]
+    assert room.handled == [("_Chain", room.state, False), ("chain ends", room.state, False),
+                            ("_Chained", room.state, True), ("TakeoverCheck", room.state, True),
+                            ("CloseRoom", room.state, False)]
 
 
 def test_a_rooms_tick_keeps_its_phase_after_a_stall():

@@ -5,6 +5,7 @@ event loop), and a few rules checked again over real WebSockets."""
 
 from __future__ import annotations
 
+from dataclasses import astuple
 from typing import Any
 
 import orjson
@@ -13,7 +14,7 @@ import pytest
 from app.realtime.room import protocol as p
 from app.realtime.transport.connection import Connection
 from app.realtime.room.core import RoomCore
-from app.realtime.room.effects import Control, Effect, Later
+from app.realtime.room.effects import BotDecision, Control, Effect, Later, TakeoverCheck
 from app.realtime.room.membership import MAX_MEMBERS
 from tests.realtime.core_helpers import at, join, of_type, room
 from tests.realtime.helpers import room_of, wait_frame, wait_type
@@ -29,11 +30,11 @@ def add_bot(core: RoomCore, host: Connection, difficulty: str = "normal",
 
 
 def bot_ids(core: RoomCore) -> list[int]:
-    return [m.id for m in core.members.values() if m.bot is not None]
+    return [m.id for m in core.state.members.values() if m.bot is not None]
 
 
 def takeover_checks(effects: list[Effect]) -> list[float]:
-    return [e.delay for e in effects if isinstance(e, Later) and e.message == ("bots",)]
+    return [e.delay for e in effects if isinstance(e, Later) and e.message == TakeoverCheck()]
 
 
 # --- add_bot ---------------------------------------------------------------------------------
@@ -54,7 +55,7 @@ def test_an_added_bot_is_a_connected_player_without_a_seat_and_changes_no_one_el
     # Seated at the start in the order members joined; the bot's seat in the result.
     cy, _ = join(core, "Cy")
     core.frame(ann, p.Start(type="start"), at(1))
-    assert {m.nickname: m.seat for m in core.members.values()} == {
+    assert {m.nickname: m.seat for m in core.state.members.values()} == {
         "Ann": 0, "Bob": 1, "Bot Ada": 2, "Cy": 3}
 
 
@@ -65,7 +66,7 @@ def test_add_bot_refusals_in_order_no_bots_playing_seats_full():
     assert errors(add_bot(counter, cy), cy) == ["no_bots"]
     core = room()
     ann, _ = join(core, "Ann")
-    for _ in range(core.game.max_players - 1):
+    for _ in range(core.state.game.max_players - 1):
         assert errors(add_bot(core, ann), ann) == []
     assert errors(add_bot(core, ann), ann) == ["seats_full"]
     core.frame(ann, p.Start(type="start"), at(1))
@@ -76,7 +77,7 @@ def test_a_seat_is_free_when_fewer_players_who_have_not_left_than_the_most():
     core = room()
     ann, _ = join(core, "Ann")
     bob, _ = join(core, "Bob")
-    for _ in range(core.game.max_players - 2):
+    for _ in range(core.state.game.max_players - 2):
         add_bot(core, ann)
     assert errors(add_bot(core, ann), ann) == ["seats_full"]
     core.closed_connection(bob, at(1))  # Bob left: within his grace, his seat counts as free
@@ -92,7 +93,7 @@ def test_a_bot_in_the_seat_of_a_player_who_left_makes_them_a_spectator(game_id):
     ann, _ = join(core, "Ann")
     bob, _ = join(core, "Bob")
     token = core.token_for(bob.member)
-    for _ in range(core.game.max_players - 2):
+    for _ in range(core.state.game.max_players - 2):
         add_bot(core, ann)
     core.closed_connection(bob, at(1))
     effects = add_bot(core, ann, t=2)
@@ -100,15 +101,15 @@ def test_a_bot_in_the_seat_of_a_player_who_left_makes_them_a_spectator(game_id):
     (frame,) = of_type(effects, ann, "room")
     bob_now = next(m for m in frame["members"] if m["nickname"] == "Bob")
     assert bob_now["player"] is False and bob_now["left"] is True
-    assert sum(m["player"] for m in frame["members"]) == core.game.max_players
+    assert sum(m["player"] for m in frame["members"]) == core.state.game.max_players
     back = Connection()
     effects = core.frame(back, p.Join(type="join", token=token), at(3))
     (welcome,) = of_type(effects, back, "welcome")
     assert welcome["member"] == bob.member.id and welcome["seat"] is None
     assert welcome["watching_reason"] == "full"
-    assert sum(m.player for m in core.members.values()) == core.game.max_players
+    assert sum(m.player for m in core.state.members.values()) == core.state.game.max_players
     effects = core.frame(ann, p.Start(type="start"), at(4))
-    assert errors(effects, ann) == [] and core.status == "playing"
+    assert errors(effects, ann) == [] and core.state.status == "playing"
     assert bob.member.seat is None
 
 
@@ -116,20 +117,20 @@ def test_add_bot_in_a_room_of_40_members_drops_one_who_left_or_is_room_full():
     """Reached between matches: newcomers are spectators then, and a removed bot frees a seat."""
     core = room()
     ann, _ = join(core, "Ann")
-    for _ in range(core.game.max_players - 1):
+    for _ in range(core.state.game.max_players - 1):
         add_bot(core, ann)
-    core.status = "finished"  # between matches (a whole match is beside the point here)
-    conns = [join(core, f"Guest {i}")[0] for i in range(MAX_MEMBERS - core.game.max_players)]
+    core.state.status = "finished"  # between matches (a whole match is beside the point here)
+    conns = [join(core, f"Guest {i}")[0] for i in range(MAX_MEMBERS - core.state.game.max_players)]
     core.frame(ann, p.RemoveBot(type="remove_bot", member=bot_ids(core)[0]), at(0))
     join(core, "Late")
-    assert len(core.members) == MAX_MEMBERS
-    assert sum(m.player for m in core.members.values()) == core.game.max_players - 1
+    assert len(core.state.members) == MAX_MEMBERS
+    assert sum(m.player for m in core.state.members.values()) == core.state.game.max_players - 1
     assert errors(add_bot(core, ann), ann) == ["room_full"]
-    assert len(core.members) == MAX_MEMBERS
+    assert len(core.state.members) == MAX_MEMBERS
     core.closed_connection(conns[-1], at(1))  # a spectator left: the bot takes their place
     assert errors(add_bot(core, ann, t=2), ann) == []
-    assert len(core.members) == MAX_MEMBERS
-    assert conns[-1].member.id not in core.members
+    assert len(core.state.members) == MAX_MEMBERS
+    assert conns[-1].member.id not in core.state.members
 
 
 def test_bot_names_skip_a_name_a_member_has_in_any_case():
@@ -138,7 +139,7 @@ def test_bot_names_skip_a_name_a_member_has_in_any_case():
     join(core, "bot ADA")
     add_bot(core, ann)
     add_bot(core, ann)
-    assert [m.nickname for m in core.members.values()] == ["Ann", "bot ADA", "Bot Alan",
+    assert [m.nickname for m in core.state.members.values()] == ["Ann", "bot ADA", "Bot Alan",
                                                            "Bot Grace"]
 
 
@@ -162,7 +163,7 @@ def test_remove_bot_takes_only_a_bot_and_only_between_matches():
     core.frame(ann, p.Start(type="start"), at(1))
     for frame in (p.RemoveBot(type="remove_bot", member=bot), p.Kick(type="kick", member=bot)):
         assert errors(core.frame(ann, frame, at(2)), ann) == ["playing"]
-    assert bot in core.members
+    assert bot in core.state.members
     # A person's remove_bot during a match is still bad_member (checked first).
     effects = core.frame(ann, p.RemoveBot(type="remove_bot", member=bob.member.id), at(2))
     assert errors(effects, ann) == ["bad_member"]
@@ -179,7 +180,7 @@ def test_kick_on_a_bot_removes_it_without_a_ban_and_the_same_name_comes_back():
     assert [m["id"] for m in frame["members"]] == [1] and frame["host"] == 1
     assert not core.state.banned_nonces and not core.state.banned_names
     add_bot(core, ann, t=2)
-    assert [m.nickname for m in core.members.values()] == ["Ann", "Bot Ada"]
+    assert [m.nickname for m in core.state.members.values()] == ["Ann", "Bot Ada"]
 
 
 def test_kick_and_make_host_refuse_bad_members_and_a_bot_is_never_host():
@@ -188,15 +189,15 @@ def test_kick_and_make_host_refuse_bad_members_and_a_bot_is_never_host():
     assert errors(core.frame(ann, p.Kick(type="kick", member=99), at(1)), ann) == ["bad_member"]
     for target in (bot, 99):
         effects = core.frame(ann, p.MakeHost(type="make_host", member=target), at(1))
-        assert errors(effects, ann) == ["bad_member"] and core.host == 1
+        assert errors(effects, ann) == ["bad_member"] and core.state.host == 1
     # Ann leaves and her grace ends: the host passes to Bob, never to the bot.
     core.closed_connection(ann, at(2))
     core.tick(at(25))
-    assert core.host == bob.member.id
+    assert core.state.host == bob.member.id
     # Bob leaves too: no person is left, the host is null.
     core.closed_connection(bob, at(26))
     core.tick(at(50))
-    assert list(core.members) == [bot] and core.host is None
+    assert list(core.state.members) == [bot] and core.state.host is None
     assert core.room_frame()["host"] is None
 
 
@@ -255,18 +256,18 @@ def test_set_options_is_applied_whole_or_not_at_all_and_room_left_out_fields_def
     ann, _ = join(core, "Ann")
     core.frame(ann, p.SetOptions(type="set_options",
                                  room=p.RoomOptions(bot_takeover_seconds=5)), at(0))
-    assert core.room_options == {"bot_takeover_seconds": 5}
+    assert core.state.room_options == {"bot_takeover_seconds": 5}
     refused = core.frame(ann, p.SetOptions(type="set_options", options={"turn_seconds": "x"},
                                            room=p.RoomOptions(bot_takeover_seconds=9)), at(1))
     assert errors(refused, ann) == ["bad_options"]
-    assert core.room_options == {"bot_takeover_seconds": 5}
+    assert core.state.room_options == {"bot_takeover_seconds": 5}
     join(core, "Bob")
     core.frame(ann, p.Start(type="start"), at(2))
     refused = core.frame(ann, p.SetOptions(type="set_options", options={},
                                            room=p.RoomOptions(bot_takeover_seconds=9)), at(3))
-    assert errors(refused, ann) == ["playing"] and core.room_options["bot_takeover_seconds"] == 5
+    assert errors(refused, ann) == ["playing"] and core.state.room_options["bot_takeover_seconds"] == 5
     core.frame(ann, p.SetOptions.model_validate({"type": "set_options", "room": {}}), at(4))
-    assert core.room_options == {"bot_takeover_seconds": 20}
+    assert core.state.room_options == {"bot_takeover_seconds": 20}
 
 
 # --- over real WebSockets --------------------------------------------------------------------
@@ -302,30 +303,30 @@ def test_a_seat_whose_player_is_removed_mid_match_is_played_out_by_a_computer_pl
     bob, _ = join(core, "Bob")
     cy, _ = join(core, "Cy")
     started = core.frame(ann, p.Start(type="start"), at(1))
-    assert core.match is not None
-    seat = core.members[3].seat
+    assert core.state.match is not None
+    seat = core.state.members[3].seat
     effects = core.frame(ann, p.Kick(type="kick", member=3), at(2))
     latest = {conn: of_type(started, conn, "state")[-1] for conn in (ann, bob)}
-    assert 3 not in core.members and core.status == "playing"
-    played = {m.seat for m in core.members.values()}
+    assert 3 not in core.state.members and core.state.status == "playing"
+    played = {m.seat for m in core.state.members.values()}
     assert seat not in played and core.state.bots.takeover_seats() == {seat}
-    conns = {core.members[1].seat: ann, core.members[2].seat: bob}
-    t, version = 2.0, core.match.version
+    conns = {core.state.members[1].seat: ann, core.state.members[2].seat: bob}
+    t, version = 2.0, core.state.match.version
     for _ in range(60):  # the others play; the bot plays the removed player's turns
         t += 1
         decisions = [e.message for e in effects if isinstance(e, Later)
-                     and e.message[0] == "bot" and e.message[1] == seat]
+                     and isinstance(e.message, BotDecision) and e.message.seat == seat]
         if decisions:
-            _, _, generation, action = decisions[-1]
-            before = core.match.version
+            _, generation, action = astuple(decisions[-1])
+            before = core.state.match.version
             effects = core.bot_decision(seat, generation, action, at(t))
-            assert core.match.version > before
+            assert core.state.match.version > before
             return
         for conn in (ann, bob):
             latest[conn] = (of_type(effects, conn, "state") or [latest[conn]])[-1]
         mover = next(s for s in latest[ann]["active"] if s != seat)
         legal = latest[conns[mover]]["legal"]
         effects = core.frame(conns[mover], p.Action(type="action", action=legal[0]), at(t))
-        assert core.match.version > version
-        version = core.match.version
+        assert core.state.match.version > version
+        version = core.state.match.version
     raise AssertionError("the removed player's seat never came to be played")

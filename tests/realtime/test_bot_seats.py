@@ -169,7 +169,7 @@ def test_state_frames_carry_the_seats_legal_actions_and_the_table_none(bot_serve
     clients[0].send({"type": "start"})
     states = [wait_type(c, "state", s) for c, s in zip(clients, since, strict=True)]
     game = get_game("panika")
-    state = bot_server.registry.get(code).match.state
+    state = bot_server.registry.get(code).state.match.state
     for c, frame in zip(clients, states, strict=True):
         assert frame["legal"] == game.legal_actions(state, c.seat)
     turn = next(f for f in states if f["seat"] in f["active"])
@@ -249,7 +249,7 @@ def test_refused_bot_actions_cost_one_decision_never_the_room(bot_server, open_b
     room = bot_server.registry.get(code)
     acted = -1
     deadline = time.monotonic() + 40
-    while not any(m.seat == 1 for m in room.match.log):
+    while not any(m.seat == 1 for m in room.state.match.log):
         assert time.monotonic() < deadline, "the bot's seat never moved again"
         host.drain(0.05)
         state = host.latest_state()
@@ -261,7 +261,7 @@ def test_refused_bot_actions_cost_one_decision_never_the_room(bot_server, open_b
     assert any("sent a refused action" in m for m in logged), logged
     assert any("failed to decide" in m for m in logged), logged
     assert not room.task.done()
-    assert all(m.action.get("cards") != [999] for m in room.match.log)
+    assert all(m.action.get("cards") != [999] for m in room.state.match.log)
 
 
 def test_a_bot_is_given_only_its_seats_frame(bot_server, open_bot, monkeypatch):
@@ -280,7 +280,7 @@ def test_a_bot_is_given_only_its_seats_frame(bot_server, open_bot, monkeypatch):
 
         def observe(self, frame):
             seen.append((self.seat, frame))
-            state = bot_server.registry.get(rooms[0]).match.state
+            state = bot_server.registry.get(rooms[0]).state.match.state
             if frame["seat"] != self.seat:
                 problems.append("another seat's frame")
             # "move" ({"seq", "seat", "at_ms"}, never the action) follows a move; a bot's first
@@ -340,7 +340,7 @@ def test_a_player_away_past_the_grace_is_played_by_a_bot_and_takes_the_seat_back
     assert time.monotonic() - gone_at >= 1.0  # not before the grace (the same clock)
     assert [m["nickname"] for m in room["members"] if m.get("played_by_bot")] == ["Bob"]
     # The bot plays Bob's turns: a move of Bob's seat is logged while Bob is away.
-    match = bot_server.registry.get(code).match
+    match = bot_server.registry.get(code).state.match
     logged = len(match.log)
     deadline = time.monotonic() + 30
     while not any(m.seat == bob_seat for m in match.log[logged:]):

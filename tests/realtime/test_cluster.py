@@ -17,6 +17,7 @@ from websockets.exceptions import ConnectionClosed
 from app.db.database import Database
 from app.db.rooms import claim_room, load_rooms
 from app.realtime.cluster.relay import Cluster
+from app.realtime.room.effects import CloseRoom
 from app.realtime.transport.connection import Connection
 from app.realtime.cluster.lease import Entry
 from tests.clock import wait_until
@@ -119,7 +120,7 @@ def test_players_on_two_nodes_play_a_whole_match_in_one_room(nodes, connect) -> 
         state = client.latest_state()
         assert state is not None
         hand = sorted(c["id"] for c in state["view"]["hand"])
-        assert hand == sorted(room.match.state.hands[client.seat])
+        assert hand == sorted(room.state.match.state.hands[client.seat])
 
     bob.send({"type": "chat", "text": "hello from node B"})
     line = ann.wait_for("chat")
@@ -268,7 +269,7 @@ def test_a_relayed_client_sees_no_move_before_the_database_has_it(tmp_path, pref
         seat, action = table.next_move()  # type: ignore[misc]
         table.by_seat[seat].action(action)
         bob.wait_for("saving", lambda f: f["waiting"], timeout=10)
-        assert a.registry.get(code).match.version == version + 1  # applied on the owner...
+        assert a.registry.get(code).state.match.version == version + 1  # applied on the owner...
         assert not any(f["type"] == "state" and f["version"] > version for f in bob.frames)
         holder.execute("ROLLBACK")
         holder.close()
@@ -297,7 +298,7 @@ def test_a_node_that_lost_a_lease_stops_the_room_and_writes_nothing_more(tmp_pat
             for _ in range(50):
                 ann.recv(timeout=2)
         assert closed.value.rcvd.code == 1012
-        assert room.closed and room.recorder.gate.fenced
+        assert room.state.closed and room.recorder.gate.fenced
         assert a.registry.get(code) is None
         stored = {r.code: r for r in load_rooms(Database(db))}
         assert len(stored[code].match.moves) == table.version  # kept, not deleted
@@ -430,7 +431,7 @@ def test_a_relayed_member_who_stops_reading_is_shown_disconnected_at_once(
         with slow:
             joined = wait_frame(ann, lambda f: f["type"] == "room" and len(f["members"]) == 2)
             slow_id = next(m["id"] for m in joined["members"] if m["nickname"] == "Slow")
-            member = a.registry.get(code).members[slow_id]
+            member = a.registry.get(code).state.members[slow_id]
             flood_chat(ann, lambda: not member.connected)
             wait_until(lambda: not member.connected, 10, "the owner told that it is gone")
             wait_frame(ann, lambda f: f["type"] == "room" and any(
@@ -475,7 +476,7 @@ def test_redis_away_as_rooms_close_and_the_node_stops_is_logged_in_lines_not_tra
                 made = http.post("/api/rooms", json={"game": "panika", "nickname": "Cem"})
                 assert made.status_code == 503 and made.headers["retry-after"] == "5"
             room = node.registry.get(closing)
-            room.task.get_loop().call_soon_threadsafe(room.post, "close")
+            room.task.get_loop().call_soon_threadsafe(room.post, CloseRoom())
             wait_until(lambda: any(f"go of room {closing}" in r.getMessage()
                                    for r in caplog.records), what="the lease's release failing")
         # Leaving the block stopped the node: it could not hand its other room over.

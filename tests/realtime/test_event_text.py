@@ -49,8 +49,8 @@ def test_summary_is_rendered_in_one_pass(server, open_client):
     code, clients = room_of(server, open_client, "panika", 3, names=("{seat:2}", "{seat:0}", "Cy"))
     start_panika(clients)
     room = server.registry.get(code)
-    assert room.frames.names("{seat:0} and {seat:1} win") == "{seat:2} and {seat:0} win"
-    assert room.frames.names("{seat:2} wins, {seat:5} not here") == "Cy wins, Seat 6 not here"
+    assert room.core.frames.names("{seat:0} and {seat:1} win") == "{seat:2} and {seat:0} win"
+    assert room.core.frames.names("{seat:2} wins, {seat:5} not here") == "Cy wins, Seat 6 not here"
 
 
 def test_state_and_room_frames_carry_the_match_number(server, open_client):

@@ -69,8 +69,8 @@ def test_state_frames_show_the_engines_view_legal_actions_and_timers(game_id):
     def step(effects: list[Effect]) -> None:
         for pair in everyone:
             pair.check(effects)
-        match = core.match
-        if core.status != "playing" or match is None:
+        match = core.state.match
+        if core.state.status != "playing" or match is None:
             return
         # The frames show the game's timers now: keys, labels and seats (app/realtime/room/timers.py).
         expected = sorted((t.key, t.label, list(t.seats)) for t in game.timers(match.state)
@@ -78,7 +78,7 @@ def test_state_frames_show_the_engines_view_legal_actions_and_timers(game_id):
         active = list(game.active_seats(match.state))
         for pair in everyone:
             frame = pair.latest
-            if frame and (frame["match"], frame["version"]) == (core.match_number, match.version):
+            if frame and (frame["match"], frame["version"]) == (core.state.match_number, match.version):
                 where = (game_id, match.version, frame["seat"])
                 assert sorted((t["key"], t["label"], t["seats"]) for t in frame["timers"]) \
                     == expected, where
@@ -96,7 +96,7 @@ def test_state_frames_show_the_engines_view_legal_actions_and_timers(game_id):
     step(core.frame(pairs[0].conn, p.Start(type="start"), at(clock)))
     for _ in range(400):
         clock += 0.25
-        if core.status != "playing":  # over: the host asks for another (a new match number)
+        if core.state.status != "playing":  # over: the host asks for another (a new match number)
             step(core.frame(pairs[0].conn, p.Rematch(type="rematch"), at(clock)))
             continue
         movers = [pair for pair in pairs if pair.latest and pair.latest.get("legal")]

@@ -57,7 +57,7 @@ def test_full_match_reveals_the_committed_seed_and_replays(fast_server, open_fas
     assert "room_code" not in stored and stored["game"] == "panika"  # the room stays unnamed
     assert stored["summary"] == result["summary"]
     assert [a["index"] for a in stored["actions"]] == list(range(len(stored["actions"])))
-    assert len(stored["actions"]) == fast_server.registry.get(code).match.version >= moves
+    assert len(stored["actions"]) == fast_server.registry.get(code).state.match.version >= moves
     assert [m["id"] for m in listed] == [match_id]
     assert {row["nickname"]: row["wins"] for row in board} == {
         n: int(n in winners) for n in names.values()}
@@ -92,7 +92,7 @@ def test_no_secret_reaches_a_frame_it_does_not_belong_to(fast_server, open_fast)
     burst_of_round: dict[int, int] = {}
 
     def snapshot() -> None:
-        match = room.match
+        match = room.state.match
         version = match.version
         st = match.state
         record = (st.round, st.burst_at, [list(h) for h in st.hands])

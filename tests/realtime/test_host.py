@@ -31,7 +31,7 @@ def test_set_options_valid_and_invalid(server, open_client):
         mark = len(host.frames)
         host.send({"type": "set_options", "options": bad})
         assert _error(host, mark) == "bad_options", bad
-    assert server.registry.get(code).options == {"turn_seconds": 15}
+    assert server.registry.get(code).state.options == {"turn_seconds": 15}
     # Nothing but the first room frame reached Bob.
     assert [f["type"] for f in extra_frames(bob, since[1])] == ["room"]
     states = start_panika(clients)
@@ -46,7 +46,7 @@ def test_set_options_valid_and_invalid(server, open_client):
 
 def test_room_options_at_creation(server, open_client):
     created = server.create_room("panika", "Ann", options={"turn_seconds": 45})
-    assert server.registry.get(created["code"]).options == {"turn_seconds": 45}
+    assert server.registry.get(created["code"]).state.options == {"turn_seconds": 45}
     with server.http() as http:
         bad = http.post("/api/rooms", json={"game": "panika", "nickname": "Ann",
                                              "options": {"turn_seconds": 1}})
@@ -117,7 +117,7 @@ def test_rematch_before_the_end_is_refused(server, open_client):
     mark = len(host.frames)
     host.send({"type": "rematch"})
     assert _error(host, mark) == "not_finished"
-    assert server.registry.get(code).match.version == 0
+    assert server.registry.get(code).state.match.version == 0
 
 
 def test_chat_is_broadcast_with_the_nickname(server, open_client):

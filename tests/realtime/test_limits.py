@@ -14,6 +14,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from app.realtime.room.effects import CloseRoom
 from app.realtime.transport.connection import BACKLOG_LIMIT, Connection
 from tests.clock import until, wait_until
 from tests.live import ClientPool, LiveServer, run_async
@@ -74,7 +75,7 @@ def test_every_socket_of_a_closing_room_is_closed_with_4003(server, open_client)
     table = open_client(code)
     table.join(watch=True)
     room = server.registry.get(code)
-    on_room_loop(room, room.post, "close")
+    on_room_loop(room, room.post, CloseRoom())
     for name, c in (("host", clients[0]), ("guest", clients[1]), ("table", table)):
         assert closed_with(c) == 4003
         assert errors(c)[-1:] == ["room_closed"], (name, c.raw[-4:])
@@ -100,7 +101,7 @@ def test_table_views_are_capped_per_room(tmp_path):
         third.send({"type": "join", "watch": True})
         assert closed_with(third) == 1008
         assert errors(third) == ["watchers_full"]
-        assert len(server.registry.get(code).watchers) == 2
+        assert len(server.registry.get(code).state.watchers) == 2
 
 
 def test_sockets_are_capped_per_address(tmp_path):
@@ -310,7 +311,7 @@ def test_a_send_stalled_past_its_limit_is_falling_behind(monkeypatch):
 def test_the_room_shows_a_fallen_behind_member_disconnected(server, open_client):
     code, clients = room_of(server, open_client, "panika", 2)
     room = server.registry.get(code)
-    bob = room.members[clients[1].member]
+    bob = room.state.members[clients[1].member]
     conn = next(iter(bob.conns))
     mark = len(clients[0].frames)
     on_room_loop(room, conn._gone)
@@ -333,7 +334,7 @@ def _joined_silently(server, ann, code, deflate=False):  # type: ignore[no-untyp
     slow = silent_socket(server, code, deflate)
     joined = wait_frame(ann, lambda f: f["type"] == "room" and len(f["members"]) == 2)
     slow_id = next(m["id"] for m in joined["members"] if m["nickname"] == "Slow")
-    member = server.registry.get(code).members[slow_id]
+    member = server.registry.get(code).state.members[slow_id]
     return slow, member, next(iter(member.conns))
 
 

@@ -33,38 +33,38 @@ def test_a_room_nobody_joined_closes_after_the_unjoined_time_and_not_before():
     core = public_room(unjoined_seconds=60)
     core.tick(at(30))
     core.tick(at(60))
-    assert not core.closed
+    assert not core.state.closed
     core.tick(at(60.5))
-    assert core.closed
+    assert core.state.closed
 
 
 def test_a_room_someone_joined_keeps_the_idle_time_after_they_left():
     core = public_room(unjoined_seconds=60)
-    token = core.token_for(core.members[1])
+    token = core.token_for(core.state.members[1])
     host = Connection()
     core.frame(host, p.Join(type="join", token=token), at(2))
     core.closed_connection(host, at(3))
     core.tick(at(120))
-    assert not core.closed, "joined once: the room is someone's, it waits its idle time"
+    assert not core.state.closed, "joined once: the room is someone's, it waits its idle time"
     core.tick(at(3 + 600.5))
-    assert core.closed
+    assert core.state.closed
 
 
 def test_a_table_view_counts_as_a_join_and_a_refused_join_does_not():
     watched = public_room()
     watched.frame(Connection(), p.Join(type="join", watch=True), at(1))
     watched.tick(at(61))
-    assert not watched.closed
+    assert not watched.state.closed
     refused = public_room()
     refused.frame(Connection(), p.Join(type="join", token="not-a-token"), at(1))
     refused.frame(Connection(), p.Join(type="join"), at(2))  # no nickname: refused
     refused.tick(at(61))
-    assert refused.closed
+    assert refused.state.closed
 
 
 def test_a_room_is_listed_while_a_person_is_in_it_and_it_waits():
     core = public_room()
-    token = core.token_for(core.members[1])
+    token = core.token_for(core.state.members[1])
     assert not core.state.listed(), "made over HTTP, opened by no page: not shown"
     assert listed(core.tick(at(1))) == []
     ann = Connection()
@@ -79,7 +79,7 @@ def test_a_room_is_listed_while_a_person_is_in_it_and_it_waits():
     assert listed(core.frame(ann, p.Join(type="join", token=token), at(6))) == [True]
     join(core, "Cem", t=7)
     assert listed(core.frame(ann, p.Start(type="start"), at(8))) == [False]
-    assert core.status == "playing" and not core.state.listed()
+    assert core.state.status == "playing" and not core.state.listed()
 
 
 def test_a_private_room_is_never_listed_and_bots_and_table_views_are_not_people():
@@ -89,7 +89,7 @@ def test_a_private_room_is_never_listed_and_bots_and_table_views_are_not_people(
     assert listed(effects) == [] and not private.state.listed()
     core = public_room()
     host = Connection()
-    effects = core.frame(host, p.Join(type="join", token=core.token_for(core.members[1])), at(1))
+    effects = core.frame(host, p.Join(type="join", token=core.token_for(core.state.members[1])), at(1))
     assert listed(effects) == [True]
     core.frame(host, p.AddBot(type="add_bot", difficulty="normal"), at(2))
     core.frame(Connection(), p.Join(type="join", watch=True), at(3))

@@ -18,7 +18,7 @@ def test_start_gives_each_seat_its_own_view(server, open_client):
     assert seats == [0, 1, 2] and [c.seat for c in clients] == [0, 1, 2]
     versions = {s["version"] for s in states}
     assert versions == {0}
-    engine = room.match.state
+    engine = room.state.match.state
     for c, st in zip(clients, states, strict=True):
         view = st["view"]
         assert view["you"] == c.seat
@@ -50,7 +50,7 @@ def test_versions_increase_by_one_per_move(server, open_client):
         assert {g["version"] for g in got} == {st["version"] + 1}
         seen.append(got[0]["version"])
     assert seen == list(range(1, 7))
-    assert server.registry.get(code).match.version == 6
+    assert server.registry.get(code).state.match.version == 6
 
 
 def test_only_the_host_starts_with_the_right_player_count(server, open_client):
@@ -71,12 +71,12 @@ def test_only_the_host_starts_with_the_right_player_count(server, open_client):
             frame["member"] = host.member
         bob.send(frame)
         assert bob.wait_for("error")["code"] == "not_host"
-    assert server.registry.get(code).status == "waiting"
+    assert server.registry.get(code).state.status == "waiting"
     # Seven players are too many for Panika.
     for name in ("C", "D", "E", "F", "G"):
         c = open_client(code)
         c.join(nickname=name)
-    assert server.registry.get(code).game.max_players == 6
+    assert server.registry.get(code).state.game.max_players == 6
     late = open_client(code)
     late.join(nickname="H")
     room = late.wait_for("room", lambda f: len(f["members"]) == 8)
@@ -98,7 +98,7 @@ def test_action_from_the_wrong_seat_changes_nothing(server, open_client):
     turn = states[0]["view"]["turn"]
     wrong = clients[(turn + 1) % 3]
     card = wrong.latest_state()["view"]["hand"][0]["id"]
-    engine = server.registry.get(code).match
+    engine = server.registry.get(code).state.match
     before = (engine.version, [list(h) for h in engine.state.hands], len(engine.log))
     since = marks(clients)
     wrong.action({"type": "play", "cards": [card]}, ref=7)

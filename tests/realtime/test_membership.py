@@ -42,7 +42,7 @@ def test_ghosts_of_a_waiting_room_are_dropped_after_the_grace(tmp_path):
         after = wait_frame(ann, lambda f: f["type"] == "room" and len(f["members"]) == 1,
                            mark, timeout=30)
         assert [m["nickname"] for m in after["members"]] == ["Ann"]
-        assert len(server.registry.get(code).members) == 1
+        assert len(server.registry.get(code).state.members) == 1
         # Each ghost was first shown as having left (Ann never), then dropped: in that order,
         # however the closes and the grace fell in time.
         rooms = [f for f in ann.frames[mark:] if f["type"] == "room"]
@@ -55,7 +55,7 @@ def test_ghosts_of_a_waiting_room_are_dropped_after_the_grace(tmp_path):
 
 
 def _names(core) -> list[str]:  # type: ignore[no-untyped-def]
-    return [m.nickname for m in core.members.values()]
+    return [m.nickname for m in core.state.members.values()]
 
 
 def test_ghosts_are_dropped_only_once_the_grace_has_passed():
@@ -66,10 +66,10 @@ def test_ghosts_are_dropped_only_once_the_grace_has_passed():
     bob, _ = join(core, "Bob")
     core.closed_connection(bob, at(2))
     core.tick(at(3.0))  # exactly the grace: still there, marked as left
-    assert _names(core) == ["Ann", "Bob"] and core.members[2].left
+    assert _names(core) == ["Ann", "Bob"] and core.state.members[2].left
     effects = core.tick(at(3.01))
     assert _names(core) == ["Ann"]
-    (frame,) = [f for f in frames_to(effects, next(iter(core.members[1].conns)))
+    (frame,) = [f for f in frames_to(effects, next(iter(core.state.members[1].conns)))
                 if f["type"] == "room"]
     assert [m["nickname"] for m in frame["members"]] == ["Ann"]
 
@@ -84,7 +84,7 @@ def test_coming_back_within_the_grace_keeps_the_place():
     again = core.frame(back, p.Join(type="join", token=welcome["token"]), at(2.4))
     assert of_type(again, back, "welcome")[0]["member"] == welcome["member"]
     core.tick(at(60))  # long past the grace: the member is connected again
-    assert welcome["member"] in core.members and not core.members[welcome["member"]].left
+    assert welcome["member"] in core.state.members and not core.state.members[welcome["member"]].left
 
 
 def test_a_start_does_not_seat_members_who_left(tmp_path):
@@ -97,7 +97,7 @@ def test_a_start_does_not_seat_members_who_left(tmp_path):
         state = wait_frame(ann, lambda f: f["type"] == "state", mark)
         assert len(state["view"]["players"]) == 2
         room = server.registry.get(code)
-        seats = {m.nickname: m.seat for m in room.members.values()}
+        seats = {m.nickname: m.seat for m in room.state.members.values()}
         assert seats["Ann"] == 0 and seats["Bob"] == 1 and seats.get("Cy") is None
 
 
@@ -109,7 +109,7 @@ def test_a_seated_player_keeps_the_seat_while_the_match_runs():
     core.frame(ann, p.Start(type="start"), at(1))
     core.closed_connection(bob, at(2))
     core.tick(at(30))  # far past the grace: a seated player's place waits
-    assert welcome["member"] in core.members
+    assert welcome["member"] in core.state.members
     bob_shown = members(core.room_frame())["Bob"]
     assert not bob_shown["connected"] and "left" not in bob_shown
     back = Connection()
@@ -133,11 +133,11 @@ def test_a_full_room_makes_room_by_dropping_the_oldest_ghost(tmp_path):
             c.ws.socket.shutdown(socket.SHUT_RDWR)
             c.ws.close_timeout = 0.01
         room = server.registry.get(code)
-        wait_until(lambda: sum(m.left for m in room.members.values()) == MAX_MEMBERS - 1,
+        wait_until(lambda: sum(m.left for m in room.state.members.values()) == MAX_MEMBERS - 1,
                    what="every ghost seen gone")
-        first_gone = min((m for m in room.members.values() if m.left), key=lambda m: m.left_at)
+        first_gone = min((m for m in room.state.members.values() if m.left), key=lambda m: m.left_at)
         newcomer = open_client(code)
         welcome = newcomer.join(nickname="New")
         assert welcome["member"] is not None
-        assert first_gone.id not in room.members and len(room.members) == MAX_MEMBERS
+        assert first_gone.id not in room.state.members and len(room.state.members) == MAX_MEMBERS
         ann.ws.close_timeout = 0.1  # it read none of its many frames: no clean close to wait for

@@ -7,6 +7,7 @@ stand-in's. The room's core driven directly, with the time named by each test.""
 
 from __future__ import annotations
 
+from dataclasses import astuple
 import logging
 import random
 from typing import Any
@@ -15,7 +16,9 @@ from app.engine import get_game
 from app.realtime.room import protocol as p
 from app.realtime.transport.connection import Connection
 from app.realtime.room.core import CLOSE_ROOM_CLOSED, RoomCore
-from app.realtime.room.effects import Cancel, Effect, Later, Save, WakeAt
+from app.realtime.room.effects import (
+    BotDecision, Cancel, Effect, Later, Message, Save, WakeAt,
+)
 from tests.realtime.core_helpers import at, join, of_type, only, room
 
 
@@ -45,26 +48,26 @@ def test_the_last_person_leaving_pauses_the_match_and_the_first_back_resumes_it(
     tokens = {c: core.token_for(c.member) for c in (ann, bob)}
     table, _ = watch(core, 2)
     core.closed_connection(ann, at(5))
-    assert not core.paused  # Bob is still there
+    assert not core.state.paused  # Bob is still there
     effects = core.closed_connection(bob, at(6))
-    assert core.paused
+    assert core.state.paused
     (room_frame,) = of_type(effects, table, "room")
     assert room_frame["paused"] is True and room_frame["status"] == "playing"
     (state,) = of_type(effects, table, "state")
     (turn,) = state["timers"]
     assert turn["paused"] is True and turn["remaining_ms"] == 25_000  # 30 s, 5 of them run
     assert only(effects, WakeAt) == []
-    version = core.match.version
+    version = core.state.match.version
     # Nothing is decided meanwhile: no timer falls due (the turn's 30 s are long past), and the
     # stand-ins due by now (both away past the takeover time) hold.
     assert of_type(core.timers_due(at(100)), table, "state") == []
     effects = core.tick(at(101)) + core.takeover_check(at(102))
     assert core.state.bots.takeover_seats() == {ann.seat, bob.seat}
     assert _pending_bots(effects) == {} and only(effects, WakeAt) == []
-    assert core.match.version == version
+    assert core.state.match.version == version
     # Ann is back: the match plays on from where it was.
     ann2, effects = back(core, tokens[ann], 200)
-    assert not core.paused
+    assert not core.state.paused
     (room_frame,) = of_type(effects, ann2, "room")
     assert room_frame["paused"] is False
     (state,) = of_type(effects, ann2, "state")
@@ -89,16 +92,16 @@ def test_bots_hold_while_the_match_is_paused_and_decide_again_when_it_resumes():
     core.frame(ann, p.SetOptions(type="set_options", options={"countdown_seconds": 2}), at(0))
     core.frame(ann, p.Start(type="start"), at(1))
     effects = core.timers_due(at(3))  # the dice are revealed: everyone searches
-    bot_seat = next(m.seat for m in core.members.values() if m.bot is not None)
+    bot_seat = next(m.seat for m in core.state.members.values() if m.bot is not None)
     (decision,) = _pending_bots(effects).values()
     effects = core.closed_connection(ann, at(3.1))
-    assert core.paused
+    assert core.state.paused
     assert Cancel(("bot", bot_seat)) in effects
-    version = core.match.version
-    _, seat, generation, action = decision.message
+    version = core.state.match.version
+    seat, generation, action = astuple(decision.message)
     core.bot_decision(seat, generation, action, at(3.1 + decision.delay))  # it arrives anyway
-    assert core.match.version == version
-    assert _pending_bots(core.tick(at(10))) == {} and core.match.version == version
+    assert core.state.match.version == version
+    assert _pending_bots(core.tick(at(10))) == {} and core.state.match.version == version
     _, effects = back(core, token, 50)
     assert set(_pending_bots(effects)) == {bot_seat}  # it decides again on the frame it got
 
@@ -107,9 +110,9 @@ def test_a_paused_match_the_idle_close_ends_is_not_recorded(caplog):
     core, ann, bob = started("panika")
     core.closed_connection(ann, at(2))
     core.closed_connection(bob, at(2))
-    assert core.paused
+    assert core.state.paused
     core.tick(at(2 + 601))  # nobody for longer than the idle time
-    assert core.closed
+    assert core.state.closed
     with caplog.at_level(logging.INFO, logger="app.realtime.room.life"):
         effects = core.shutdown(CLOSE_ROOM_CLOSED, durable=True, now=at(604))
     assert only(effects, Save) == []
@@ -124,7 +127,7 @@ def test_the_counter_is_never_paused_and_is_still_recorded_when_its_room_closes(
     ann, _ = join(core, "Ann")
     core.frame(ann, p.Action(type="action", action={"type": "tap"}), at(1))
     effects = core.closed_connection(ann, at(2))
-    assert not core.paused and of_type(effects, ann, "room") == []
+    assert not core.state.paused and of_type(effects, ann, "room") == []
     core.tick(at(2 + 601))
     (save,) = only(core.shutdown(CLOSE_ROOM_CLOSED, durable=True, now=at(604)), Save)
     assert save.record.game == "panika_counter"
@@ -133,9 +136,9 @@ def test_the_counter_is_never_paused_and_is_still_recorded_when_its_room_closes(
 def _play_to_the_end(core: RoomCore, ann: Connection, t: float) -> list[Effect]:
     """Ann plays her seat (random legal actions), bots' decisions arrive after their thinking
     time, the takeover checks and the timers fall due, until the match ends; the last effects."""
-    game = get_game(core.game.id)
+    game = get_game(core.state.game.id)
     pick = random.Random(3)
-    pending: dict[Any, tuple[float, tuple[Any, ...]]] = {}
+    pending: dict[Any, tuple[float, Message]] = {}
     effects: list[Effect] = []
 
     def note(new: list[Effect]) -> list[Effect]:
@@ -147,9 +150,9 @@ def _play_to_the_end(core: RoomCore, ann: Connection, t: float) -> list[Effect]:
         return new
 
     for _ in range(20_000):
-        if core.status != "playing":
+        if core.state.status != "playing":
             return effects
-        legal = game.legal_actions(core.match.state, ann.seat)
+        legal = game.legal_actions(core.state.match.state, ann.seat)
         if legal:
             t += 0.05
             effects = note(core.frame(ann, p.Action(type="action", action=pick.choice(legal)),
@@ -161,8 +164,8 @@ def _play_to_the_end(core: RoomCore, ann: Connection, t: float) -> list[Effect]:
             del pending[due[0]]
             t = max(t, due[1][0])
             message = due[1][1]
-            if message[0] == "bot":
-                effects = note(core.bot_decision(*message[1:], at(t)))
+            if isinstance(message, BotDecision):
+                effects = note(core.bot_decision(*astuple(message), at(t)))
             else:
                 effects = note(core.takeover_check(at(t)))
             continue
@@ -200,8 +203,8 @@ def test_a_person_who_dropped_for_a_while_keeps_their_seat_on_the_record():
     core.frame(ann, p.SetOptions(type="set_options", room={"bot_takeover_seconds": 1}), at(0))
     core.frame(ann, p.Start(type="start"), at(1))
     game = get_game("panika")
-    mover = ann if game.legal_actions(core.match.state, ann.seat) else bob
-    action = game.legal_actions(core.match.state, mover.seat)[0]
+    mover = ann if game.legal_actions(core.state.match.state, ann.seat) else bob
+    action = game.legal_actions(core.state.match.state, mover.seat)[0]
     core.frame(mover, p.Action(type="action", action=action), at(1.5))
     core.closed_connection(bob, at(2))
     effects = _play_to_the_end(core, ann, 2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from app.realtime.room.effects import Frame, Tick
 from app.realtime.transport.connection import PINGS_REMEMBERED, Connection
 from tests.realtime.helpers import marks, room_of, start_panika, wait_frame, wait_type
 
@@ -35,7 +36,7 @@ def test_unasked_pongs_cannot_set_a_round_trip(server, open_client):
     assert welcome["ping_ms"] == 500
     # A forged pong with a t from long ago (what a client would send to claim a big round trip)
     # and a replayed one change nothing.
-    conn = next(iter(room.members[ann.member].conns))
+    conn = next(iter(room.state.members[ann.member].conns))
     before = conn.rtt_ms
     for t in (time.monotonic() - 59, 1.0, ping["t"], ping["t"]):
         ann.send({"type": "pong", "t": t})
@@ -56,16 +57,15 @@ def test_a_pong_is_counted_where_it_arrives_not_queued_for_the_room(server, open
     room = server.registry.get(code)
     posted: list[object] = []
     post = room.post
-    monkeypatch.setattr(room, "post", lambda kind, *args: (posted.append((kind, *args)),
-                                                           post(kind, *args))[1])
-    conn = next(iter(room.members[ann.member].conns))
+    monkeypatch.setattr(room, "post", lambda message: (posted.append(message), post(message))[1])
+    conn = next(iter(room.state.members[ann.member].conns))
     heard = conn.heard
     for _ in range(2):  # two pings answered (tests/live.py answers each one it reads)
         wait_type(ann, "ping", len(ann.frames))
     wait_type(ann, "ping", len(ann.frames))
     assert conn.heard is not None and conn.heard != heard and conn._rtts
-    assert not [p for p in posted if p[0] == "frame"], posted  # no pong reached the queue
-    assert [p for p in posted if p[0] == "tick"]  # while the room ticked (and pinged) on
+    assert not [p for p in posted if isinstance(p, Frame)], posted  # no pong reached the queue
+    assert [p for p in posted if isinstance(p, Tick)]  # while the room ticked (and pinged) on
 
 
 def test_the_creator_keeps_the_host_role_before_connecting(server, open_client):
@@ -81,7 +81,7 @@ def test_the_creator_keeps_the_host_role_before_connecting(server, open_client):
             bob.recv(timeout=0.2)
         except TimeoutError:
             pass
-    assert room.host == created["member"]
+    assert room.state.host == created["member"]
     rooms = [f for f in bob.frames if f["type"] == "room"]
     assert all(f["host"] == created["member"] for f in rooms)
 

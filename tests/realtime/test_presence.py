@@ -42,7 +42,7 @@ def test_a_connection_silent_past_the_limit_is_closed_and_its_player_shown_away(
     (frame,) = of_type(effects, ann, "room")
     ann_m, bob_m = frame["members"]
     assert bob_m["connected"] is False and ann_m["connected"] is True
-    grace = core.room_options["bot_takeover_seconds"]
+    grace = core.state.room_options["bot_takeover_seconds"]
     assert bob_m["away_ms"] == 0 and bob_m["bot_in_ms"] == grace * 1000
     assert "away_ms" not in ann_m and "bot_in_ms" not in ann_m
     # Ann, who answers, is never closed however long the match runs.

@@ -36,8 +36,8 @@ def test_reconnect_restores_member_seat_and_hand(server, open_client):
     wait_frame(watcher, lambda f: f["type"] == "room" and _connected(f, member) is True, since)
     # And the same member keeps playing with the new socket.
     room = server.registry.get(code)
-    assert len(room.members) == 3
-    assert room.members[member].seat == seat and room.members[member].connected
+    assert len(room.state.members) == 3
+    assert room.state.members[member].seat == seat and room.state.members[member].connected
 
 
 def test_two_sockets_of_one_member_both_get_frames(server, open_client):

@@ -61,17 +61,17 @@ def _wait_until(pred, timeout=5.0):
 
 def _all_in_step(room, clients):
     """Every client's latest state is the room's current version, with its own true hand."""
-    version = room.match.version
+    version = room.state.match.version
     for c in clients:
         st = wait_frame(c, lambda f: f["type"] == "state" and f["version"] == version
-                        and f["match"] == room.match_number)
+                        and f["match"] == room.state.match_number)
         assert c.latest_state()["version"] == version
-        assert [card["id"] for card in st["view"]["hand"]] == room.match.state.hands[c.seat]
+        assert [card["id"] for card in st["view"]["hand"]] == room.state.match.state.hands[c.seat]
 
 
 def _timers_as_rules_ask(room, game):
-    wanted = {t.key for t in game.timers.real(room.match.state)} if isinstance(
-        game.timers, FailOnce) else {t.key for t in game.timers(room.match.state)}
+    wanted = {t.key for t in game.timers.real(room.state.match.state)} if isinstance(
+        game.timers, FailOnce) else {t.key for t in game.timers(room.state.match.state)}
     _wait_until(lambda: room.state.timers.keys() == wanted)
     assert wanted
 
@@ -95,9 +95,9 @@ def test_a_player_move_survives_a_failing_engine_call(point, server, open_client
     if point in ("validate", "apply"):
         err = wait_frame(clients[seat], lambda f: f["type"] == "error" and f.get("ref") == 5)
         assert err["code"] == "internal"
-        assert room.match.version == 0 and not room.match.log
+        assert room.state.match.version == 0 and not room.state.match.log
     else:
-        assert room.match.version == 1 and len(room.match.log) == 1
+        assert room.state.match.version == 1 and len(room.state.match.log) == 1
     # The next moves work and reach everyone.
     for _ in range(3):
         assert table.step()
@@ -134,16 +134,16 @@ def test_a_timer_move_survives_a_failing_engine_call(point, server, open_client,
     room = server.registry.get(code)
     # Nobody moves: the turn timer plays for the absent player.
     if point == "view":  # ``view`` serves a resync, after the timer's move
-        _wait_until(lambda: room.match.version == 1)
+        _wait_until(lambda: room.state.match.version == 1)
         failing.arm()
         clients[0].send({"type": "resync"})
     _wait_until(lambda: failing.raised == 1)
     if point in ("validate", "apply"):
         # The timer's move failed and changed nothing; the rules still ask for the turn timer.
         _wait_until(lambda: any(k.startswith("turn:") for k in room.state.timers.keys()))
-        assert room.match.version == 0
+        assert room.state.match.version == 0
     else:
-        _wait_until(lambda: room.match.version == 1)
+        _wait_until(lambda: room.state.match.version == 1)
     _all_in_step(room, clients)
     monkeypatch.setattr(game, "timers", real_timers if point != "timers" else failing)
     _timers_as_rules_ask(room, game)

@@ -130,4 +130,4 @@ def test_a_flood_is_rate_limited_then_closed_without_hurting_the_others(server, 
     mark = len(back.frames)
     back.send({"type": "chat", "text": "sorry"})
     assert wait_type(back, "chat", mark)["text"] == "sorry"
-    assert server.registry.get(code).status == "playing"
+    assert server.registry.get(code).state.status == "playing"

@@ -21,7 +21,7 @@ from app.realtime.room import protocol as p
 from app.realtime.transport.connection import Connection
 from app.realtime.room.core import CLOSE_ROOM_CLOSED, CLOSE_SERVER_RESTARTING, RoomCore
 from app.realtime.room.effects import (
-    BadJoin, Close, Control, Counted, Effect, Later, Save, WakeAt,
+    BadJoin, BotDecision, Close, Control, Counted, Effect, Later, Save, TakeoverCheck, WakeAt,
 )
 from app.realtime.transport.guard import CLOSE_POLICY
 from app.realtime.room.membership import CLOSE_REMOVED
@@ -50,7 +50,7 @@ def test_a_join_is_welcomed_and_everyone_sees_the_room():
         (frame,) = of_type(second, conn, "room")
         assert [m["nickname"] for m in frame["members"]] == ["Ann", "Bob"]
         assert frame["host"] == 1 and frame["status"] == "waiting"
-    assert core.members[1].conns == {ann}
+    assert core.state.members[1].conns == {ann}
 
 
 def test_a_bad_token_is_refused_and_spends_a_probe():
@@ -58,12 +58,12 @@ def test_a_bad_token_is_refused_and_spends_a_probe():
     conn = Connection()
     effects = core.frame(conn, p.Join(type="join", token="not-a-token"), at(0))
     assert [f["code"] for f in of_type(effects, conn, "error")] == ["bad_token"]
-    assert only(effects, BadJoin) == [BadJoin(conn)] and not core.members
+    assert only(effects, BadJoin) == [BadJoin(conn)] and not core.state.members
 
 
 def test_the_host_starts_and_each_seat_gets_its_own_view():
     core, ann, bob, effects = seated()
-    assert core.status == "playing" and core.match_number == 1
+    assert core.state.status == "playing" and core.state.match_number == 1
     states = {c.seat: of_type(effects, c, "state")[-1] for c in (ann, bob)}
     assert states[0]["seat"] == 0 and states[1]["seat"] == 1
     assert states[0]["view"]["hand"] != states[1]["view"]["hand"]  # a hand is a secret
@@ -79,8 +79,8 @@ def test_an_action_is_applied_timed_and_sent_to_every_seat():
     actor = ann if of_type(start, ann, "state")[-1]["legal"] else bob
     action = of_type(start, actor, "state")[-1]["legal"][0]
     effects = core.frame(actor, p.Action(type="action", action=action, ref=3), at(3.25))
-    assert core.match is not None and core.match.version == 1
-    (move,) = core.match.log
+    assert core.state.match is not None and core.state.match.version == 1
+    (move,) = core.state.match.log
     assert move.seat == actor.seat and move.at_ms == 2250  # the match started at 1 s
     for conn in (ann, bob):
         state = of_type(effects, conn, "state")[-1]
@@ -98,7 +98,7 @@ def test_the_event_history_is_kept_as_text_and_a_late_joiner_gets_the_events_sen
     action = of_type(start, actor, "state")[-1]["legal"][0]
     moved = core.frame(actor, p.Action(type="action", action=action), at(2))
     sent = of_type(start, ann, "state")[-1]["events"] + of_type(moved, ann, "state")[-1]["events"]
-    assert core.history and all(type(e) is str and not gc.is_tracked(e) for e in core.history)
+    assert core.state.history and all(type(e) is str and not gc.is_tracked(e) for e in core.state.history)
     late, effects = join(core, "Cy", 3)
     (history,) = of_type(effects, late, "history")
     assert history["events"] == [e for e in sent if not e.get("transient")]
@@ -110,7 +110,7 @@ def test_a_refused_action_answers_its_sender_and_changes_nothing():
                          at(2))
     (error,) = of_type(effects, ann, "error")
     assert error["ref"] == 9 and error["code"] == "malformed_action"
-    assert core.match is not None and core.match.version == 0
+    assert core.state.match is not None and core.state.match.version == 0
     assert frames_to(effects, bob) == []
 
 
@@ -124,11 +124,11 @@ def test_a_move_past_the_games_bound_is_refused_as_a_backstop(monkeypatch):
         mover = next(c for c in (ann, bob) if of_type(effects, c, "state")[-1]["legal"])
         action = of_type(effects, mover, "state")[-1]["legal"][0]
         effects = core.frame(mover, p.Action(type="action", action=action, ref=t), at(t))
-        assert core.match is not None and len(core.match.log) == min(t - 1, 2)
+        assert core.state.match is not None and len(core.state.match.log) == min(t - 1, 2)
     (error,) = of_type(effects, mover, "error")
     assert (error["code"], error["ref"]) == ("illegal_action", 4)
     assert error["message"] == "this match has reached the most moves it may have (2)"
-    assert core.match.version == 2 and frames_to(effects, ann if mover is bob else bob) == []
+    assert core.state.match.version == 2 and frames_to(effects, ann if mover is bob else bob) == []
 
 
 def test_a_timer_falls_due_at_its_deadline_and_plays_the_system_move():
@@ -136,9 +136,9 @@ def test_a_timer_falls_due_at_its_deadline_and_plays_the_system_move():
     (wake,) = only(start, WakeAt)
     assert wake.at == at(1).mono + 3
     assert frames_to(core.timers_due(at(3.9)), ann) == []  # woken early: nothing due yet
-    assert core.match is not None and core.match.version == 0
+    assert core.state.match is not None and core.state.match.version == 0
     effects = core.timers_due(at(4))
-    (reveal,) = core.match.log
+    (reveal,) = core.state.match.log
     assert reveal.seat is None and reveal.action == {"type": "reveal"} and reveal.at_ms == 3000
     assert of_type(effects, bob, "state")[-1]["view"]["phase"] == "search"
     assert only(effects, Counted) == [Counted("panic_lab")]
@@ -153,10 +153,10 @@ def play_out(core: RoomCore, conns: dict[int, Connection], game: Game,
     effects: list[Effect] = []
     pick = random.Random(7)
     for _ in range(5000):
-        if core.status != "playing":
+        if core.state.status != "playing":
             return t, effects
-        assert core.match is not None
-        seat = next((s for s in conns if game.legal_actions(core.match.state, s)), None)
+        assert core.state.match is not None
+        seat = next((s for s in conns if game.legal_actions(core.state.match.state, s)), None)
         if seat is None:
             soonest = core.state.timers.soonest()
             assert soonest is not None, "nothing to play and no timer"
@@ -164,7 +164,7 @@ def play_out(core: RoomCore, conns: dict[int, Connection], game: Game,
             effects = core.timers_due(at(t))
         else:
             t += 0.1
-            action = pick.choice(game.legal_actions(core.match.state, seat))
+            action = pick.choice(game.legal_actions(core.state.match.state, seat))
             effects = core.frame(conns[seat], p.Action(type="action", action=action), at(t))
     raise AssertionError("the match did not end")
 
@@ -182,8 +182,8 @@ def test_a_match_plays_to_its_end_and_is_saved_with_its_whole_log(game_id):
     core, ann, bob, _ = seated(game_id, options)
     game = get_game(game_id)
     ended, last = play_out(core, by_seat(ann, bob), game)
-    assert core.status == "finished" and core.result is not None
-    match = core.match
+    assert core.state.status == "finished" and core.state.result is not None
+    match = core.state.match
     assert match is not None
     (save,) = only(last, Save)  # the finished match is handed over for saving
     assert of_type(last, ann, "room")[-1]["save_state"] == "saving"
@@ -206,8 +206,8 @@ def test_a_rematch_lets_the_finished_match_go():
     t, finished = 1.0, []
     for number in range(1, 6):
         t, last = play_out(core, by_seat(ann, bob), game, t)
-        match = core.match
-        assert match is not None and core.match_number == number and core.status == "finished"
+        match = core.state.match
+        assert match is not None and core.state.match_number == number and core.state.status == "finished"
         (save,) = only(last, Save)
         del last, save
         core.saved(match, "saved", number, at(t + 0.5))
@@ -238,7 +238,7 @@ def test_a_durable_room_restarting_keeps_its_open_match_running():
     ann, _ = join(core, "Ann")
     core.frame(ann, p.Action(type="action", action={"type": "tap"}), at(1))
     effects = core.shutdown(CLOSE_SERVER_RESTARTING, durable=True, now=at(2))
-    assert only(effects, Save) == [] and core.status == "playing"
+    assert only(effects, Save) == [] and core.state.status == "playing"
     assert [c.why for c in only(effects, Close)] == [
         ("server_restarting", "the server is restarting; back in a moment")]
 
@@ -247,17 +247,17 @@ def test_a_player_gone_mid_match_is_played_by_a_bot_after_the_grace():
     core, ann, bob, _ = seated()
     effects = core.closed_connection(bob, at(5))
     (check,) = only(effects, Later)
-    grace = core.room_options["bot_takeover_seconds"]
-    assert check.message == ("bots",) and check.delay == pytest.approx(grace + 0.05)
+    grace = core.state.room_options["bot_takeover_seconds"]
+    assert check.message == TakeoverCheck() and check.delay == pytest.approx(grace + 0.05)
     core.takeover_check(at(5 + grace / 2))
     assert core.state.bots.takeover_seats() == set()
     effects = core.takeover_check(at(5 + grace + 0.05))
     assert core.state.bots.takeover_seats() == {bob.seat}
     (frame,) = of_type(effects, ann, "room")
     assert [m.get("played_by_bot", False) for m in frame["members"]] == [False, True]
-    if core.match is not None and core.game.legal_actions(core.match.state, bob.seat):
+    if core.state.match is not None and core.state.game.legal_actions(core.state.match.state, bob.seat):
         (decision,) = [e for e in only(effects, Later) if e.key == ("bot", bob.seat)]
-        assert decision.message[:2] == ("bot", bob.seat)
+        assert isinstance(decision.message, BotDecision) and decision.message.seat == bob.seat
 
 
 def test_the_tick_pings_every_connection_and_an_empty_room_closes_when_idle():
@@ -268,9 +268,9 @@ def test_the_tick_pings_every_connection_and_an_empty_room_closes_when_idle():
     assert list(ping.conns) == [ann] and orjson.loads(ping.text)["type"] == "ping"
     core.closed_connection(ann, at(6))
     core.tick(at(100))
-    assert not core.closed
+    assert not core.state.closed
     core.tick(at(5 + 600.5))  # nobody there for longer than the idle time
-    assert core.closed
+    assert core.state.closed
 
 
 def test_a_removed_member_is_closed_and_their_name_banned():
@@ -279,7 +279,7 @@ def test_a_removed_member_is_closed_and_their_name_banned():
     bob, _ = join(core, "Bob")
     effects = core.frame(ann, p.Kick(type="kick", member=2), at(1))
     assert [(c.conn, c.code) for c in only(effects, Close)] == [(bob, CLOSE_REMOVED)]
-    assert 2 not in core.members
+    assert 2 not in core.state.members
     _, again = join(core, "bob", t=2)
     assert [c.code for c in only(again, Close)] == [CLOSE_REMOVED]
 
@@ -290,7 +290,7 @@ def test_table_views_past_the_limit_are_closed():
     core.frame(first, p.Join(type="join", watch=True), at(0))
     effects = core.frame(second, p.Join(type="join", watch=True), at(0))
     assert [(c.conn, c.code) for c in only(effects, Close)] == [(second, CLOSE_POLICY)]
-    assert core.watchers == {first}
+    assert core.state.watchers == {first}
 
 
 def test_the_core_reads_no_clock(monkeypatch):
@@ -304,8 +304,8 @@ def test_the_core_reads_no_clock(monkeypatch):
     monkeypatch.setattr(time, "monotonic", broken)
     ended, _ = play_out(core, by_seat(ann, bob), get_game("panic_lab"))
     monkeypatch.undo()
-    assert core.status == "finished" and core.match is not None
-    assert core.match.log[0].at_ms == 3000 and ended > 4
+    assert core.state.status == "finished" and core.state.match is not None
+    assert core.state.match.log[0].at_ms == 3000 and ended > 4
 
 
 def test_an_input_that_fails_half_way_is_recovered_from_the_log(monkeypatch):
@@ -314,7 +314,7 @@ def test_an_input_that_fails_half_way_is_recovered_from_the_log(monkeypatch):
     core, ann, bob, start = seated()
     actor = ann if of_type(start, ann, "state")[-1]["legal"] else bob
     action = of_type(start, actor, "state")[-1]["legal"][0]
-    game = core.game
+    game = core.state.game
 
     def failing(*_args: Any) -> None:
         raise RuntimeError("injected")
@@ -326,7 +326,7 @@ def test_an_input_that_fails_half_way_is_recovered_from_the_log(monkeypatch):
     assert [f["code"] for f in of_type(partial, actor, "error")] == ["internal"]
     monkeypatch.undo()
     effects = core.recover(at(3))
-    assert core.match is not None and core.match.version == 0 and core.status == "playing"
+    assert core.state.match is not None and core.state.match.version == 0 and core.state.status == "playing"
     for conn in (ann, bob):
         assert of_type(effects, conn, "room") and of_type(effects, conn, "state")[-1]["version"] == 0
     assert only(effects, WakeAt)  # the timers the rules ask for run again
@@ -339,6 +339,6 @@ def test_host_commands_are_checked_against_the_room():
     rematch = core.frame(ann, p.Rematch(type="rematch"), at(2))
     assert [f["code"] for f in of_type(rematch, ann, "error")] == ["not_finished"]
     handed = core.frame(ann, p.MakeHost(type="make_host", member=2), at(3))
-    assert core.host == 2 and of_type(handed, bob, "room")[-1]["host"] == 2
+    assert core.state.host == 2 and of_type(handed, bob, "room")[-1]["host"] == 2
     refused = core.frame(ann, p.Kick(type="kick", member=2), at(4))
     assert [f["code"] for f in of_type(refused, ann, "error")] == ["not_host"]

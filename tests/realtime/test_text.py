@@ -117,7 +117,7 @@ def test_room_creation_refuses_a_nul_nickname(server):
     assert bad.status_code == 422 and "control character" in bad.text
     assert rtl.status_code == 422
     assert ok.status_code == 201
-    assert server.registry.get(ok.json()["code"]).members[1].nickname == "Ann"
+    assert server.registry.get(ok.json()["code"]).state.members[1].nickname == "Ann"
 
 
 # --- look-alikes: invisible characters anywhere, confusable skeletons --------------------------

@@ -63,7 +63,7 @@ def test_turn_and_tap_timers_play_for_an_absent_player(server, open_client, shor
                       and any(e["kind"] in ("auto_tap", "timeout") for e in f["events"])
                       and f["version"] >= 2, timeout=10)
     assert auto["version"] >= 2
-    match = server.registry.get(code).match
+    match = server.registry.get(code).state.match
     assert match.log[0].seat is None and match.log[0].action == {"type": "timeout"}
     assert all(m.seat is None for m in match.log)
     assert {m.action["type"] for m in match.log} <= {"timeout", "auto_tap", "close_last_card"}

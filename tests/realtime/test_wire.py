@@ -164,7 +164,7 @@ def test_a_real_server_writes_the_frames_directly_and_they_arrive_whole(tmp_path
         room = server.create_room("panika", nickname="Ann")
         ann = clients(server, room["code"])
         ann.join(token=room["token"])
-        conns = [c for r in server.registry.rooms.values() for m in r.members.values()
+        conns = [c for r in server.registry.rooms.values() for m in r.state.members.values()
                  for c in m.conns]
         assert conns and all(c._direct is not None for c in conns)
         ann.send({"type": "chat", "text": "é" * 150})  # a frame over 125 bytes, non-ASCII

@@ -164,7 +164,7 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
         a draw card; a turn card with every choice of display cards, in every order (the order
         named is the order they turn); a party card with each type; a steal card with each
         (opponent, type) there is. Then every swap (1 to 3 cards, in every order: they go on the
-        discard pile in the order named). Exactly what ``validate`` accepts (issue 25, item 3).
+        discard pile in the order named). Exactly what ``validate`` accepts.
         The
         system (``seat=None``): its timer's action, ``{"type": "timeout"}``, while the turn timer
         runs."""

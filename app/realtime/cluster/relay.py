@@ -31,6 +31,7 @@ import redis.exceptions
 
 from app.logs import cause
 from app.realtime.cluster.lease import Leases
+from app.realtime.room.effects import Closed, Frame
 from app.realtime.room.protocol import ProtocolError, parse_client_frame
 from app.realtime.transport.connection import Connection, Message
 
@@ -53,7 +54,7 @@ REDIS_DOWN: tuple[type[Exception], ...] = (*REDIS_ERRORS, TimeoutError)
 class Outage:
     """How a node says that Redis is away: one warning when a call first fails, one when a call
     succeeds again, however many calls fail in between (those only at debug level): an outage
-    is one event in the log, not a traceback per publish or per page (issue 25, item 6)."""
+    is one event in the log, not a traceback per publish or per page (docs/decisions/0045)."""
 
     def __init__(self) -> None:
         self.since: float | None = None
@@ -303,7 +304,7 @@ class Cluster:
             relay = self._relays.pop(key, None)
             room = self._find_room(code)
             if relay is not None and room is not None:
-                room.post("closed", relay)
+                room.post(Closed(relay))
 
     def _fan_out(self, items: list[list[Any]]) -> None:
         """One node's share of the owner's frames: each text to each of its clients here."""
@@ -325,7 +326,7 @@ class Cluster:
         if relay is None:
             return
         room = self._find_room(code)
-        if room is None or room.closed:
+        if room is None or room.state.closed:
             # Not (or no longer) here: the page reconnects and finds the room where it is now
             # (or learns that it is gone).
             log.info("cluster: a frame for room %s, which is not here; relay closed (1012)", code)
@@ -333,14 +334,14 @@ class Cluster:
             self._relays.pop(key, None)
             return
         try:
-            message = parse_client_frame(text, room.game)
+            message = parse_client_frame(text, room.state.game)
         except ProtocolError as exc:
             relay.error(exc.code, exc.message, exc.ref)
             return
         if not room.inbox.allow():  # the room's share of frames, relayed ones included
             relay.error("rate_limited", "this room is busy; slow down", getattr(message, "ref", None))
             return
-        room.post("frame", relay, message)
+        room.post(Frame(relay, message))
 
     # --- watching the relays -------------------------------------------------------------------
     async def _watch(self) -> None:
@@ -386,4 +387,4 @@ class Cluster:
                 relay.closed = True
                 room = self._find_room(relay.code)
                 if room is not None:
-                    room.post("closed", relay)
+                    room.post(Closed(relay))

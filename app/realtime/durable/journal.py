@@ -109,7 +109,7 @@ class Journal:
         """Transactions written so far (for tests and measurements)."""
         self.on_back: Callable[[], None] | None = None
         """Told when the database answers again after failing (the match writer retries its
-        outbox at once: issue 25, item 10)."""
+        outbox at once)."""
 
     @property
     def pending(self) -> int:
@@ -376,7 +376,7 @@ class FrameGate:
     def unsaved(self) -> int:
         """The room's own operations not yet durable. Tickets are numbered across every room of
         the process, so the distance from the last durable ticket would count the other rooms'
-        operations too (issue 25, item 12)."""
+        operations too."""
         return len(self._own)
 
     @property
@@ -510,7 +510,7 @@ class RoomRecorder:
             self._stale = False
         if state.revision != self._revision or self._fingerprint is None:
             # Only after an input that touched the room (``RoomState.revision``): a move of the
-            # match is what most inputs are, and it is queued as itself below (issue 22).
+            # match is what most inputs are, and it is queued as itself below.
             self._revision = state.revision
             now_fingerprint = fingerprint(state)
             if now_fingerprint != self._fingerprint:

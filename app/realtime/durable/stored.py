@@ -19,7 +19,7 @@ again (saving it is idempotent: ``matches.seed_hash`` is unique).
 A release that changed a rule may refuse a recorded move: the match is replayed to the last move
 the rules accept (``replay(..., stop_at_refusal=True)``), the refused move and those after it
 are dropped, from the database too (the recorder writes the match again), and the pages are told
-by a ``rules_changed`` event in the history (issue 25, item 11): a deploy never ends a game.
+by a ``rules_changed`` event in the history (docs/decisions/0022): a deploy never ends a game.
 """
 
 from __future__ import annotations
@@ -183,7 +183,8 @@ def restore_state(state: RoomState, stored: StoredRoom) -> dict[str, float]:
 class HasState(Protocol):
     """A room (the actor, app/realtime/actor.py) as restoring it needs it: its state."""
 
-    state: RoomState
+    @property
+    def state(self) -> RoomState: ...
 
 
 R = TypeVar("R", bound=HasState)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots import Bot, has_bots, make_bot
-from app.realtime.room.effects import Cancel, Effect, Later
+from app.realtime.room.effects import BotDecision, Cancel, Effect, Later
 from app.realtime.room.text import name_keys
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,8 @@ BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "
 """Bots are named "Bot Ada", "Bot Alan", … (then numbered as any nickname would be)."""
 
 TAKEOVER_DIFFICULTY = "normal"
-"""A disconnected player's seat is played by the normal bot (issue 13)."""
+"""A disconnected player's seat is played by the normal bot (docs/protocol.md, "Computer
+players")."""
 
 
 def bot_name(taken: set[str]) -> str:
@@ -154,7 +155,8 @@ class BotSeats:
             return
         delay = decision.delay_ms / 1000 * self.think_scale
         entry.pending = True
-        self.emit(Later(delay, ("bot", seat, entry.generation, decision.action), ("bot", seat)))
+        self.emit(Later(delay, BotDecision(seat, entry.generation, decision.action),
+                        ("bot", seat)))
 
     def due(self, seat: int, generation: int) -> BotSeat | None:
         """The seat's bot if the decision that arrived is still its pending one."""

@@ -19,9 +19,8 @@ each, every one given the state and the parts it needs: ``Frames`` (frame buildi
 from __future__ import annotations
 
 import secrets
-from collections import deque
 from collections.abc import Mapping
-from typing import Any, Generic, TypeVar, cast, overload
+from typing import Any
 
 from app.engine.registry import AnyGame
 from app.realtime.room import protocol as p
@@ -41,55 +40,10 @@ from app.realtime.room.tokens import SeatTokens
 
 __all__ = ["CLOSE_ROOM_CLOSED", "CLOSE_SERVER_RESTARTING", "RoomCore"]
 
-T = TypeVar("T")
-
-
-class StateField(Generic[T]):
-    """One attribute of the room's state, read (and set) on the core as ``core.<name>``: the
-    actor, the registry and the tests name the room's attributes as they always did."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, core: None, owner: type) -> StateField[T]: ...
-
-    @overload
-    def __get__(self, core: RoomCore, owner: type) -> T: ...
-
-    def __get__(self, core: RoomCore | None, owner: type) -> T | StateField[T]:
-        if core is None:
-            return self
-        return cast(T, getattr(core.state, self.name))
-
-    def __set__(self, core: RoomCore, value: T) -> None:
-        setattr(core.state, self.name, value)
-
 
 class RoomCore:
     """A room's state and decisions; each input returns the effects it asks for."""
 
-    code: StateField[str] = StateField()
-    game: StateField[AnyGame] = StateField()
-    public: StateField[bool] = StateField()
-    options: StateField[dict[str, Any]] = StateField()
-    room_options: StateField[dict[str, Any]] = StateField()
-    status: StateField[str] = StateField()
-    members: StateField[dict[int, Member]] = StateField()
-    host: StateField[int | None] = StateField()
-    watchers: StateField[set[Client]] = StateField()
-    match: StateField[MatchRun | None] = StateField()
-    match_number: StateField[int] = StateField()
-    match_id: StateField[int | None] = StateField()
-    result: StateField[dict[str, Any] | None] = StateField()
-    history: StateField[deque[str]] = StateField()
-    chat: StateField[deque[dict[str, Any]]] = StateField()
-    policy: StateField[SocketPolicy] = StateField()
-    last_activity: StateField[float] = StateField()
-    closed: StateField[bool] = StateField()
-    paused: StateField[bool] = StateField()
-    journal_full: StateField[bool] = StateField()
-    dropped_moves: StateField[int] = StateField()
 
     def __init__(self, *, code: str, game: AnyGame, public: bool, tokens: SeatTokens, now: Now,
                  idle_seconds: float = 600.0, ping_seconds: float = 5.0,
@@ -122,7 +76,7 @@ class RoomCore:
         self.out.clear()
         return effects
 
-    # --- what the actor, the registry and the pages ask of the room ---------------------------
+    # --- what the actor asks of the room for the registry and the pages ----------------------
     def room_frame(self) -> dict[str, Any]:
         """The room as its ``room`` frame shows it (docs/protocol.md)."""
         return self.frames.room_frame()

@@ -7,6 +7,12 @@ task. Each input it handles gives an ordered list of the effects below, which th
 post back to the room later, the moment the room's timers next fall due, a finished match to
 save, a move to count in the metrics, a change of the room's place in the lobby. Tests drive the
 core and read these lists directly.
+
+Below them, the messages the actor queues (``Message``): each input of the core reaches the room
+as one of them, through ``Room.post``, and the actor dispatches them by their class. They live
+here, at the bottom of the rooms' layers, because the core asks for two of them back later
+(``BotDecision``, ``TakeoverCheck``, in a ``Later``) and the cluster's relay posts two
+(``Frame``, ``Closed``) from below the actor (docs/decisions/0055).
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
+
+from app.realtime.room.protocol import CLOSE_ROOM_CLOSED
 
 if TYPE_CHECKING:
     from app.db.matches import MatchRecord
@@ -85,7 +93,7 @@ class Later:
     still pending under the same key (a bot's next decision replaces its last)."""
 
     delay: float
-    message: tuple[Any, ...]
+    message: Message
     key: Any = None
 
 
@@ -98,14 +106,15 @@ class Cancel:
 
 @dataclass(frozen=True, slots=True)
 class WakeAt:
-    """The room's soonest timer falls due at ``at`` (monotonic seconds): post ``timer`` then."""
+    """The room's soonest timer falls due at ``at`` (monotonic seconds): post ``TimerFired``
+    then."""
 
     at: float
 
 
 @dataclass(frozen=True, slots=True)
 class Save:
-    """Write a finished match (the outbox); post ``saved`` back with the news."""
+    """Write a finished match (the outbox); post ``Saved`` back with the news."""
 
     record: MatchRecord
     match: MatchRun
@@ -130,3 +139,79 @@ class Listed:
 
 Effect = Send | SendEach | Control | Close | BadJoin | Later | Cancel | WakeAt | Save | Counted \
     | Listed
+
+
+# --- the messages the actor queues -----------------------------------------------------------
+# Plain slotted dataclasses, never changed once made: a frozen one costs four times as much to
+# make (``object.__setattr__`` per field), and a ``Frame`` is made for every client frame
+# (docs/decisions/0055).
+
+@dataclass(slots=True)
+class Frame:
+    """A client's frame, checked and parsed (app/realtime/room/protocol.py), from ``conn``: a
+    socket of this process or a relayed one (``RoomCore.frame``)."""
+
+    conn: Client
+    message: Any
+
+
+@dataclass(slots=True)
+class Closed:
+    """``conn`` closed (``RoomCore.closed_connection``)."""
+
+    conn: Client
+
+
+@dataclass(slots=True)
+class TimerFired:
+    """The room's loop timer fired (``WakeAt``; ``RoomCore.timers_due``). ``armed`` numbers the
+    loop timer that fired: a timer replaced meanwhile by an earlier one still wakes the room."""
+
+    armed: int
+
+
+@dataclass(slots=True)
+class Tick:
+    """The room's periodic tick (``RoomCore.tick``)."""
+
+
+@dataclass(slots=True)
+class Saved:
+    """The match writer's news about ``match`` (``saving``, ``retrying``, ``saved`` with the
+    match's id: ``RoomCore.saved``)."""
+
+    match: MatchRun
+    news: str
+    match_id: int | None = None
+
+
+@dataclass(slots=True)
+class BotDecision:
+    """A bot's thinking time is over: its ``action`` for ``seat``, decided in ``generation``
+    (``RoomCore.bot_decision``; a decision of an older generation is dropped)."""
+
+    seat: int
+    generation: int
+    action: dict[str, Any]
+
+
+@dataclass(slots=True)
+class TakeoverCheck:
+    """A disconnected player's grace may be over (``RoomCore.takeover_check``)."""
+
+
+@dataclass(slots=True)
+class Recover:
+    """Try again to put the room right after an input failed half-way (``RoomCore.recover``)."""
+
+
+@dataclass(slots=True)
+class CloseRoom:
+    """Close the room: every page is told ``code`` (4003 when it closes, 1012 when its server
+    stops or its lease went elsewhere: ``RoomCore.shutdown``)."""
+
+    code: int = CLOSE_ROOM_CLOSED
+
+
+Message = Frame | Closed | TimerFired | Tick | Saved | BotDecision | TakeoverCheck | Recover \
+    | CloseRoom

@@ -178,8 +178,8 @@ class Frames:
 
     def names(self, text: str) -> str:
         """``{seat:N}`` in an engine's text replaced by that seat's nickname, in one pass: a
-        nickname that looks like a marker is pasted as it is, never expanded again (issue 7,
-        item 3). Used for the stored summary only; events go out with their markers."""
+        nickname that looks like a marker is pasted as it is, never expanded again. Used for the
+        stored summary only; events go out with their markers."""
         names = {m.seat: m.nickname for m in self.state.members.values() if m.seat is not None}
 
         def name(found: re.Match[str]) -> str:
@@ -233,7 +233,7 @@ def spliced(head: dict[str, Any], tail: bytes) -> bytes:
     (``common_tail``) appended. The same bytes as encoding ``{**head, **common}`` whole, key
     order included (orjson writes a dict's keys in order, with no spaces; the head's and the
     shared part's keys never meet): the shared part is encoded once per move, not once per
-    seat (issue 22; tests/golden compares every frame byte for byte)."""
+    seat (tests/golden compares every frame byte for byte)."""
     return orjson.dumps(head)[:-1] + tail
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from app.engine import EngineError
 from app.realtime.room import protocol as p
 from app.realtime.room.bots import bot_name, has_bots
-from app.realtime.room.effects import Effect, Later
+from app.realtime.room.effects import Effect, Later, TakeoverCheck
 from app.realtime.room.frames import Frames
 from app.realtime.room.life import TAKEOVER_CHECK_SLACK, MatchLife
 from app.realtime.room.members import Client, Member
@@ -76,7 +76,7 @@ class HostCommands:
             return
         self.state.touch()  # the seats
         for m in self.state.members.values():
-            if m.left:  # gone from the waiting room: not seated (issue 7, item 7)
+            if m.left:  # gone from the waiting room: not seated
                 m.player, m.seat = False, None
         for seat, m in enumerate(players):
             m.seat = seat
@@ -116,7 +116,7 @@ class HostCommands:
                 continue
             due = m.left_at + grace - now
             if due > 0:
-                self.out.append(Later(due + TAKEOVER_CHECK_SLACK, ("bots",)))
+                self.out.append(Later(due + TAKEOVER_CHECK_SLACK, TakeoverCheck()))
 
     def _kick(self, conn: Client, member: Member, target_id: int) -> None:
         """Remove a member (a ban, ``Membership.remove``), or a computer player."""
@@ -135,7 +135,7 @@ class HostCommands:
         """The host seats a computer player while a seat is free, between matches. A seat held
         only by a player who left (within their grace) counts as free: the bot takes it, and
         that player, still a member, watches from then on, so the room never has more players
-        than the game's most (docs/protocol.md, "Computer players"; issue 25, item 2)."""
+        than the game's most (docs/protocol.md, "Computer players")."""
         if not has_bots(self.state.game.id) or self.state.game.open_table:
             self.frames.error(conn, "no_bots", f"{self.state.game.title} has no computer players")
             return

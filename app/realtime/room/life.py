@@ -18,7 +18,7 @@ from app.db.matches import MatchRecord, PlayerResult
 from app.engine import EngineError, Event, Outcome
 from app.realtime.room import protocol as p
 from app.realtime.room.bots import TAKEOVER_DIFFICULTY, has_bots
-from app.realtime.room.effects import Counted, Effect, Later, Save
+from app.realtime.room.effects import Counted, Effect, Later, Save, TakeoverCheck
 from app.realtime.room.frames import Frames
 from app.realtime.room.match import MatchRun
 from app.realtime.room.members import Client, Member
@@ -224,7 +224,7 @@ class MatchLife:
         """After an input failed half-way: the match as its log says (a move that was applied
         is in the log; one that failed inside ``apply`` never was), its end if the rules say
         it ended, the timers the rules ask for, and the room and the state sent again to
-        everyone (issue 7, item 4: every input leaves the room consistent and running)."""
+        everyone (docs/decisions/0011: every input leaves the room consistent and running)."""
         match = self.state.match
         if match is not None and self.state.status == "playing":
             match.rebuild()
@@ -260,7 +260,7 @@ class MatchLife:
     def pause_if_nobody(self) -> bool:
         """No person is connected to a running match any more: it pauses. Its timers stop,
         each keeping the time it had left; the bots and stand-ins hold (their pending decisions
-        are dropped); nothing is decided or recorded until a person is back (issue 25, item 4).
+        are dropped); nothing is decided or recorded until a person is back.
         An open table (the counter) plays for nobody and is never paused. True if it paused:
         the caller tells whoever still watches (room frame, state frame)."""
         if self.state.paused or self.state.match is None or self.state.status != "playing" \
@@ -338,4 +338,4 @@ class MatchLife:
         """Look again when a disconnected player's grace would end (the tick is the backup)."""
         grace = self.state.room_options["bot_takeover_seconds"]
         if grace > 0 and self.state.status == "playing" and not self.state.closed:
-            self.out.append(Later(grace + TAKEOVER_CHECK_SLACK, ("bots",)))
+            self.out.append(Later(grace + TAKEOVER_CHECK_SLACK, TakeoverCheck()))

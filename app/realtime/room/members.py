@@ -59,7 +59,7 @@ class Member:
     left_at: float = field(default_factory=time.monotonic)
     """When the member's last connection closed (``time.monotonic``); a member who has not
     connected yet counts from their creation, so a room's creator gets the full host handover
-    delay before a first connection (issue 7, item 13)."""
+    delay before a first connection."""
     left: bool = False
     """The member had connected and now has no connection (cleared when they come back)."""
     bot: str | None = None

@@ -3,7 +3,7 @@
 A part of the room's core (``RoomCore``, app/realtime/room/core.py). ``Membership`` handles a
 join by token or by nickname (or as a table view), a full room making room, a closed connection,
 removal by the host as a ban for the room (docs/protocol.md, "Members"), members who left losing
-their place after the grace period (issue 7, item 7) and the host handed over when they stay
+their place after the grace period and the host handed over when they stay
 away. Like the rest of the core it decides only: frames and closes are effects for the actor.
 """
 
@@ -127,8 +127,8 @@ class Membership:
 
     def add_member(self, nickname: str) -> Member:
         """A new member: a player while seats remain, else a spectator. The time of the input
-        (or of the room's creation) starts their host handover delay before a first connection
-        (issue 7, item 13)."""
+        (or of the room's creation) starts their host handover delay before a first
+        connection."""
         name = unique_nickname(nickname, (m.nickname for m in self.state.members.values()))
         member = Member(self.state.next_member, name, secrets.token_hex(8), player=False,
                         left_at=self.state.now.mono)
@@ -205,7 +205,7 @@ class Membership:
             self.state.host = next(connected, next(people, None))
 
     def drop_gone_members(self, now: float) -> None:
-        """Members who left lose their place after the grace period (issue 7, item 7)."""
+        """Members who left lose their place after the grace period."""
         grace = self.state.policy.left_grace_seconds
         gone = [m for m in self.state.members.values() if m.left and not m.connected
                 and not self.state.keeps_place(m) and now - m.left_at > grace]

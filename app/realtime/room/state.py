@@ -110,7 +110,7 @@ class RoomState:
     """What the room's last ``Listed`` effect said: whether the lobby lists it (``listed``)."""
     paused: bool = False
     """The running match is paused: no person is connected (docs/protocol.md, "Computer
-    players"; issue 25, item 4)."""
+    players")."""
     journal_full: bool = False
     """Durable rooms: the actor sets it before each input while too many of the room's
     changes wait for the database; actions are refused (``saving``) meanwhile."""

@@ -10,14 +10,14 @@ docs/performance.md). Should a send suspend
 task finishes it; a client whose backlog grows too long has fallen behind: the frames waiting are
 dropped, an ``error`` ``too_slow`` and a close with code 4001 take their place (they reach the
 client once it reads again; it reconnects and the join brings the full state), and the room is
-told at once that the connection is gone (issue 7, item 6; docs/protocol.md, "Close codes").
+told at once that the connection is gone (docs/protocol.md, "Close codes").
 
 A client that stopped reading altogether would keep its socket open for ever: the frames (the
 ``too_slow`` error and the close among them) wait for buffers that never drain. So a send that
 waits longer than ``STALL_SECONDS`` counts as falling behind too, and a client that fell behind
 has ``CLOSE_GRACE_SECONDS`` to take its error and its close; after that its socket is dropped
 (``abort``: the transport is closed at once, without sending what waits), so the connection is
-no longer counted and its resources go (issue 25, item 8).
+no longer counted and its resources go (docs/decisions/0012).
 
 A send suspends, and frames start to wait here, only once the socket's buffers are full: the
 transport's (64 KiB) and the kernel's. The kernel's send buffer of a WebSocket is bounded at its
@@ -299,7 +299,7 @@ class Connection:
 
     def answer_ping(self, t: float, now: float) -> bool:
         """A ``pong``: it counts (once) only for a ping this server sent this connection and that
-        was not answered yet, so a client cannot choose its own round trip (issue 7, item 11)."""
+        was not answered yet, so a client cannot choose its own round trip."""
         sent = self._pings.pop(t, None) if self._pings else None
         if sent is None:
             return False

@@ -4,7 +4,7 @@
 - room probes per address: looking up a room code that does not exist (HTTP or WebSocket) and a
   failed join (a bad seat token) each spend one of ``room_probes_per_minute``; while none is left,
   every room lookup from that address is refused (HTTP 429, close 4429), so the code space cannot
-  be walked (issue 7, item 10);
+  be walked;
 - frames per connection: ``frames_per_second`` (an ``error`` ``rate_limited`` once a second
   beyond; a connection that keeps sending past twice its allowance is closed with 1008);
 - frames per room: ``room_frames_per_second`` from all its clients together, so a flood costs

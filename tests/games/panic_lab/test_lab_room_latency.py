@@ -42,7 +42,7 @@ def test_the_claim_made_first_wins_only_when_latency_fair(fair: bool) -> None:
     revealed = core.timers_due(at(5))  # the countdown's 2 s: the dice are out
     view = _state(revealed, ann)["view"]
     assert view["phase"] == "search"
-    answer = answer_of(core.match.state)  # type: ignore[union-attr]
+    answer = answer_of(core.state.match.state)  # type: ignore[union-attr]
     # Ann's claim arrives 125 ms after the reveal, Bob's 312 ms after it: Bob's was made 52 ms
     # in (312 less his 260 ms round trip), Ann's 105 ms (125 less her 20 ms). (Times a float
     # holds exactly, so the match's milliseconds are these.)
@@ -50,7 +50,7 @@ def test_the_claim_made_first_wins_only_when_latency_fair(fair: bool) -> None:
                at(5.125))
     second = core.frame(bob, p.Action(type="action", action={"type": "claim", "tile": answer}),
                         at(5.3125))
-    claims = [m for m in core.match.log if m.seat is not None]  # type: ignore[union-attr]
+    claims = [m for m in core.state.match.log if m.seat is not None]  # type: ignore[union-attr]
     assert [(m.seat, m.at_ms, m.rtt_ms) for m in claims[:1]] == [(0, 2125, 20)]
     if fair:
         assert [(m.seat, m.at_ms, m.rtt_ms) for m in claims] == [(0, 2125, 20), (1, 2312, 260)]

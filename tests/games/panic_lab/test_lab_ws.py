@@ -135,7 +135,7 @@ class Lab:
 
     @property
     def state(self) -> Any:
-        return self.room.match.state
+        return self.room.state.match.state
 
     def answer(self) -> int:
         """The secret answer of the round in play (read after the reveal), checked by the solver."""
@@ -151,7 +151,7 @@ class Lab:
                     if t.type not in ("lab", "vent") and i != answer)
 
     def claims_logged(self) -> list[Any]:
-        return [m for m in self.room.match.log if m.action["type"] == "claim"]
+        return [m for m in self.room.state.match.log if m.action["type"] == "claim"]
 
     def start(self) -> None:
         self.clients[0].send({"type": "start"})
@@ -313,11 +313,11 @@ def test_a_wrong_claim_costs_a_token_and_locks_the_player_out(
     assert hit["events"][0]["text"] == "{seat:0} claimed wrong and loses a token"
     assert 0 not in hit["active"] and {1, 2} <= set(hit["active"])
     # Locked out: a second claim, even the right one, is refused and changes nothing.
-    version = lab.room.match.version
+    version = lab.room.state.match.version
     ann.action({"type": "claim", "tile": answer}, ref=2)
     err = wait(ann, error_with(2), since=mark)
     assert err["code"] == "illegal_action" and "already claimed" in err["message"]
-    assert lab.room.match.version == version
+    assert lab.room.state.match.version == version
     assert [m.seat for m in lab.claims_logged()[1:]] == [0]
     # Bob has no token: a wrong claim still locks him out, it costs nothing. (His frames from
     # here on: Ann's wrong claim has reached him first, so it is not taken for his.)
@@ -360,7 +360,7 @@ def test_a_claim_before_the_reveal_is_rejected_and_changes_nothing(
         err = wait(ann, error_with(tile + 1), since=mark)
         assert err["code"] == "illegal_action" and err["message"] == "wait for the dice"
     # Nothing moved: no new state, no logged claim, still the countdown.
-    assert lab.room.match.version == version
+    assert lab.room.state.match.version == version
     assert lab.claims_logged() == []
     assert lab.state.phase == "countdown" and lab.state.roll is None
     assert not any(f["type"] == "state" for f in ann.frames[mark:])

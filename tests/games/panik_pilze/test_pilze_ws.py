@@ -47,13 +47,13 @@ def test_no_frame_carries_a_down_side_another_hand_or_the_pile_below_its_top(
     room = fast_server.registry.get(code)
     game = get_game("panik_pilze")
     chooser = random.Random(5)
-    checked = {"frames": 0, "twins": 0, "laid": room.match.state.laid, "lays": 0}
+    checked = {"frames": 0, "twins": 0, "laid": room.state.match.state.laid, "lays": 0}
 
     def frames_hide_the_secrets() -> None:
-        state = room.match.state
+        state = room.state.match.state
         for client in everyone:
             frame = client.latest_state()
-            assert frame is not None and frame["version"] == room.match.version
+            assert frame is not None and frame["version"] == room.state.match.version
             seat = frame["seat"]
             assert frame["view"] == _as_sent(game.view(state, seat))
             for twin in twins(state, seat, chooser):
@@ -70,7 +70,7 @@ def test_no_frame_carries_a_down_side_another_hand_or_the_pile_below_its_top(
         checked["laid"] = state.laid
 
     moves = PilzeTable(everyone).play_to_end(on_step=frames_hide_the_secrets)
-    assert room.match.state.phase == "over"
+    assert room.state.match.state.phase == "over"
     assert moves > 30 and checked["frames"] == 5 * moves and checked["twins"] > 5 * moves
     assert checked["lays"] == 5 * 56  # every card after the opening four, seen by all five
 
@@ -157,13 +157,13 @@ def test_bad_actions_get_a_clear_error_and_change_nothing(fast_server, open_fast
          "illegal_action"),
     ]
     for client, action, code_expected in cases:
-        version = room.match.version
+        version = room.state.match.version
         mark = len(client.frames)
         client.action(action)
         error = wait_type(client, "error", mark)
         assert error["code"] == code_expected, (action, error)
         assert error["message"]
-        assert room.match.version == version
+        assert room.state.match.version == version
     # The room still plays: a legal swap is accepted.
     mark = len(mover.frames)
     mover.action({"type": "swap", "cards": hand[:1]})
@@ -193,4 +193,4 @@ def test_the_turn_timer_plays_for_an_absent_player(fast_server, open_fast, monke
     kinds = [e["kind"] for e in timed_out["events"]]
     assert kinds[0] == "timeout" and timed_out["view"]["turn"] == 1 - turn
     room = fast_server.registry.get(code)
-    assert room.match.log[0].seat is None and room.match.log[0].action == {"type": "timeout"}
+    assert room.state.match.log[0].seat is None and room.state.match.log[0].action == {"type": "timeout"}

@@ -43,13 +43,13 @@ def test_burst_number_is_in_no_frame_before_the_burst_for_any_seat_or_spectator(
     checked = {"frames": 0, "rounds": set()}
 
     def frames_hide_the_secret() -> None:
-        state = room.match.state
+        state = room.state.match.state
         if state.phase == "over":
             return
         latest = {id(c): c.latest_state() for c in everyone}
         for client in everyone:
             frame = latest[id(client)]
-            if frame is None or frame["version"] != room.match.version:
+            if frame is None or frame["version"] != room.state.match.version:
                 continue
             seat = frame["seat"]
             assert frame["view"] == _as_sent(game.view(state, seat))
@@ -87,4 +87,4 @@ def test_a_false_last_card_call_is_refused_and_not_logged(server, open_client):
     other.action({"type": "last_card"}, ref=3)
     err = wait_frame(other, lambda f: f["type"] == "error" and f.get("ref") == 3)
     assert err["code"] == "illegal_action"
-    assert room.match.version == 0 and room.match.log == []
+    assert room.state.match.version == 0 and room.state.match.log == []

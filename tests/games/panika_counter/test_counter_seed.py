@@ -13,6 +13,7 @@ from websockets.exceptions import ConnectionClosed
 from app.engine import IllegalAction, Move, SeededRng
 from app.engine.replay import replay
 from app.games.panika_counter import GAME
+from app.realtime.room.effects import CloseRoom
 from tests.clock import wait_until
 from tests.realtime.helpers import wait_frame, wait_type
 
@@ -102,7 +103,7 @@ def test_closing_the_room_reveals_the_seed_of_a_used_counter(server, open_client
     wait_frame(ann, lambda f: f["type"] == "state" and f["view"]["counter"] == 1)
     room = server.registry.get(code)
     mark = len(ann.frames)
-    room.task.get_loop().call_soon_threadsafe(room.post, "close")
+    room.task.get_loop().call_soon_threadsafe(room.post, CloseRoom())
     done = wait_frame(ann, lambda f: f["type"] == "room" and f["status"] == "finished", mark)
     assert hashlib.sha256(bytes.fromhex(done["result"]["seed"])).hexdigest() == seed_hash
     with pytest.raises(ConnectionClosed) as closed:
@@ -118,7 +119,7 @@ def test_closing_the_room_reveals_the_seed_of_a_used_counter(server, open_client
 def test_an_unused_counter_closes_without_a_record(server, open_client):
     code, (ann,) = _counter(server, open_client, phones=1)
     room = server.registry.get(code)
-    room.task.get_loop().call_soon_threadsafe(room.post, "close")
+    room.task.get_loop().call_soon_threadsafe(room.post, CloseRoom())
     with pytest.raises(ConnectionClosed):
         for _ in range(20):
             ann.recv(timeout=5)

@@ -112,7 +112,7 @@ def test_simultaneous_taps_from_four_phones_each_count_once(server, open_client)
         assert counters == list(range(1, 21))
         versions = [f["version"] for f in _states(new)]
         assert versions == list(range(versions[0], versions[0] + 20))
-    assert server.registry.get(code).match.state.counter == 20
+    assert server.registry.get(code).state.match.state.counter == 20
 
 
 def test_back_and_reset_from_any_phone(server, open_client):
@@ -153,7 +153,7 @@ def test_burst_exactly_at_the_secret_number_which_no_frame_shows_before(server, 
     watcher.drain(0.15)
     everyone = [*phones, watcher]
     since = [len(c.frames) for c in everyone]
-    secret = server.registry.get(code).match.state.burst_at
+    secret = server.registry.get(code).state.match.state.burst_at
     assert 21 <= secret <= 30
     # 4 x 8 = 32 taps: more than any secret number, so the counter must burst.
     _tap_together(phones, 8)
@@ -198,7 +198,7 @@ def test_burst_exactly_at_the_secret_number_which_no_frame_shows_before(server, 
 
     # Back and reset are refused during the burst; anyone may start the next round.
     ann = phones[0]
-    state = server.registry.get(code).match.state
+    state = server.registry.get(code).state.match.state
     if state.phase == "burst":  # (else the 3 s timer already began round 2: a very slow run)
         mark = len(ann.frames)
         ann.action({"type": "back"})

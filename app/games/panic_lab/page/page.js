@@ -558,8 +558,8 @@ export function mount(container, ctx) {
     };
     clearInterval(st.animTimer);
     // No time to animate (a page opened on a finished round, or under 1.1 s of pause left):
-    // every step at once, then the call that marks the path done (issue 25, item 1: the loop
-    // once waited for a `k` that the last call no longer moves).
+    // every step at once, then the call that marks the path done (outside the loop: that last
+    // call no longer moves `k`, so a loop waiting for it would never end).
     if (!stepMs) {
       while (k < path.length) step();
       step();

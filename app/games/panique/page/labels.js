@@ -1,5 +1,5 @@
 // Panique's board labels: what each space of the house says, laid out inside its cell and never
-// wider than it (docs/games/panique.md, "Client", "The house"; issue 23: no label spills out of
+// wider than it (docs/games/panique.md, "Client", "The house": no label spills out of
 // its cell on a 360 px phone, in any language, and the TV's labels read from the sofa).
 //
 // The sizes are the stylesheet's (style.css: 12-13 px on a phone, 24 px and

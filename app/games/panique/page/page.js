@@ -92,7 +92,7 @@ export function mount(container, ctx) {
   const newsEl = html("p", { class: "pq-news", id: "pq-news" });
   const cardEl = html("section", { class: "pq-card", id: "pq-card", "aria-label": T("encounter_card"), hidden: true });
   const actionsEl = html("div", { class: "pq-actions", id: "pq-actions" });
-  // What its person can do now comes first, under the prompt that asks it (issue 23); the news
+  // What its person can do now comes first, under the prompt that asks it; the news
   // and the card (which gives way first on a phone) follow.
   const side = html("div", { class: "pq-side" }, diceEl, table || readOnly ? null : actionsEl, newsEl, cardEl);
   root.append(heirsEl, html("div", { class: "pq-main" }, boardEl, side));
