@@ -9,9 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.config import PROJECT_ROOT
 from app.db.matches import MatchRecord, PlayerResult, save_match
-from app.engine import all_games, get_game, get_package
+from app.engine import all_games, get_package
 from app.games import load_all
 from tests.live import LiveServer
 
