@@ -7,8 +7,9 @@ dependencies when ``pyproject.toml`` changed, then runs itself again inside ``.v
 - ``serve``: migrate the database (SQLite under ``var/`` by default) and serve the site;
   ``serve --lan`` serves the local network (the same as the setting ``LAN=true``).
 - ``test``: install what the tests need (Debian's Chromium for the browser tests when this runs as
-  root and it is missing; axe-core from the npm registry into ``.cache/npm`` when npm is there),
-  then run the whole test suite in parallel (pytest-xdist: ``TEST_WORKERS`` processes,
+  root and it is missing; axe-core from the npm registry into ``.cache/npm`` when npm is there;
+  the games that live only in the tests into ``.cache/test-games``, which only the tests' Python
+  path names, so ``serve`` never shows them), then run the whole test suite in parallel (pytest-xdist: ``TEST_WORKERS`` processes,
   or ``PANIC_PARTY_TEST_WORKERS``; docs/testing.md);
   ``test --fast`` runs the fast tier only (the engine, every game's rules, the bots, the room's
   core and the conformance suite: no server, database or browser), ``test --screenshots``
@@ -90,6 +91,60 @@ def _ensure_axe() -> None:
     print("Installing axe-core for the accessibility checks …", flush=True)
     subprocess.run([npm, "install", "--prefix", str(NPM_PREFIX), "--no-audit", "--no-fund",
                     "axe-core@4"], check=False)
+
+
+TEST_GAMES_SOURCE = ROOT / "tests" / "game_packages"
+"""Games that live only in the tests, each a distribution of its own (its own pyproject.toml),
+registered through the same entry points as the site's (docs/decisions/0051)."""
+TEST_GAMES = ROOT / ".cache" / "test-games"
+"""Where ``ensure_test_games`` installs them; the tests put it on their Python path."""
+_SKIPPED = {"__pycache__", "build", "dist"}
+
+
+def _test_games_digest() -> str:
+    """A hash of every file of the test-only games' sources (what their install is stamped with)."""
+    digest = hashlib.sha256()
+    for path in sorted(TEST_GAMES_SOURCE.rglob("*")):
+        parts = path.relative_to(TEST_GAMES_SOURCE).parts
+        if path.is_file() and not _SKIPPED & set(parts) \
+                and not any(part.endswith(".egg-info") for part in parts):
+            digest.update(path.relative_to(TEST_GAMES_SOURCE).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def ensure_test_games(python: str | os.PathLike[str] = VENV_PYTHON) -> Path:
+    """Install the test-only games (each folder of ``TEST_GAMES_SOURCE`` with a pyproject.toml)
+    into ``TEST_GAMES`` with ``python``'s pip when their files changed (a stamp, as for .venv),
+    from a copy, so the checkout is left as it was; returns the folder to put on the path. Safe
+    in parallel: one process installs while the others wait on the lock."""
+    import fcntl
+    import tempfile
+
+    stamp = TEST_GAMES / f".installed-{_test_games_digest()}"
+    if stamp.exists():
+        return TEST_GAMES
+    TEST_GAMES.parent.mkdir(parents=True, exist_ok=True)
+    with open(TEST_GAMES.parent / ".test-games.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if stamp.exists():
+            return TEST_GAMES
+        print("Installing the test-only games into .cache/test-games …", flush=True)
+        shutil.rmtree(TEST_GAMES, ignore_errors=True)
+        with tempfile.TemporaryDirectory() as scratch:
+            sources = []
+            for source in sorted(TEST_GAMES_SOURCE.glob("*/pyproject.toml")):
+                copy = Path(scratch) / source.parent.name
+                shutil.copytree(source.parent, copy, ignore=shutil.ignore_patterns(
+                    "__pycache__", "build", "dist", "*.egg-info"))
+                sources.append(str(copy))
+            if sources:
+                subprocess.run([str(python), "-m", "pip", "install",
+                                "--disable-pip-version-check", "-q", "--no-deps", "--target",
+                                str(TEST_GAMES), *sources], check=True)
+        TEST_GAMES.mkdir(parents=True, exist_ok=True)
+        stamp.touch()
+    return TEST_GAMES
 
 
 def _serve(args: list[str]) -> int:

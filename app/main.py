@@ -12,7 +12,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.api import games, health, installable, matches, operations, pages, rooms
+from app.api import game_files, games, health, installable, matches, operations, pages, rooms
 from app.api.guards import GuardedApp
 from app.api.finished.answers import MatchAnswers
 from app.api.site import error_page, install_site
@@ -32,7 +32,8 @@ from app.web import compression, serving
 from app.web.assets import AssetRegistry, AssetRoot
 
 SITE_ASSETS = (AssetRoot("/static", PROJECT_ROOT / "static", "static"),)
-"""The folders of files the pages load, each under its URL prefix (docs/decisions/0046)."""
+"""The site's own folder of files the pages load; each game's page folder is one more root,
+under its own prefix (app/api/game_files.py, docs/decisions/0046 and 0050)."""
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.match_answers = MatchAnswers()  # finished matches' answers (app/api/finished/answers.py)
     # Versioned assets, built once here, and the service worker that keeps them.
-    app.state.assets = AssetRegistry(SITE_ASSETS)
+    app.state.assets = AssetRegistry([*SITE_ASSETS, *game_files.asset_roots()])
     install_site(app)
     app.state.site_worker = installable.site_worker(app.state.templates, app.state.assets)
     serving.mount(app, app.state.assets)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.bots import BOT_GAMES, Bot, make_bot, make_random_bot  # noqa: E402
+from app.bots import Bot, bot_games, make_bot, make_random_bot  # noqa: E402
 from app.bots.arena import play_match  # noqa: E402
 from app.games import load_all  # noqa: E402
 
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="another number of matches for one game (repeatable)")
     parser.add_argument("--players", type=int, default=2,
                         help="seats per match: the tested bot and players-1 opponents")
-    parser.add_argument("--game", action="append", choices=sorted(BOT_GAMES),
+    parser.add_argument("--game", action="append", choices=sorted(bot_games()),
                         help="only this game (repeatable)")
     args = parser.parse_args(argv)
     load_all()
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'game':<12} {'bot':<7} {'against':<8} {'games':>6} {'win rate':>8}  "
           f"{'95% CI':<15} {'shared':>6} {'cpu s':>6}  verdict")
     failed = False
-    for game_id in args.game or sorted(BOT_GAMES):
+    for game_id in args.game or sorted(bot_games()):
         for tested, opponent in MATCHUPS:
             games = games_for.get(game_id, args.games)
             r = run(game_id, tested, opponent, games, args.players)

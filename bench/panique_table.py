@@ -1,11 +1,11 @@
 """Derive the hard Panique bot's table of choices by simulation with the real engine and write
-it to app/bots/panique_table.py (docs/bots.md, "Panique").
+it to app/games/panique/bot_table.py (docs/bots.md, "Panique").
 
     nice -n 10 .venv/bin/python bench/panique_table.py            # 4,000 matches, 200 playouts
     .venv/bin/python bench/panique_table.py --games 200 --playouts 40 --dry-run   # a quick look
     .venv/bin/python bench/panique_table.py --check 20000    # the table's own edge, no derivation
 
-How: matches of two heirs, both playing the heuristic (``app.bots.panique.heuristic``), through
+How: matches of two heirs, both playing the heuristic (``app.games.panique.bots.heuristic``), through
 the engine's rules (``app/games/panique/rules.py``, each match its own seed). At every choice
 met (the Butler's offer, the Ally's option, a rest), the state is copied once per legal option,
 the option is taken, and the match is played out to its end ``--playouts`` times by two
@@ -13,7 +13,7 @@ heuristic players; the playouts of every option use the same seeds (common rando
 the options are compared on the same dice as far as their paths agree). An option's gain at
 that choice is its share of playouts won by the chooser minus the heuristic option's.
 
-The choices are grouped by ``app.bots.panique.situation``. A situation's entry is the option
+The choices are grouped by ``app.games.panique.bots.situation``. A situation's entry is the option
 with the best mean gain, kept only when that gain is above ``--z`` standard errors (over the
 choices of the situation) and the situation was met at least ``--min-points`` times: everywhere
 else the heuristic stays. So the table is one step of policy improvement over the heuristic,
@@ -42,12 +42,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.bots.panique import heuristic, situation  # noqa: E402
+from app.games.panique.bots import heuristic, situation  # noqa: E402
 from app.engine import SeededRng  # noqa: E402
 from app.games.panique import rules  # noqa: E402
 from app.games.panique.state import PaniqueState  # noqa: E402
 
-OUT = ROOT / "app" / "bots" / "panique_table.py"
+OUT = ROOT / "app" / "games" / "panique" / "bot_table.py"
 PLAYERS = 2
 
 
@@ -174,7 +174,7 @@ def write(entries: dict[str, tuple[str, int, float, float]], games: int, playout
         f"{playouts} playouts per option, kept above {z} standard errors and {min_points} choices",
         "(the method: bench/panique_table.py; the reading: docs/bots.md, \"Panique\").",
         "",
-        "situation (app.bots.panique.situation) -> (option, choices met, mean gain over the",
+        "situation (app.games.panique.bots.situation) -> (option, choices met, mean gain over the",
         "heuristic's option in % of matches won, its standard error in %).",
         '"""',
         "",

@@ -1,16 +1,40 @@
 """Shared fixtures: a live server on SQLite in a temporary folder, and its clients; the
-command-line options of the test tiers (``--fast``, ``--screenshots``; docs/testing.md)."""
+command-line options of the test tiers (``--fast``, ``--screenshots``; docs/testing.md).
+
+Before any test module is imported, the games that live only in the tests
+(tests/game_packages/) are installed into ``.cache/test-games`` when their files changed, and
+that folder is put on this process's path and on ``PYTHONPATH`` for every process a test starts
+(a server, the finished matches' builder): their entry points then register them like the
+site's own games, in the tests and nowhere else (docs/adding-a-game.md)."""
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from tests.live import Client, ClientPool, LiveServer
+from app.__main__ import ensure_test_games
+
+
+def _with_test_games() -> None:
+    folder = str(ensure_test_games(sys.executable))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if folder not in paths:
+        os.environ["PYTHONPATH"] = os.pathsep.join([folder, *paths])
+    from app.games import load_all
+
+    load_all()
+
+
+_with_test_games()
+
+from tests.live import Client, ClientPool, LiveServer  # noqa: E402
 
 # No per-example time limit for the property tests: an example that a loaded machine (or a
 # collection of the suite's large heap) slows past Hypothesis's default 200 ms would fail the

@@ -19,13 +19,14 @@ from fastapi.responses import (
 
 from app.config import PROJECT_ROOT
 from app.db import matches as store
-from app.engine import all_games, get_game, seed_commitment
+from app.engine import all_games, get_game, get_package, seed_commitment
 from app.i18n import COOKIE, LANGUAGES, catalog, catalog_version, translate
 from app.web.serving import IMMUTABLE, REVALIDATE
 
 from .deps import Answers, Db, Registry, Templates
 from .finished.builds import PAGE_MOVES
 from .finished.story import duration_text, move_line, summary_text
+from .game_files import game_urls, rules_template
 from .games import describe
 from .rooms import count_miss, refuse_if_throttled
 from .site import error_page, request_language
@@ -36,7 +37,7 @@ router = APIRouter(include_in_schema=False)
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request, templates: Templates, registry: Registry) -> HTMLResponse:
-    games = [describe(g) for g in all_games()]
+    games = [{**describe(g), "urls": game_urls(request, g.id)} for g in all_games()]
     return templates.TemplateResponse(
         request, "lobby.html",
         {"games": games, "rooms": await registry.public_rooms()},
@@ -71,6 +72,7 @@ async def _room(
     code = code.upper()
     return templates.TemplateResponse(request, "room.html", {
         "code": code, "game": describe(game), "table": table,
+        "urls": game_urls(request, game.id),  # its page module and style (app/api/game_files.py)
         "host": summary.get("host"),  # the invite link's preview names the host
         # Links for other devices: at the public address (app/api/urls.py).
         "join_url": public_url_for(request, "room_page", code=code),
@@ -121,6 +123,7 @@ async def match_page(match_id: int, request: Request, templates: Templates, db: 
             "match": match,
             "title": title,
             "known": game is not None,
+            "urls": game_urls(request, match["game"]) if game is not None else {},
             "names": {p["seat"]: p["nickname"] for p in match["players"]},
             "page_title": f"{title} · {heading} · {where}",
             "summary": summary,
@@ -188,20 +191,21 @@ async def leaderboard_page(
 
 @router.get("/games/{game_id}/rules", response_class=HTMLResponse, name="rules_page")
 def rules_page(game_id: str, request: Request, templates: Templates) -> Response:
-    game = get_game(game_id)
-    if game is None:
+    package = get_package(game_id)
+    if package is None or package.folder is None:
         return _not_found(request, request_language(request), "error.no_game", id=game_id)
-    # A game may give its rules page data to render (Panique's board and tables, say), so the
-    # page shows the engine's own data rather than a copy of it.
+    game = package.game
+    # A game may give its rules page data to render (a board and its tables, say), so the page
+    # shows the engine's own data rather than a copy of it.
     data = game.rules_data()
-    # The rules in the reader's language where the game has them (rules/<game>.<lang>.html),
-    # else a summary in that language and the full rules in English (docs/architecture.md,
-    # "Languages").
-    lang = request_language(request)
-    name = f"rules/{game.id}.{lang}.html"
-    if lang == "en" or not (templates.env.loader and name in templates.env.loader.list_templates()):
-        name = f"rules/{game.id}.html"
-    return templates.TemplateResponse(request, name, {"game": describe(game), "data": data})
+    # The rules in the reader's language where the game has them (its rules/<lang>.html), else
+    # a summary in that language above the full rules in English (docs/architecture.md,
+    # "Languages"); the frame (templates/rules/frame.html) links the game's stylesheet.
+    name, rules_lang = rules_template(package, request_language(request))
+    return templates.TemplateResponse(request, name, {
+        "game": describe(game), "data": data, "rules_lang": rules_lang,
+        "game_style": game_urls(request, game.id)["style"],
+    })
 
 
 @router.get("/lang/{lang}", name="choose_language")

@@ -27,12 +27,13 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from jinja2 import pass_context
+from jinja2 import FileSystemLoader, pass_context
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.config import PROJECT_ROOT, Settings
 from app.i18n import COOKIE, LANGUAGE_NAMES, catalog_version, negotiate, translate
 
+from .game_files import template_loader
 from .guards import docs_policy
 from .urls import follows_host, page_url_for
 
@@ -86,6 +87,8 @@ class SiteTemplates(Jinja2Templates):
 def site_templates() -> Jinja2Templates:
     """The Jinja2 environment of every page, with the site's globals."""
     templates = SiteTemplates(directory=PROJECT_ROOT / "templates")
+    # Each game's rules pages come from its package (app/api/game_files.py).
+    templates.env.loader = template_loader(FileSystemLoader(PROJECT_ROOT / "templates"))
 
     @pass_context
     def t(context: Any, key: str, **params: Any) -> str:

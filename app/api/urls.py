@@ -50,8 +50,14 @@ def page_url_for(request: Request, name: str, /, **params: object) -> str:
     """A page's link to the route ``name`` (a stylesheet, a script, another page): at
     ``PUBLIC_URL`` when it is set, else a root-relative path; never from the ``Host`` header.
     A static file's link is its versioned URL (app/web/assets.py) when the site has one."""
-    settings: Settings = request.app.state.settings
     path = str(request.app.url_path_for(name, **{k: str(v) for k, v in params.items()}))
+    return asset_url(request, path)
+
+
+def asset_url(request: Request, path: str) -> str:
+    """A page's link to the URL path ``path``: its versioned URL when it is an asset of the
+    site (app/web/assets.py), at ``PUBLIC_URL`` when it is set, else root-relative."""
+    settings: Settings = request.app.state.settings
     assets = getattr(request.app.state, "assets", None)
     path = (assets.url(path) if assets is not None else None) or path
     if settings.public_url:

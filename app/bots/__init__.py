@@ -1,52 +1,43 @@
-"""Computer players: one policy module per game behind the seam in ``base`` (docs/bots.md).
+"""Computer players: each game's policy, from its package, behind the seam in ``app.engine.bots``
+(docs/bots.md).
 
-``make_bot(game_id, seat, difficulty, seed)`` builds the bot for a seat; ``has_bots`` says whether
-a game has one, ``BOT_GAMES`` lists the games of this package's policies. A game added elsewhere
-(the conformance suite's example) registers its policy with ``register_policy``. The stand-alone Panika counter has none: it is a tool for people playing
-with real cards, and a computer cannot see their table.
+``make_bot(game_id, seat, difficulty, seed)`` builds the bot for a seat from the policy class the
+game's package names (``GamePackage.bots``); ``has_bots`` says whether a game has one,
+``bot_games()`` lists the registered games that do. A game without bots (an open table, which is
+a tool for people playing with real cards: a computer cannot see their table) names none.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .base import DIFFICULTIES, MAX_DELAY_MS, Bot, Decision, Difficulty, RandomLegalBot
-from .panic_lab import PanicLabBot
-from .panik_pilze import PanikPilzeBot
-from .panika import PanikaBot
-from .panique import PaniqueBot
+from app.engine.bots import DIFFICULTIES, MAX_DELAY_MS, Bot, Decision, Difficulty, RandomLegalBot
+from app.engine.registry import all_packages, get_package
 
-POLICIES: dict[str, type[Bot]] = {
-    "panika": PanikaBot,
-    "panic_lab": PanicLabBot,
-    "panique": PaniqueBot,
-    "panik_pilze": PanikPilzeBot,
-}
 
-BOT_GAMES: frozenset[str] = frozenset(POLICIES)
+def policy(game_id: str) -> type[Bot] | None:
+    """The policy class of ``game_id``'s computer players, or ``None``."""
+    package = get_package(game_id)
+    return package.bots if package is not None else None
 
 
 def has_bots(game_id: str) -> bool:
-    """Whether ``make_bot`` gives computer players for this game (not the counter)."""
-    return game_id in POLICIES
+    """Whether ``make_bot`` gives computer players for this game."""
+    return policy(game_id) is not None
 
 
-def register_policy(game_id: str, policy: type[Bot]) -> None:
-    """Computer players for a game this package does not know."""
-    POLICIES[game_id] = policy
-
-
-def unregister_policy(game_id: str) -> None:
-    POLICIES.pop(game_id, None)
+def bot_games() -> list[str]:
+    """The ids of the registered games with computer players, in the lobby's order."""
+    return [p.id for p in all_packages() if p.bots is not None]
 
 
 def make_bot(game_id: str, seat: int, difficulty: str = "normal", seed: Any = None) -> Bot:
     """The computer player of ``game_id`` for ``seat``; ``difficulty`` is easy, normal or hard.
     Raises ``ValueError`` for a game without bots or an unknown difficulty."""
-    policy = POLICIES.get(game_id)
-    if policy is None:
+    chosen = policy(game_id)
+    if chosen is None:
         raise ValueError(f"no computer players for {game_id!r}")
-    return policy(game_id, seat, difficulty, seed)  # type: ignore[arg-type]
+    return chosen(game_id, seat, difficulty, seed)  # type: ignore[arg-type]
 
 
 def make_random_bot(game_id: str, seat: int, seed: Any = None) -> Bot:
@@ -54,6 +45,5 @@ def make_random_bot(game_id: str, seat: int, seed: Any = None) -> Bot:
     return RandomLegalBot(game_id, seat, "normal", seed)
 
 
-__all__ = ["BOT_GAMES", "DIFFICULTIES", "MAX_DELAY_MS", "POLICIES", "Bot", "Decision",
-           "Difficulty", "RandomLegalBot", "has_bots", "make_bot", "make_random_bot",
-           "register_policy", "unregister_policy"]
+__all__ = ["DIFFICULTIES", "MAX_DELAY_MS", "Bot", "Decision", "Difficulty", "RandomLegalBot",
+           "bot_games", "has_bots", "make_bot", "make_random_bot", "policy"]

@@ -20,7 +20,7 @@ from app.engine import EngineError, Event, Game, Move, Outcome
 from app.engine.registry import get_game
 from app.engine.replay import Replay
 
-from .base import Bot, Frame
+from app.engine.bots import Bot, Frame
 
 FrameHook = Callable[[int, Frame], None]
 

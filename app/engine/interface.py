@@ -201,7 +201,7 @@ class Game(ABC, Generic[S, O]):
     system_actions: ClassVar[frozenset[str]] = frozenset()
     """Action types only the system (the room's timers) sends; every other type is a player's."""
     shared_actions: ClassVar[frozenset[str]] = frozenset()
-    """Action types a player and the system may both send (Panique's ``roll``: the roller, or
+    """Action types a player and the system may both send (a die's ``roll``: the roller, or
     the system when the roller's time runs out)."""
     open_table: ClassVar[bool] = False
     """True for a game with no waiting room (the stand-alone counter): the match starts with the
@@ -258,7 +258,7 @@ class Game(ABC, Generic[S, O]):
 
     hidden_information: ClassVar[bool] = True
     """Whether some of the state is hidden from some seat (hands, piles, a secret number); False
-    for a game where everything is public (Panique)."""
+    for a game where everything is public (a race on an open board)."""
 
     @abstractmethod
     def hidden_variant(self, state: S, seat: int | None, rng: SeededRng) -> S:
@@ -268,7 +268,7 @@ class Game(ABC, Generic[S, O]):
         (tests/conformance/test_secrecy.py). A game with no hidden information returns a copy."""
 
     def rules_data(self) -> dict[str, Any]:
-        """What the game's rules page shows beside its text (Panique: the board and tables)."""
+        """What the game's rules page shows beside its text (a board and its tables, say)."""
         return {}
 
     # --- shared helpers ------------------------------------------------------------------------
@@ -347,8 +347,8 @@ class Game(ABC, Generic[S, O]):
     def recorded_seats(self, players: list[Any]) -> int:
         """How many seats a stored match with these recorded ``players`` was set up for (what
         its replay needs): one per recorded player, but an open table is always set up for
-        ``max_players`` and records only the seats someone sat in (docs/games/panika-counter.md,
-        "Seed reveal")."""
+        ``max_players`` and records only the seats someone sat in (docs/protocol.md,
+        ``GET /api/matches/{id}``)."""
         return self.max_players if self.open_table else len(players)
 
 

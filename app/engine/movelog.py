@@ -136,8 +136,8 @@ def moves_json(moves: Iterable[Move]) -> str:
     """``moves`` as one JSON array of ``Move.to_json`` objects: what a finished match's record
     keeps (its ``log`` column, its outbox file). A ``MoveLog`` holds each move as exactly that
     text already, so its array is the texts joined, no move decoded and encoded again: the
-    match's end used to decode every move on the event loop (about 640 us for a Panika match of
-    300 moves) and encode each twice more (docs/performance.md, "The end of a match")."""
+    match's end used to decode every move on the event loop (about 640 us for a card game's match
+    of 300 moves) and encode each twice more (docs/performance.md, "The end of a match")."""
     if isinstance(moves, MoveLog):
         return moves.json_array()
     return orjson.dumps([move.to_json() for move in moves]).decode()

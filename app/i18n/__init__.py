@@ -1,4 +1,6 @@
-"""The pages' texts, one catalog per language (``en.json``, ``de.json`` beside this file).
+"""The pages' texts, one catalog per language: the site's (``en.json``, ``de.json`` beside this
+file) and every registered game's (``texts/<lang>.json`` in its package, app/i18n/packages.py),
+merged into one.
 
 A catalog is a flat JSON object: key -> text, or key -> ``{"one": ..., "other": ...}`` for a
 text that depends on a count (``n``). ``{name}`` in a text is replaced by the parameter ``name``.
@@ -16,6 +18,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from app.engine import registry
+
+from .packages import package_texts
+
 CATALOG_DIR = Path(__file__).resolve().parent
 LANGUAGES = ("en", "de")
 """Every language the site speaks; the first is the fallback for a missing key."""
@@ -25,14 +31,35 @@ _PARAM = re.compile(r"\{(\w+)\}")
 
 
 @lru_cache
-def catalog(lang: str) -> dict[str, Any]:
-    """The catalog of ``lang`` as stored."""
+def site_catalog(lang: str) -> dict[str, Any]:
+    """The site's own texts in ``lang`` as stored (no game's)."""
     return json.loads((CATALOG_DIR / f"{lang}.json").read_text(encoding="utf-8"))
 
 
-@lru_cache
+_merged: dict[str, tuple[int, dict[str, Any]]] = {}
+
+
+def catalog(lang: str) -> dict[str, Any]:
+    """Every text in ``lang``: the site's and each registered game's (built again when a game
+    comes or goes: ``registry.generation``)."""
+    generation = registry.generation()
+    held = _merged.get(lang)
+    if held is None or held[0] != generation:
+        merged = dict(site_catalog(lang))
+        for package in registry.all_packages():
+            if package.folder is not None:
+                merged.update(package_texts(package, lang))
+        held = _merged[lang] = (generation, merged)
+    return held[1]
+
+
 def catalog_version(lang: str) -> str:
     """A short hash of the catalog: its URL changes when its texts do (long caching is safe)."""
+    return _version(lang, registry.generation())
+
+
+@lru_cache
+def _version(lang: str, generation: int) -> str:
     return hashlib.sha256(json.dumps(catalog(lang), sort_keys=True).encode()).hexdigest()[:12]
 
 

@@ -27,8 +27,8 @@ export function setText(node, text) {
 
 // Fill `node` with what `build()` returns only when `key` (the data it is drawn from, as one
 // string) differs from what the node shows now: a state frame that leaves a part of the screen
-// as it was costs that part no style, layout or paint (a tap in Panika changes the counter and
-// little else, and comes up to 25 times a second).
+// as it was costs that part no style, layout or paint (a tap on a shared counter changes the counter
+// and little else, and comes up to 25 times a second).
 const drawnFrom = new WeakMap();
 export function redraw(node, key, build) {
   if (drawnFrom.get(node) === key) return false;

@@ -1,7 +1,7 @@
 // A finished match watched again on its own board (templates/match.html; docs/protocol.md,
-// "Watching a match again"). The board is the live room's drawing: the game's module
-// (static/js/games/<game>.js) mounted with a read-only ctx (`readOnly: true`, no socket, no
-// sound) and fed state frames built from `GET /api/matches/<id>/replay`, one step per move.
+// "Watching a match again"). The board is the live room's drawing: the game's page module (its
+// package's page/page.js, named by the page: data-module) mounted with a read-only ctx
+// (`readOnly: true`, no socket, no sound) and fed state frames built from `GET /api/matches/<id>/replay`, one step per move.
 // A step forward updates the mounted board (its animations play as they did live); any other
 // jump mounts it afresh at that move. `?move=N` in the address follows the board, so the page's
 // link is always a link to the move shown. The move list below holds one page of the moves (the
@@ -110,7 +110,8 @@ function clock(ms) {
 // (app/api/finished/story.py, `describe_action`).
 function actionText(action) {
   const { type = "", ...details } = action || {};
-  if (wording(`move.${type}`) !== undefined) return t(`move.${type}`, details);
+  const key = `game.${gameId}.move.${type}`;
+  if (wording(key) !== undefined) return t(key, details);
   const extra = Object.entries(details).map(([k, v]) => `${k} ${v}`).join(", ");
   return String(type).replaceAll("_", " ") + (extra ? ` (${extra})` : "");
 }
@@ -264,7 +265,7 @@ async function start() {
   $("replay-text").textContent = t("replay.loading");
   root.hidden = false;
   // The replay and the game's drawing load side by side; the replay's answer says first why not.
-  const drawing = root.dataset.known === "true" ? import(root.dataset.module || `/static/js/games/${gameId}.js`)
+  const drawing = root.dataset.known === "true" ? import(root.dataset.module)
     : Promise.reject(new Error(`no game ${gameId}`)); // a game no longer on the site has no drawing
   const [data, module] = await Promise.allSettled([load("all"), drawing]);
   if (data.status === "rejected" || module.status === "rejected") {

@@ -1,5 +1,6 @@
 // The room page: members, invite, waiting room, timers, results, event log and chat, for any game.
-// The game itself is drawn by static/js/games/<game>.js, which exports
+// The game itself is drawn by its package's page module (page/page.js, named by the page's
+// data-module; docs/adding-a-game.md, "The page"), which exports
 //   mount(container, ctx) -> { update(stateFrame), destroy() }
 // where ctx = { seat, table, send(action), name(seat), text(eventText), members(), sound(name),
 // vibrate(pattern) }, and optionally onEvent(event) (live events only, transient ones included)
@@ -268,7 +269,7 @@ async function ensureGame() {
   if (state.game) return state.game;
   // The page names the module's versioned URL (app/web/assets.py), so it and what it imports
   // load once, from the browser's cache after the first visit.
-  if (!state.gameModule) state.gameModule = import(root.dataset.module || `/static/js/games/${gameId}.js`);
+  if (!state.gameModule) state.gameModule = import(root.dataset.module);
   const mod = await state.gameModule;
   state.fill = mod.layout === "fill";
   if (!state.game) {
@@ -497,7 +498,7 @@ function hostName() {
 function optionChoiceText(value, key) {
   if (value === true) return T.yes;
   if (value === false) return T.no;
-  return t(`option.${key}.${value}`, {}, String(value).replaceAll("_", " "));
+  return t(`game.${gameId}.option.${key}.${value}`, {}, String(value).replaceAll("_", " "));
 }
 
 function renderOptionsText(values) {
@@ -506,7 +507,7 @@ function renderOptionsText(values) {
   list.replaceChildren();
   for (const [key, prop] of Object.entries(props)) {
     const dt = document.createElement("dt");
-    dt.textContent = t(`option.${key}`, {}, prop.title || key);
+    dt.textContent = t(`game.${gameId}.option.${key}`, {}, prop.title || key);
     const dd = document.createElement("dd");
     dd.textContent = optionChoiceText(values[key], key);
     list.append(dt, dd);
@@ -527,7 +528,7 @@ function renderOptions(values) {
     const label = document.createElement("label");
     label.className = "option";
     const title = document.createElement("span");
-    title.textContent = t(`option.${key}`, {}, prop.title || key);
+    title.textContent = t(`game.${gameId}.option.${key}`, {}, prop.title || key);
     let input;
     const choices = prop.enum || null;
     if (prop.type === "boolean") {

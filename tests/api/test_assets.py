@@ -10,6 +10,7 @@ import posixpath
 import re
 from pathlib import Path
 
+from app.api.game_files import asset_roots
 from app.api.installable import site_worker
 from app.api.site import site_templates
 from app.main import SITE_ASSETS
@@ -153,10 +154,10 @@ def test_an_old_versioned_url_stands_for_todays_file():
 
 
 def test_every_module_of_the_site_imports_the_sites_modules_by_versioned_url():
-    """static/js as served: no import of a module of the site is left unversioned (a module
-    loaded by its plain URL would be a second copy of it, with its own state), and every
-    versioned URL named exists."""
-    registry = AssetRegistry(SITE_ASSETS)
+    """static/js and every game's page folder as served: no import of a module of the site is
+    left unversioned (a module loaded by its plain URL would be a second copy of it, with its
+    own state), and every versioned URL named exists."""
+    registry = AssetRegistry([*SITE_ASSETS, *asset_roots()])
     named = 0
     for url in registry.urls():
         if not url.endswith(".js"):

@@ -9,9 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.config import PROJECT_ROOT
 from app.db.matches import MatchRecord, PlayerResult, save_match
-from app.engine import all_games, get_game
+from app.engine import all_games, get_package
 from app.games import load_all
 from tests.live import LiveServer
 
@@ -174,11 +173,16 @@ def test_docs_list_the_json_routes(http):
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_rules_pages(http, game_id):
-    """Every registered game has its rules page, with its title (a missing template fails)."""
-    assert (PROJECT_ROOT / "templates" / "rules" / f"{game_id}.html").exists()
+    """Every registered game has its rules page from its own package, in the site's frame with
+    the game's own stylesheet, and its title (a missing template fails)."""
+    package = get_package(game_id)
+    assert (package.rules_folder / "en.html").exists()
     r = http.get(f"/games/{game_id}/rules")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
-    assert html.escape(get_game(game_id).title) in r.text
+    assert html.escape(package.game.title) in r.text
+    style = re.search(rf'<link rel="stylesheet" href="(/games/{game_id}/page/style\.\w+\.css)"',
+                      r.text)
+    assert style and http.get(style[1]).status_code == 200
 
 
 def test_rules_page_of_an_unknown_game(http):
@@ -189,7 +193,7 @@ def test_lobby_shows_every_game_with_its_picture_and_the_games_in_the_works(http
     page = http.get("/").text
     for game in http.get("/api/games").json():
         # The picture at its versioned URL (app/web/assets.py).
-        picture = re.search(rf'src="(/static/img/{game["id"]}\.[0-9a-f]{{10}}\.svg)"', page)
+        picture = re.search(rf'src="(/games/{game["id"]}/page/picture\.[0-9a-f]{{10}}\.svg)"', page)
         assert f'data-game="{game["id"]}"' in page and picture
         assert http.get(picture[1]).status_code == 200
     for game in http.get("/api/games").json():

@@ -89,11 +89,14 @@ def test_the_catalogs_are_served_to_the_pages_scripts(server):
 def test_the_game_scripts_show_no_capitalised_english_word_of_their_own():
     """A title the scripts write in capitals comes from the catalogs (Panic Lab's "LOOKING FOR"
     while a round's path plays was English on German phones, issue 23): no quoted word of
-    capitals in static/js/games (HTTP verbs, in the site's own scripts, are not text)."""
+    capitals in any game's page modules (HTTP verbs, in the site's own scripts, are not text)."""
     import re
-    from pathlib import Path
 
-    scripts = Path(__file__).resolve().parents[2] / "static" / "js" / "games"
-    found = [f"{path.name}: {match.group(0)}" for path in sorted(scripts.glob("*.js"))
+    from app.engine import all_packages
+
+    scripts = [path for p in all_packages() if p.folder is not None
+               for path in sorted(p.page_folder.rglob("*.js"))]
+    assert scripts
+    found = [f"{path.name}: {match.group(0)}" for path in scripts
              for match in re.finditer(r"[\"'`][A-Z][A-Z!?. ]{2,}[\"'`]", path.read_text())]
     assert found == []

@@ -92,7 +92,7 @@ def test_the_match_page_tells_the_moves_in_german():
 
 
 def test_every_rules_page_is_german_for_a_german_reader(server):
-    """Every game's rules page in the reader's language (templates/rules/<game>.de.html): a
+    """Every game's rules page in the reader's language (its package's rules/de.html): a
     German reader gets German rules, with no part left in English, and the game's German pitch;
     an English reader the English page, without the German one's words."""
     with server.http() as http:
@@ -112,7 +112,7 @@ GAMES = sorted(g.id for g in registry.all_games())
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_move_of_a_whole_match_of_every_game_is_told_from_the_german_catalog(game_id):
     """A finished match of each game (bots, or the counter's taps): every move's line on the
-    match page comes from the German catalog (its events' wordings, or ``move.<type>`` for a
+    match page comes from the German catalog (its events' wordings, or ``game.<id>.move.<type>`` for a
     move whose events say nothing), never from the engine's English text."""
     seed = bytes([len(game_id)]) * 32
     players, log, _ = finished_match(game_id, seed)
@@ -120,7 +120,8 @@ def test_every_move_of_a_whole_match_of_every_game_is_told_from_the_german_catal
     done = replay(game, players, {}, seed, log)
     for move, events in zip(log, done.events, strict=True):
         said = [e for e in events if e.text]
-        keys = [event_key(game_id, e.kind, e.data) for e in said] or [f"move.{move.action['type']}"]
+        keys = [event_key(game_id, e.kind, e.data) for e in said] or [
+            f"game.{game_id}.move.{move.action['type']}"]
         for key in keys:
             assert key in catalog("de"), (game_id, key)
     match = {"id": 1, "game": game_id, "seed": seed.hex(), "options": {},

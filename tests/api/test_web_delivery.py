@@ -228,7 +228,7 @@ def test_the_service_worker_keeps_the_shell_and_assets_never_pages_api_rooms_or_
             assert http.get(url).status_code == 200, url
         assert any("/css/site." in u for u in shell) and any("/offline." in u for u in shell)
         for url in assets:
-            assert url.startswith(("/static/", "/i18n/")), url
+            assert re.match(r"/static/|/i18n/|/games/\w+/page/", url), url  # a game's too
             assert VERSIONED.search(url) or "?v=" in url, url
         worker = live.app.state.site_worker.script.decode()
         assert 'request.method !== "GET"' in worker and 'request.mode === "navigate"' in worker

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.bots import BOT_GAMES, DIFFICULTIES, MAX_DELAY_MS, make_bot, make_random_bot
+from app.bots import DIFFICULTIES, MAX_DELAY_MS, bot_games, make_bot, make_random_bot
 from app.bots.arena import play_match
 from app.engine.registry import get_game
 
-GAMES = sorted(BOT_GAMES)
+GAMES = sorted(bot_games())
 
 
 class Checked:

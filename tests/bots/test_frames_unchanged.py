@@ -17,14 +17,14 @@ from typing import Any
 import orjson
 import pytest
 
-from app.bots import BOT_GAMES, DIFFICULTIES, make_bot
+from app.bots import DIFFICULTIES, bot_games, make_bot
 from app.bots.arena import play_match
 from app.realtime.room import protocol as p
 from app.realtime.room.bots import BotSeats
 from app.realtime.room.effects import BotDecision, Effect, Later
 from tests.realtime.core_helpers import at, join, of_type, room
 
-GAMES = sorted(BOT_GAMES)
+GAMES = sorted(bot_games())
 
 
 class Unchanged:

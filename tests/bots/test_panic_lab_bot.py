@@ -75,7 +75,7 @@ def test_matches_of_solving_bots_end_with_a_winner_holding_the_target_tokens():
 def test_the_solver_runs_on_the_public_ring_and_dice_only():
     state, _ = revealed()
     frame = frame_now(GAME, state, 0)
-    from app.bots.panic_lab import roll_from_json, tile_from_json
+    from app.games.panic_lab.bots import roll_from_json, tile_from_json
 
     ring = [tile_from_json(t) for t in frame["view"]["ring"]]
     assert solve(ring, roll_from_json(frame["view"]["dice"])).answer == state.solution.answer

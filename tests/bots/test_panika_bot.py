@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.bots import make_bot
 from app.bots.arena import frame_now, play_match
-from app.bots.panika import burst_chance
+from app.games.panika.bots import burst_chance
 from app.games.panika import GAME
 from tests.games.panika.panika_helpers import act, build, play
 

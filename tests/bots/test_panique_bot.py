@@ -9,8 +9,8 @@ import re
 import pytest
 
 from app.bots import make_bot
-from app.bots.panique import CARELESS, hard_choice, heuristic, situation
-from app.bots.panique_table import HARD_CHOICES
+from app.games.panique.bots import CARELESS, hard_choice, heuristic, situation
+from app.games.panique.bot_table import HARD_CHOICES
 from tests.bench_scripts import load_bench_script
 
 

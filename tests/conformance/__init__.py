@@ -1,5 +1,6 @@
-"""The conformance suite: what every game must pass, checked over every registered game and over
-High Card, a tiny game that lives only in these tests (docs/adding-a-game.md).
+"""The conformance suite: what every game must pass, checked over every registered game, found
+through the registry (so Higher or Lower, the game that lives only in the tests, installed from
+tests/game_packages/, is checked like the site's own: docs/adding-a-game.md).
 
 - the interface: ids, titles, player counts, typed options (strict shape, lax values), actions
   whose senders the game names (``system_actions``, ``shared_actions``);

@@ -1,7 +1,7 @@
 """The games the conformance suite checks, and the random matches it plays them with.
 
-Every registered game, plus High Card (``example_game.py``), which lives only in the tests: no
-test names a game, so a new game is checked by registering it. Matches are driven by the
+Every registered game, the game that lives only in the tests (tests/game_packages/) among them:
+no test names a game, so a new game is checked by registering it. Matches are driven by the
 engine's own ``legal_actions`` lists (players, and the system's timers), with the game's default
 options and, for each yes/no option, that option turned on.
 """
@@ -17,12 +17,10 @@ from typing import Any
 from app.engine import EngineError, Event, Game, Move, SeededRng, all_games
 from app.games import load_all
 
-from .example_game import GAME as EXAMPLE
-
 load_all()
 
-GAMES: list[Game[Any, Any]] = [*all_games(), EXAMPLE]
-"""Every game of the registry and the example game."""
+GAMES: list[Game[Any, Any]] = all_games()
+"""Every game of the registry."""
 
 
 def game_id(game: Game[Any, Any]) -> str:

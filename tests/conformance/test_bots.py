@@ -15,7 +15,6 @@ from app.engine import Game
 from .games import GAMES, game_id, player_counts
 
 
-@pytest.mark.usefixtures("example_bots")
 @pytest.mark.parametrize("game", GAMES, ids=game_id)
 def test_bots_finish_a_match_of_every_player_count(game: Game[Any, Any]) -> None:
     if not has_bots(game.id):

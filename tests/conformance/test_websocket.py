@@ -1,5 +1,4 @@
-"""Every game over the real WebSocket, the example game included (it is registered for this
-module only): a room made over HTTP, players who join with nicknames, the host's start, a match
+"""Every game over the real WebSocket: a room made over HTTP, players who join with nicknames, the host's start, a match
 played from the ``legal`` lists the frames carry, to its end (an open table's ``new_counter``
 when it is offered), the record saved, and the stored match replayable with its draws
 (``GET /api/matches/{id}``). Every action sent is accepted (no ``error`` frame), each player's
@@ -15,11 +14,10 @@ from typing import Any
 import pytest
 
 from app.bots import has_bots, make_bot
-from app.engine import Game, registry
+from app.engine import Game
 from tests.clock import wait_until
 from tests.live import Client, ClientPool, LiveServer
 
-from .example_game import GAME as EXAMPLE
 from .games import GAMES, game_id, option_sets
 
 MOVES = 1000
@@ -29,19 +27,10 @@ OPEN_TABLE_MOVES = 40
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    from app import bots
-    from app.bots import RandomLegalBot
-
-    registry.register(EXAMPLE)
-    bots.register_policy(EXAMPLE.id, RandomLegalBot)
-    try:
-        var: Path = tmp_path_factory.mktemp("conformance") / "var"
-        with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000,
-                        bot_think_scale=0.01) as server:
-            yield server
-    finally:
-        bots.unregister_policy(EXAMPLE.id)
-        registry.unregister(EXAMPLE.id)
+    var: Path = tmp_path_factory.mktemp("conformance") / "var"
+    with LiveServer(var, ping_interval_seconds=0.5, ws_messages_per_second=100_000,
+                    bot_think_scale=0.01) as server:
+        yield server
 
 
 def _caught_up(players: list[Client], match: int, version: int) -> None:

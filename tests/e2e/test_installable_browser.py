@@ -113,7 +113,7 @@ def test_a_room_played_through_the_worker_keeps_only_versioned_assets(live, brow
         kept = page.evaluate(KEPT)
         assert kept["keys"] == [f"panic-party-{live.app.state.site_worker.version}"]
         urls = kept["urls"]
-        assert any(re.search(r"/static/js/games/panika\.[0-9a-f]{10}\.js$", u) for u in urls)
+        assert any(re.search(r"/games/panika/page/page\.[0-9a-f]{10}\.js$", u) for u in urls)
         assert any(re.search(r"^/i18n/de|^/i18n/en", u) for u in urls)  # the catalog, versioned
         for url in urls:
             assert re.search(r"\.[0-9a-f]{10}\.[a-z]+$|^/i18n/\w+\.json\?v=\w+$|^/offline/",

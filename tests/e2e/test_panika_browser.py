@@ -77,7 +77,7 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots, 
     assert "Nicole starts the match" in phone.inner_text("#waiting-note")
 
     host.click("#start-btn")
-    wait_all(group.everyone, "#panika-counter")
+    wait_all(group.everyone, "#panika-count")
     wait_all(group.players, "#panika-hand button.card")
     for page, label in ((phone, "Panika phone, playing"), (host, "Panika laptop, playing"),
                         (group.table, "Panika table view, playing")):
@@ -132,7 +132,7 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots, 
     assert phone.evaluate("() => panicParty.state.seat") == phone_seat
 
     # The counter stays put on the wide screens while the players' marks come and go
-    # (static/css/games/panika.css, "No jump"): it moved on about half the moves before.
+    # (app/games/panika/page/style.css, "No jump"): it moved on about half the moves before.
     for page in (host, group.table):
         watch_shifts(page, ".pk-middle")
     _start_bots(group.players)

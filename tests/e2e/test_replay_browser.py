@@ -30,7 +30,7 @@ pytestmark = pytest.mark.browser
 games.load_all()
 GAMES = sorted(g.id for g in registry.all_games())
 BOARD = "#replay-board > *"
-"""The game's own drawing (static/js/games/<game>.js), as the live room mounts it."""
+"""The game's own drawing (its package's page/page.js), as the live room mounts it."""
 OPTIONS = {"panic_lab": {"target_tokens": 3}}
 
 SHOWN = "(window.panicParty ? window.panicParty.replay.shown : null)"

@@ -111,10 +111,10 @@ def test_texts_markers_a_late_joiner_and_the_host_menu(live, new_page) -> None: 
     # The match starts; a latecomer is told they watch, and why.
     host.wait_for_selector("#options-text:not([hidden])")
     phone.click("#start-btn")
-    host.wait_for_selector("#panika-counter")
+    host.wait_for_selector("#panika-count")
     late = new_page(phone=True)
     join_with_nickname(late, f"{live.base_url}/r/{code}", "Carla")
-    late.wait_for_selector("#panika-counter")
+    late.wait_for_selector("#panika-count")
     late.wait_for_function("() => document.querySelector('#status-line').textContent.includes('watching')")
     assert_accessible(late, "a spectator's page")
     no_errors([host, phone, late])

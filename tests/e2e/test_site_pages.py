@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.engine import Move
+from app.engine import Move, all_games
 from app.db.matches import MatchRecord, PlayerResult, save_match
 from tests.e2e.lobby import create_room_in_lobby
 
@@ -200,7 +200,7 @@ def test_every_rules_page_fits_a_360_px_phone_with_44_px_targets(browser, live, 
                                   **CONTEXT)
     try:
         page = context.new_page()
-        for game in ("panika", "panika_counter", "panic_lab", "panik_pilze", "panique"):
+        for game in [g.id for g in all_games()]:  # every registered game
             page.goto(f"{live.base_url}/games/{game}/rules")
             assert page.locator(".rules a[href='/'], .pl-rules a[href='/']").count() >= 1
             problems = page.evaluate(_CHECKS, [TARGETS, 360])

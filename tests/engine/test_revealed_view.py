@@ -6,8 +6,9 @@ hand, every hidden side, the burst number, the answer and claims of a search), w
 
 from __future__ import annotations
 
+import importlib
 import random
-from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import orjson
@@ -15,8 +16,6 @@ import pytest
 
 import app.games
 from app.engine import Move, SeededRng, registry
-from app.games.panik_pilze.cards import ACTION_JSON, other_side
-from app.games.panika.cards import CARD_JSON
 from app.realtime.room import protocol as p
 from app.realtime.transport.connection import Connection
 from tests.realtime.core_helpers import at, frames_to, room
@@ -26,41 +25,31 @@ GAMES = sorted(g.id for g in registry.all_games())
 STEPS = 300
 
 
-SECRETS: dict[str, Callable[[Any], dict[str, Any]]] = {
-    "panika": lambda state: {
-        "burst_at": state.burst_at,
-        "hands": [[CARD_JSON[c] for c in hand] for hand in state.hands],
-        "piles": [[CARD_JSON[c] for c in pile] for pile in state.piles]},
-    "panika_counter": lambda state: {"burst_at": state.burst_at},
-    "panic_lab": lambda state: {
-        "answer": None if state.solution is None else state.solution.answer,
-        "claims": [claim.tile for claim in state.claims]},
-    "panik_pilze": lambda state: {
-        "hands": [[ACTION_JSON[c] for c in hand] for hand in state.hands],
-        "pile": [{"up": state.up[c], "down": other_side(c, state.up[c])} for c in state.pile],
-        "action_pile": [ACTION_JSON[c] for c in state.action_pile],
-        "downs": [other_side(c, state.up[c]) for c in state.display]},
-    "panique": lambda state: {},
-}
-"""What each game's state keeps secret, read from the state itself (docs/games/<game>.md): a
-new game declares its own here (docs/adding-a-game.md)."""
-
-SHOWN: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "panic_lab": lambda view: {"answer": view["revealed"]["answer"],
-                               "claims": [c["tile"] for c in view["revealed"]["claims"]]},
-    "panik_pilze": lambda view: {**view["revealed"], "downs": [d["down"] for d in view["display"]]},
-}
-"""The same secrets as a game's revealed view shows them, where that is not its ``revealed``
-field as it is."""
+def _declared(game_id: str) -> ModuleType:
+    """The game's tests declare what its state keeps secret: tests/games/<id>/revealed.py, with
+    ``secrets(state)`` and, where the revealed view shows them otherwise than as its
+    ``revealed`` field, ``shown(view)``, and ``public(key, value)`` for a public field the
+    revealed view draws more fully (docs/adding-a-game.md)."""
+    try:
+        return importlib.import_module(f"tests.games.{game_id}.revealed")
+    except ModuleNotFoundError as missing:
+        raise AssertionError(f"declare what {game_id}'s state keeps secret in "
+                             f"tests/games/{game_id}/revealed.py") from missing
 
 
 def secrets(game_id: str, state: Any) -> dict[str, Any]:
-    assert game_id in SECRETS, f"declare what {game_id}'s state keeps secret in SECRETS"
-    return SECRETS[game_id](state)
+    result: dict[str, Any] = _declared(game_id).secrets(state)
+    return result
 
 
 def shown(game_id: str, revealed_view: dict[str, Any]) -> dict[str, Any]:
-    return SHOWN.get(game_id, lambda view: view["revealed"])(revealed_view)
+    show = getattr(_declared(game_id), "shown", lambda view: view["revealed"])
+    result: dict[str, Any] = show(revealed_view)
+    return result
+
+
+def public(game_id: str, key: str, value: Any) -> Any:
+    return getattr(_declared(game_id), "public", lambda key, value: value)(key, value)
 
 
 def random_steps(game_id: str, players: int, seed: str):
@@ -93,13 +82,11 @@ def test_the_revealed_view_is_the_public_view_with_every_secret_of_the_state(gam
     for state in random_steps(game_id, players, f"revealed-{game_id}"):
         steps += 1
         revealed = game.revealed_view(state)
-        public = game.view(state, None)
-        # The public view's fields, unchanged (Panik Pilze's display adds each card's down side).
-        for key, value in public.items():
-            if game_id == "panik_pilze" and key == "display":
-                assert [{"id": d["id"], "up": d["up"]} for d in revealed[key]] == value
-            else:
-                assert revealed[key] == value, (game_id, key)
+        public_view = game.view(state, None)
+        # The public view's fields, unchanged (where a game's revealed view draws a field more
+        # fully, its ``public`` gives the public part back).
+        for key, value in public_view.items():
+            assert public(game_id, key, revealed[key]) == value, (game_id, key)
         assert shown(game_id, revealed) == secrets(game_id, state), (game_id, steps)
         # ...which no seat's own view carries.
         for seat in [None, *range(players)]:

@@ -36,7 +36,7 @@ from typing import Any
 
 import orjson
 
-from app.engine import Game
+from app.engine import Game, get_package
 from app.realtime.room import protocol as p
 from app.realtime.transport.connection import Connection
 from app.realtime.room.core import RoomCore
@@ -56,13 +56,11 @@ MAX_STEPS = 260
 """The people's turns in one playthrough at most (the fixtures stay a few hundred KB)."""
 RTT_MS = {"Ann": 40, "Ben": 90, "Cem": 25, "table": 60}
 
-SHORT_TIMERS: dict[str, dict[str, Any]] = {
-    "panic_lab": {"target_tokens": 2, "search_seconds": 15},
-    "panik_pilze": {"turn_timer": True, "turn_seconds": 15},
-    "panika": {"turn_seconds": 10},
-    "panique": {"choice_seconds": 5},
-}
-"""Options that keep a playthrough short and let timers fire (by game id; others: defaults)."""
+def short_timers(game: Game[Any, Any]) -> dict[str, Any]:
+    """Options that keep a playthrough short and let timers fire: the game's package's
+    ``quick_options`` (empty: the defaults)."""
+    package = get_package(game.id)
+    return dict(package.quick_options) if package is not None else {}
 
 
 @contextlib.contextmanager
@@ -281,8 +279,8 @@ class Playthrough:
         self.join("table", watch=True)
         people = [ann, ben, cem]
         if not game.open_table:
-            if game.id in SHORT_TIMERS:
-                self.send(ann, p.SetOptions(type="set_options", options=SHORT_TIMERS[game.id]))
+            if short_timers(game):
+                self.send(ann, p.SetOptions(type="set_options", options=short_timers(game)))
             if game.max_players > 3:
                 self.send(ann, p.AddBot(type="add_bot", difficulty="normal"))
             self.send(ann, p.Start(type="start"))

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 import app.realtime.room.bots as seat_bots
-from app.bots import BOT_GAMES
+from app.bots import bot_games
 from app.engine import Move, get_game
 from app.engine.replay import replay
 from app.games import load_all
@@ -382,7 +382,7 @@ def test_a_player_away_past_the_grace_is_played_by_a_bot_and_takes_the_seat_back
 
 QUICK_OPTIONS = {"panic_lab": {"target_tokens": 1, "countdown_seconds": 2}}
 """Panic Lab's rounds last seconds of the rules' own timers: one token wins in these tests."""
-GAME_COUNTS = [(g, n) for g in sorted(BOT_GAMES) for n in get_game(g).player_counts()]
+GAME_COUNTS = [(g, n) for g in sorted(bot_games()) for n in get_game(g).player_counts()]
 
 
 @pytest.mark.parametrize(("game_id", "players"), GAME_COUNTS,

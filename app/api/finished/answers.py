@@ -46,7 +46,7 @@ from markupsafe import Markup
 from app.config import PROJECT_ROOT
 from app.db import matches as store
 from app.db.database import Database
-from app.engine import all_games
+from app.engine import all_packages
 
 from . import builds
 from .replay import Eyes
@@ -228,10 +228,9 @@ BUILDER = Builder()
 
 
 def _extra_game_modules() -> tuple[str, ...]:
-    """The modules of registered games that are not the site's packages (``app.games``): the
-    builder registers them too."""
-    return tuple(sorted({type(game).__module__ for game in all_games()
-                         if not type(game).__module__.startswith("app.games.")}))
+    """The modules of registered games that no entry point named (bare games a test
+    registered): the builder registers them too (it finds the packages itself)."""
+    return tuple(sorted({type(p.game).__module__ for p in all_packages() if p.folder is None}))
 
 
 class MatchAnswers:

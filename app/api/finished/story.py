@@ -3,7 +3,7 @@
 The match is replayed from its seed, options and action log (the engine's own ``replay`` path,
 app/engine/interface.py), and each move is told by the public events the game emitted for it, so
 the page knows no game's rules. A move whose events say nothing (a counter tap) is told from its
-action's type through the catalog (``move.<type>``). Seat markers (``{seat:N}``) become
+action's type through the catalog (``game.<game>.move.<type>``). Seat markers (``{seat:N}``) become
 nicknames in a single pass: a nickname that looks like a marker is never expanded again.
 """
 
@@ -38,11 +38,11 @@ def name_seats(text: str, names: dict[int, str]) -> str:
     return _MARKER.sub(lambda m: names.get(int(m.group(1)), f"#{int(m.group(1)) + 1}"), text)
 
 
-def describe_action(lang: str, action: dict[str, Any]) -> str:
-    """A plain description of an action that caused no public event."""
+def describe_action(lang: str, game_id: str, action: dict[str, Any]) -> str:
+    """A plain description of an action of the game ``game_id`` that caused no public event."""
     kind = str(action.get("type", ""))
     details = {k: v for k, v in action.items() if k != "type"}
-    key = f"move.{kind}"
+    key = f"game.{game_id}.move.{kind}"
     if key in catalog(lang) or key in catalog("en"):
         return translate(lang, key, **details)
     extra = ", ".join(f"{k} {v}" for k, v in details.items())
@@ -76,7 +76,7 @@ def match_story(match: dict[str, Any], lang: str) -> list[StoryLine]:
         seat = entry["seat"]
         texts = events[i] if events is not None else []
         text = "; ".join(name_seats(t, names) for t in texts) if texts else (
-            describe_action(lang, entry["action"])
+            describe_action(lang, match["game"], entry["action"])
         )
         who = names.get(seat, f"#{seat + 1}") if seat is not None else ""
         if who and text.startswith(who + " "):

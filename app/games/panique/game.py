@@ -137,7 +137,7 @@ class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
         return copy.deepcopy(state)
 
     def rules_data(self) -> dict[str, Any]:
-        """The board and every table, for the rules page (templates/rules/panique.html)."""
+        """The board and every table, for the rules page (its rules/ templates)."""
         return {"spaces": SPACES, "tables": list(TABLES.values()),
                 "titles": {t.id: t.title for t in TABLES.values()},
                 "roll_seconds": rules.ROLL_SECONDS}

@@ -14,7 +14,7 @@ Three parts:
   handling one input are tagged with the room's last ticket and go out only once the journal has
   that ticket durable; frames wait behind earlier frames of the room, in order. Pings and pongs
   (``Connection.send_control``) pass at once: they show no move, and holding them would falsify
-  the round trips that Panika's fairness uses (docs/fairness.md).
+  the round trips that a game's fairness may use (docs/fairness.md).
 - ``RoomRecorder``, one per room: after each input the room handled, it queues what changed:
   the room and its members (rare, written whole; compared only when the input moved the room's
   ``revision``, which the parts of the room's core move whenever they change what is stored), a

@@ -4,7 +4,7 @@ Part of the room actor (docs/bots.md, "In a room"; docs/architecture.md, "Bots i
 seat is played by a bot when its member is a bot (added by the host) or when its player has been
 disconnected during the match past the room's ``bot_takeover_seconds``. The room hands every
 such seat the state frame a seated client would get (``deliver``), as a value that the bot
-only reads (app/bots/base.py); the bot ``observe``s it and ``decide``s, and its action comes
+only reads (app/engine/bots.py); the bot ``observe``s it and ``decide``s, and its action comes
 back to the room's queue after the thinking time (a ``Later`` effect the actor performs,
 app/realtime/room/effects.py), so it reaches the actor like any player's frame and arrival
 order at the actor stays the arbitration order.

@@ -241,6 +241,6 @@ def to_bot(head: dict[str, Any], common: dict[str, Any]) -> dict[str, Any]:
     """A bot seat's state frame as a value: the frame its client would get, not decoded again
     from the bytes. It shares structure with the game's views, the other seats' frames and
     module constants (the cards' JSON), so a bot reads it and never changes it (the contract
-    of app/bots/base.py, which tests/bots/test_frames_unchanged.py holds every bot to)."""
+    of app/engine/bots.py, which tests/bots/test_frames_unchanged.py holds every bot to)."""
     head.update(common)
     return head

@@ -147,7 +147,8 @@ class MatchLife:
 
     def end_open_match(self) -> None:
         """The room closes: a running open-table match that saw moves is ended by the game's
-        closing action and recorded, so its seed is revealed (docs/games/panika-counter.md)."""
+        closing action and recorded, so its seed is revealed (docs/protocol.md, "Fair
+        randomness")."""
         closing = self.state.game.closing_action
         match = self.state.match
         if closing is None or match is None or self.state.status != "playing" or not match.log:

@@ -133,7 +133,7 @@ class RoomState:
     (app/realtime/durable/stored.py; the recorder writes the match again without them)."""
     sat: dict[int, str] = field(default_factory=dict)
     """An open table's match: every seat a member sat in while it ran, with the nickname
-    (only those seats are recorded: docs/games/panika-counter.md)."""
+    (only those seats are recorded: docs/protocol.md, "HTTP API")."""
     unseen: set[int] = field(default_factory=set)
     """Seats of the current match whose person has not been connected while it was played
     (recorded as the stand-in's if that lasts to the end: ``MatchLife``)."""

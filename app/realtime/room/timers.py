@@ -1,8 +1,8 @@
 """The timers a room runs for its game: exactly those the engine's ``timers(state)`` asks for.
 
 A timer is known by its key: while the engine keeps listing a key, that timer keeps running (its
-deadline stays; its seats, label and action are the engine's latest: the heirs still to roll
-for Panique's first turn, say); a key that disappears is dropped; a new key starts a new timer.
+deadline stays; its seats, label and action are the engine's latest: the players still to roll
+for a first turn, say); a key that disappears is dropped; a new key starts a new timer.
 The board is pure bookkeeping (deadlines on the monotonic clock, the time always passed in): the
 room's core asks it which timers are ``due`` when the room wakes, and tells the actor
 (``WakeAt``) when the soonest one falls due.
@@ -12,7 +12,7 @@ A paused board (``pause``: a running match that no person is connected to, docs/
 left (read as of the pause), and ``resume`` moves every deadline on by the pause's length.
 
 The actor keeps one event-loop timer per room, armed for the soonest deadline. Most changes push
-deadlines later (a tap restarts Panika's 8 s auto-tap timer, a move restarts a turn timer), and
+deadlines later (a tap restarts an 8 s auto-tap timer, a move restarts a turn timer), and
 those need no re-arming: the loop timer wakes at the old deadline, the core finds nothing due,
 and the loop timer is armed for the new soonest one. So a move costs no cancelled loop timer
 (cancelled handles pile up in the event loop's heap until it is rebuilt).
@@ -73,7 +73,7 @@ class TimerBoard:
         # Compared by key, nothing rebuilt (docs/performance.md, "Where one move's time goes"):
         # each wanted key found on the board takes the engine's latest timer in place; only
         # when some were not found, or some on the board are no longer wanted, does the board
-        # change (a Panika move usually swaps one key for the next: one deletion, one timer).
+        # change (a move usually swaps one key for the next: one deletion, one timer).
         # The engine lists each key once (tests/conformance/test_room.py compares every game's
         # timers with the frames' one by one).
         board = self._running

@@ -19,12 +19,13 @@ def revealed(players: int = 3, reveal_at: int = 3000, **options):
 
 
 def test_game_identity_and_registry_entry():
-    import app.games  # noqa: PLC0415
     import app.games.panic_lab as package  # noqa: PLC0415
+    from app.engine import get_package  # noqa: PLC0415
 
     assert GAME.id == "panic_lab" and GAME.title == "Panic Lab" and GAME.pitch
     assert (GAME.min_players, GAME.max_players) == (2, 10)
-    assert "panic_lab" in app.games.GAME_PACKAGES and package.GAME is GAME
+    registered = get_package("panic_lab")
+    assert registered is package.PACKAGE and registered.game is GAME is package.GAME
 
 
 def test_options_defaults_and_limits():

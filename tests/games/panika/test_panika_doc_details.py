@@ -134,13 +134,14 @@ def test_error_precedence_the_same_card_twice_from_the_wrong_seat_is_not_your_tu
 
 
 def test_two_tomatoes_are_tomatoes_in_the_event_and_in_the_english_catalog():
-    """Issue 25, item 13: the plural was written "Tomatos" (engine text and app/i18n/en.json)."""
+    """Issue 25, item 13: the plural was written "Tomatos" (engine text and the English texts)."""
     import json
     from pathlib import Path
 
     state, _ = build([["tomato", "tomato", "1", "1"], ["1"] * 4], [5, 5])
     events = play(state, 0, state.hands[0][0], state.hands[0][1])
     assert events[0].text == "{seat:0} plays two Tomatoes"
-    catalog = json.loads((Path(__file__).resolve().parents[3] / "app/i18n/en.json").read_text())
+    texts = Path(__file__).resolve().parents[3] / "app/games/panika/texts/en.json"
+    catalog = json.loads(texts.read_text())
     assert catalog["event.panika.plural.tomato"] == "Tomatoes"
     assert "Tomatos" not in json.dumps(catalog)
