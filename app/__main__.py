@@ -60,9 +60,14 @@ def _ensure_venv(extra: str) -> None:
     stamp.touch()
 
 
-TEST_PACKAGES = {"chromium": CHROMIUM, "nginx-light": "/usr/sbin/nginx"}
-"""Debian packages the tests use, with the file each installs: Chromium drives the browser
-tests; nginx runs deploy/nginx.conf in front of two server processes (tests/cluster)."""
+TEST_PACKAGES = {
+    "chromium": CHROMIUM,
+    "chromium-headless-shell": "/usr/bin/chromium-headless-shell",
+    "nginx-light": "/usr/sbin/nginx",
+}
+"""Debian packages the tests use, with the file each installs: Chromium's headless shell drives
+the browser tests (the whole browser runs its "Install" check, and Lighthouse); nginx runs
+deploy/nginx.conf in front of two server processes (tests/cluster)."""
 
 
 def _ensure_test_packages() -> None:
@@ -138,10 +143,14 @@ def ensure_test_games(python: str | os.PathLike[str] = VENV_PYTHON) -> Path:
                 shutil.copytree(source.parent, copy, ignore=shutil.ignore_patterns(
                     "__pycache__", "build", "dist", "*.egg-info"))
                 sources.append(str(copy))
-            if sources:
-                subprocess.run([str(python), "-m", "pip", "install",
-                                "--disable-pip-version-check", "-q", "--no-deps", "--target",
-                                str(TEST_GAMES), *sources], check=True)
+            if sources:  # quiet unless it fails: the build's chatter is not the tests'
+                done = subprocess.run([str(python), "-m", "pip", "install",
+                                       "--disable-pip-version-check", "-q", "--no-deps",
+                                       "--target", str(TEST_GAMES), *sources],
+                                      capture_output=True, text=True)
+                if done.returncode:
+                    print(done.stdout, done.stderr, sep="\n", flush=True)
+                    done.check_returncode()
         TEST_GAMES.mkdir(parents=True, exist_ok=True)
         stamp.touch()
     return TEST_GAMES

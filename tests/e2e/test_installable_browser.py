@@ -12,7 +12,7 @@ import pytest
 
 from app.api.installable import site_worker
 from app.web.assets import AssetRegistry, AssetRoot
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE_SIZE, WITH_WORKER
+from tests.e2e.conftest import CHROMIUM_ARGS, FULL_CHROMIUM, PHONE_SIZE, WITH_WORKER
 from tests.e2e.lobby import join_with_nickname, press
 from tests.live import Client
 
@@ -63,7 +63,7 @@ def test_chromium_finds_the_site_installable(live, browser, tmp_path) -> None:  
     """The browser's own check (what its "Install" offers on): a profile of its own, since an
     incognito window, which every other test context is, never installs anything."""
     context = browser.browser_type.launch_persistent_context(
-        tmp_path / "profile", executable_path=CHROMIUM, args=CHROMIUM_ARGS, **WITH_WORKER)
+        tmp_path / "profile", executable_path=FULL_CHROMIUM, args=CHROMIUM_ARGS, **WITH_WORKER)
     try:
         page = context.pages[0] if context.pages else context.new_page()
         page.goto(live.base_url + "/")
