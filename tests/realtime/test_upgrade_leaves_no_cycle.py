@@ -41,4 +41,7 @@ def test_an_upgraded_connections_http_protocol_is_freed_by_its_reference_count(t
             closed = _http_protocols()
         finally:
             gc.enable()
-    assert (upgraded, closed) == (before, before), (before, upgraded, closed)
+    # At most as many as before: the room's creation's own HTTP connection may still be being
+    # let go of when ``before`` counts it (a loaded machine), and goes meanwhile; five upgrades
+    # that each left their protocol behind would add five.
+    assert upgraded <= before and closed <= before, (before, upgraded, closed)
