@@ -6,7 +6,7 @@ dependencies when ``pyproject.toml`` changed, then runs itself again inside ``.v
 
 - ``serve``: migrate the database (SQLite under ``var/`` by default) and serve the site;
   ``serve --lan`` serves the local network (the same as the setting ``LAN=true``).
-- ``test``: install what the tests need (Debian's Chromium for the browser tests when this runs as
+- ``test``: install what the tests need (Debian's Chromium and its headless shell for the browser tests when this runs as
   root and it is missing; axe-core from the npm registry into ``.cache/npm`` when npm is there;
   the games that live only in the tests into ``.cache/test-games``, which only the tests' Python
   path names, so ``serve`` never shows them), then run the whole test suite in parallel (pytest-xdist: ``TEST_WORKERS`` processes,
