@@ -19,7 +19,7 @@ const T = (key, params) => t(`game.panic_lab.${key}`, params);
 
 const LIVE = new Set(["search", "settling"]);
 /** What the narration line tells: the claims and how each round ends (the dice say the rest). */
-const TOLD = ["claim", "wrong", "wrong_lost", "found", "found_timed", "timeout", "all_wrong"];
+const TOLD = ["claim", "wrong", "found", "timeout", "all_wrong"];
 
 function html(tag, cls, textContent) {
   const e = document.createElement(tag);
