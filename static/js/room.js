@@ -13,6 +13,7 @@ import {
 } from "./protocol.js";
 import { redraw, setText } from "./dom.js";
 import { Sounds } from "./sounds.js";
+import { awayBanner, clockBanner, isAway as isAwayFrom } from "./banners.js";
 import { T, eventLine, eventText, plural } from "./texts.js";
 import { lang, t } from "./i18n.js";
 
@@ -602,117 +603,18 @@ $("takeover-seconds").addEventListener("change", (e) => {
 $("start-btn").addEventListener("click", () => socket.send({ type: "start" }));
 $("rematch-btn").addEventListener("click", () => socket.send({ type: "rematch" }));
 
-// --- presence (docs/protocol.md, "Presence"): who is away, and when a bot stands in ------------
-// Every screen (the TV too) names a seated player away from a running match, with the time until
-// a bot takes over, counted down here from the room frame's `bot_in_ms`; "back" when they return.
-let awayDeadlines = new Map(); // member id -> performance.now() when the bot takes over (or null)
-let backNotes = new Map(); // member id -> until when "back" shows
-
-function isAway(m) {
-  return !m.bot && m.seat !== null && !m.connected && state.room && state.room.status === "playing";
-}
-
-function renderAway(previous, room) {
-  const now = performance.now();
-  const next = new Map();
-  for (const m of room.members) {
-    if (!isAway(m) || m.id === state.me) continue;
-    next.set(m.id, m.played_by_bot ? 0 : m.bot_in_ms === null || m.bot_in_ms === undefined ? null : now + m.bot_in_ms);
-  }
-  if (previous && room.status === "playing") {
-    for (const id of awayDeadlines.keys()) {
-      const m = room.members.find((x) => x.id === id);
-      if (m && m.connected) backNotes.set(id, now + 4000);
-    }
-  }
-  awayDeadlines = next;
-  drawAway();
-}
-
-function drawAway() {
-  const line = $("away-line");
-  const now = performance.now();
-  const members = state.room ? state.room.members : [];
-  const name = (id) => (members.find((m) => m.id === id) || {}).nickname;
-  const items = [];
-  for (const [id, deadline] of awayDeadlines) {
-    const who = name(id);
-    if (!who) continue;
-    const text = deadline === null ? T.away(who)
-      : deadline - now > 0 ? T.awayBotIn(who, Math.ceil((deadline - now) / 1000)) : T.awayBotNow(who);
-    items.push(["away", id, text]);
-  }
-  for (const [id, until] of backNotes) {
-    if (until < now || awayDeadlines.has(id) || !name(id)) { backNotes.delete(id); continue; }
-    items.push(["back", id, T.back(name(id))]);
-  }
-  line.hidden = items.length === 0;
-  const shown = [...line.children].map((li) => li.textContent).join("|");
-  if (shown === items.map((i) => i[2]).join("|")) return;
-  line.replaceChildren(...items.map(([kind, id, text]) => {
-    const li = document.createElement("li");
-    li.className = kind;
-    li.dataset.member = id;
-    li.textContent = text;
-    return li;
-  }));
-}
-
-// --- timers ----------------------------------------------------------------------------------
-let timerDeadlines = [];
-function renderTimers(timers) {
-  const now = performance.now();
-  // A paused timer (the match waits for a person) keeps the time it has left.
-  timerDeadlines = timers.map((t) => ({ ...t, deadline: t.paused ? null : now + t.remaining_ms, total: t.remaining_ms }));
-  drawTimers();
-}
+// --- the banners (banners.js, the same for every game): who is away, the running clocks ------
+const awayLine = awayBanner($("away-line"));
+const clocks = clockBanner($("timers"), { label: timerLabel, name: seatName });
+function isAway(m) { return isAwayFrom(m, state.room); }
+function renderAway(previous, room) { awayLine.update(previous, room, state.me); }
+function renderTimers(timers) { clocks.set(timers); }
 
 // A timer's label in the page's language: `timer.<game>.<the key's prefix>` ("turn:12" -> turn).
 function timerLabel(timer) {
   return t(`timer.${gameId}.${String(timer.key).split(":")[0]}`, {}, timer.label);
 }
-
-// Drawn four times a second on every page and the TV: the timers' elements are made again only
-// when the set of timers changes; otherwise each keeps its element and only what changed is
-// written (the seconds once a second, the bar as a transform), so a running timer repaints its
-// bar and no layout of the page (docs/testing.md, "Browser tests").
-function drawTimers() {
-  const box = $("timers");
-  const now = performance.now();
-  const shown = timerDeadlines.filter((t) => t.label);
-  if (box.hidden !== (shown.length === 0)) box.hidden = shown.length === 0;
-  const keys = shown.map((t) => t.key).join("\n");
-  if (box.dataset.keys !== keys) {
-    box.dataset.keys = keys;
-    box.replaceChildren(...shown.map((t) => {
-      const el = document.createElement("div");
-      el.className = "timer";
-      el.dataset.key = t.key;
-      const text = document.createElement("span");
-      const bar = document.createElement("span");
-      bar.className = "bar";
-      el.append(text, bar);
-      return el;
-    }));
-  }
-  shown.forEach((t, i) => drawTimer(box.children[i], t, now));
-}
-
-function drawTimer(el, t, now) {
-  const left = t.deadline === null ? t.remaining_ms : Math.max(0, t.deadline - now);
-  const [text, bar] = el.children;
-  if ((t.deadline === null) !== (el.dataset.paused === "true")) {
-    if (t.deadline === null) el.dataset.paused = "true"; // stands still while the match is paused
-    else delete el.dataset.paused;
-  }
-  const who = t.seats.length ? ` · ${t.seats.map(seatName).join(", ")}` : "";
-  const words = `${timerLabel(t)}${who}: ${Math.ceil(left / 1000)} s`;
-  setText(text, words);
-  const scale = `scaleX(${t.total ? (left / t.total).toFixed(3) : 0})`;
-  if (bar.style.transform !== scale) bar.style.transform = scale;
-  el.classList.toggle("urgent", left < 5000);
-}
-setInterval(() => { drawTimers(); drawAway(); }, 250);
+setInterval(() => { clocks.draw(); awayLine.draw(); }, 250);
 
 // --- result ----------------------------------------------------------------------------------
 // The engine's summary is English ("{seat:0} wins with 5 tokens."); another language names the
@@ -746,7 +648,7 @@ function renderResult() {
   const r = room.result;
   $("result").hidden = !r;
   if (!r) return;
-  if (room.status === "finished") timerDeadlines = [];
+  if (room.status === "finished") clocks.clear();
   $("result-summary").textContent = resultSummary(r);
   renderWinner(r);
   $("result-rows").replaceChildren(...[...r.players].sort((a, b) => a.rank - b.rank).map((p) => {

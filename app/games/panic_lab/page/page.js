@@ -13,10 +13,13 @@ import {
   patternDie, ringLayout, shapeDie, tileArt,
 } from "./art.js";
 import { t } from "/static/js/i18n.js";
+import { narration } from "/static/js/narration.js";
 
 const T = (key, params) => t(`game.panic_lab.${key}`, params);
 
 const LIVE = new Set(["search", "settling"]);
+/** What the narration line tells: the claims and how each round ends (the dice say the rest). */
+const TOLD = ["claim", "wrong", "found", "timeout", "all_wrong"];
 
 function html(tag, cls, textContent) {
   const e = document.createElement(tag);
@@ -45,7 +48,12 @@ export function mount(container, ctx) {
   caption.setAttribute("aria-live", "polite");
   const playersBox = html("ol", "pl-players");
   playersBox.setAttribute("aria-label", T("tokens"));
-  root.append(banner, board, caption, playersBox);
+  // Who claimed, who was wrong, who found it: the shared narration line, beside the banner
+  // (under it on a narrow screen), so that the ring keeps its height.
+  const story = narration(ctx, { kinds: TOLD, id: "pl-narration", latest: true });
+  const head = html("div", "pl-head");
+  head.append(banner, story.element);
+  root.append(head, board, caption, playersBox);
   container.replaceChildren(root);
 
   const ui = {
@@ -584,7 +592,7 @@ export function mount(container, ctx) {
 
   return {
     update,
-    onEvent() {},
+    onEvent: story.onEvent,
     destroy() {
       clearInterval(countdownTimer);
       resize.disconnect();

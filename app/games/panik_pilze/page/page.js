@@ -9,6 +9,7 @@ import {
   ICONS, MUSHROOMS, NAMES, actionFace, actionName, el, esc, face, mushroomSvg,
 } from "./art.js";
 import { t } from "/static/js/i18n.js";
+import { narration } from "/static/js/narration.js";
 
 const T = (key, params) => t(`game.panik_pilze.${key}`, params);
 
@@ -46,11 +47,13 @@ export function mount(container, shell) {
   const displayEl = el("div", { class: "pp-display", id: "pilze-display", "aria-label": T("display") });
   const middle = el("div", { class: "pp-middle" }, pileEl, displayEl);
   const statusEl = el("p", { class: "pp-status", id: "pilze-status", role: "status" });
+  // Every move told to the room (what was played, turned or stolen), on the TV and each phone.
+  const story = narration(shell, { id: "pilze-narration" });
   // The scoring pad scrolls sideways on a narrow phone with five players: focusable for keyboards.
   const padEl = el("div", { class: "pp-pad", id: "pilze-pad", hidden: true, tabindex: "0",
     role: "region", "aria-label": T("pad") });
   const openHandsEl = el("div", { class: "pp-open-hands", id: "pilze-open-hands", hidden: true });
-  root.append(board, middle, statusEl, openHandsEl);
+  root.append(board, middle, story.element, statusEl, openHandsEl);
 
   let handEl = null;
   let swapBtn = null;
@@ -463,6 +466,7 @@ export function mount(container, shell) {
       drawAll();
     },
     onEvent(event) {
+      story.onEvent(event);
       if (event.kind === "lay" && event.data) lays.set(event.data.id, event.data.was);
       else if (event.kind === "flip" && event.data) {
         const before = lastUps.get(event.data.id);

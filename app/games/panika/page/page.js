@@ -10,6 +10,7 @@ import {
 import { feedback, replay, scrollGameIntoView } from "/static/js/game_page.js";
 import { t } from "/static/js/i18n.js";
 import { redraw, setText } from "/static/js/dom.js";
+import { narration } from "/static/js/narration.js";
 
 const T = (key, params) => t(`game.panika.${key}`, params);
 
@@ -56,7 +57,11 @@ export function mount(container, ctx) {
   info.append(roundEl, dirEl, lastBurstEl, secretEl);
   const playersEl = el("ol", { class: "pk-players", id: "panika-players", "aria-label": T("players") });
   const statusEl = el("p", { class: "pk-status", id: "panika-status", role: "status" });
-  const flashEl = el("p", { class: "pk-flash", id: "panika-flash", "aria-live": "polite" });
+  // The notable events, told to the room: the shared narration line, flashed (and an alert
+  // when a move cost someone).
+  const story = narration(ctx, { kinds: FLASH_KINDS, id: "panika-flash" });
+  const flashEl = story.element;
+  flashEl.classList.add("pk-flash");
 
   const counterEl = el("span", { class: "pk-counter-value", id: "panika-count", text: "0" });
   const tapHint = el("span", { class: "pk-tap-hint" });
@@ -453,8 +458,8 @@ export function mount(container, ctx) {
   }
 
   // --- events and animations -------------------------------------------------------------------
-  function flash(text, alert = false) {
-    flashEl.textContent = text;
+  function flash(events, alert = false) {
+    if (!story.tell(events)) return;
     flashEl.classList.toggle("alert", alert);
     replay(flashEl, "show");
     clearTimeout(flashTimer);
@@ -507,10 +512,9 @@ export function mount(container, ctx) {
       || (myTaps() > 0 && !(prev.legal && prev.legal.taps > 0));
     if (becameMine && seat !== null && !burst) { fx.sound("reveal"); fx.vibrate(40); }
     const notable = events.filter((e) => !e.transient && FLASH_KINDS.has(e.kind));
-    const say = (e) => (ctx.event ? ctx.event(e) : ctx.text ? ctx.text(e.text) : e.text);
     if (notable.length && !burst) {
       const mineHurts = notable.some((e) => ALERT_KINDS.has(e.kind) && e.seat === seat && seat !== null);
-      flash(notable.map(say).join(" · "), notable.some((e) => ALERT_KINDS.has(e.kind)));
+      flash(notable, notable.some((e) => ALERT_KINDS.has(e.kind)));
       if (mineHurts) { fx.sound("wrong"); fx.vibrate([90, 50, 90]); }
     }
   }

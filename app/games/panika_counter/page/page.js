@@ -6,6 +6,7 @@
 import { el, esc } from "/static/js/dom.js";
 import { feedback, replay, scrollGameIntoView } from "/static/js/game_page.js";
 import { t } from "/static/js/i18n.js";
+import { narration } from "/static/js/narration.js";
 
 const T = (key, params) => t(`game.panika_counter.${key}`, params);
 
@@ -65,7 +66,9 @@ export function mount(container, ctx) {
     root.append(el("div", { class: "pc-buttons" }, backBtn, resetBtn));
   }
   const tapsEl = el("p", { class: "pc-taps", id: "counter-taps" });
-  root.append(tapsEl);
+  // Who burst or reset the counter, told to the room: the shared narration line (taps are no news).
+  const story = narration(ctx, { id: "counter-narration" });
+  root.append(tapsEl, story.element);
 
   const burstNumber = el("div", { class: "pc-burst-number", id: "counter-burst-number" });
   const burstWho = el("div", { class: "pc-burst-who" });
@@ -173,5 +176,5 @@ export function mount(container, ctx) {
     }
   }
 
-  return { update, onEvent() {}, destroy() { container.replaceChildren(); } };
+  return { update, onEvent: story.onEvent, destroy() { container.replaceChildren(); } };
 }

@@ -4,9 +4,9 @@
 //
 // The sizes are the stylesheet's (style.css: 12-13 px on a phone, 24 px and
 // more on a TV at 1080p); this module measures the text at those sizes and places it:
-// - a small cell (a phone) shows the space's number and its mark; a mark wider than the cell
-//   takes its short form (game.panique.mark_short.<index>: "Pause" for "Aussetzen"); a cell too
-//   short for both lines (a phone whose encounter card takes the screen) shows the mark alone on a
+// - a small cell (a phone) shows the space's number and its mark (game.panique.mark.<index>:
+//   one word per space on every screen, the phone's and the TV's, short enough for a phone's
+//   cell: docs/decisions/0062); a cell too short for both lines (a phone whose encounter card takes the screen) shows the mark alone on a
 //   named space, the number on the others (the numbers around it count the track);
 // - a large cell shows the number, the mark beside it (or on a line of its own when both do not
 //   fit one line), the space's name on up to two lines, and above the heirs' discs; the room's
@@ -23,11 +23,12 @@ const ASCENT = 0.93; // a line's baseline under its top, in ems (the system font
 const LINE = 1.18; // a line's height in ems (ascent and descent)
 const INSET = 4; // px between a label and its cell's border
 
-/** A space's mark: a sign ("+1♥", "→5") or a word in the page's language ("Ghost"). */
-export function mark(index, short = false) {
+/** A space's mark: a sign ("+1♥", "→5") or a word in the page's language ("Ghost"), the same
+ * on every screen. */
+export function mark(index) {
   if (SIGNS[index]) return SIGNS[index];
   if (!MARKED.includes(index)) return "";
-  return t(`game.panique.${short ? "mark_short" : "mark"}.${index}`);
+  return t(`game.panique.mark.${index}`);
 }
 
 function text(parent, cls, x, y, anchor, content) {
@@ -88,7 +89,6 @@ export function labelSpaces(house, board, cells, big, floorY, roomName, spaceNam
       if (box.h < LINE * (numSize + fontSize(m)) + INSET) { // no room for both: the mark alone, centred
         num.remove();
         m.setAttribute("y", (box.y + (box.h - LINE * fontSize(m)) / 2 + ASCENT * fontSize(m)).toFixed(1));
-        if (width(m) > room && MARKED.includes(s.index)) m.textContent = mark(s.index, true);
         squeeze(m, room);
         continue;
       }
@@ -99,7 +99,6 @@ export function labelSpaces(house, board, cells, big, floorY, roomName, spaceNam
       const under = top + LINE * numSize + ASCENT * size;
       const foot = box.y + box.h - INSET / 2 - (LINE - ASCENT) * size;
       node.setAttribute("y", Math.min(foot, Math.max(under, box.y + box.h / 2 + 6)).toFixed(1));
-      if (width(node) > room && MARKED.includes(s.index)) node.textContent = mark(s.index, true);
       squeeze(node, room);
       continue;
     }

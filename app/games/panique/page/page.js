@@ -15,6 +15,7 @@
 
 import { t } from "/static/js/i18n.js";
 import { el as html } from "/static/js/dom.js";
+import { narration } from "/static/js/narration.js";
 import { labelSpaces } from "./labels.js";
 
 const T = (key, params) => t(`game.panique.${key}`, params);
@@ -24,6 +25,9 @@ const ROLL_MS = 700;
 /** A player who asks for less motion sees a die's value at once and the tokens jump. */
 const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 const SENT_RESET_MS = 2500;
+/** The events the news line tells (the heirs' fates; a die's roll shows on the die itself). */
+const NEWS_KINDS = ["space", "life", "move", "lost_turn", "skip", "out", "roller", "sunrise", "win", "rest",
+  "panique", "vampire", "choice"];
 const KIND = {
   0: "start", 3: "good", 5: "bad", 8: "table", 10: "move", 13: "good", 15: "bad", 17: "bad",
   19: "table", 21: "table", 23: "table", 25: "table", 27: "move", 29: "goal",
@@ -77,7 +81,6 @@ export function mount(container, ctx) {
   let rollSerial = null;
   let settled = false; // after the first frame, new rolls animate
   let wasOver = false;
-  let news = "";
 
   const root = html("div", { class: `pq-root${table ? " pq-table" : ""}`, "data-phase": "" });
   const heirsEl = html("ol", { class: "pq-heirs", id: "pq-heirs", "aria-label": T("heirs") });
@@ -89,7 +92,10 @@ export function mount(container, ctx) {
     html("figure", { class: "pq-die-box" }, circleEl, html("figcaption", { text: T("circle") })),
     html("figure", { class: "pq-die-box" }, rollEl, html("figcaption", { class: "pq-last-caption", text: T("last_roll") })),
     promptEl);
-  const newsEl = html("p", { class: "pq-news", id: "pq-news" });
+  // What just happened, told to the room: the shared narration line (its latest news).
+  const story = narration(ctx, { kinds: NEWS_KINDS, id: "pq-news", latest: true });
+  const newsEl = story.element;
+  newsEl.classList.add("pq-news");
   const cardEl = html("section", { class: "pq-card", id: "pq-card", "aria-label": T("encounter_card"), hidden: true });
   const actionsEl = html("div", { class: "pq-actions", id: "pq-actions" });
   // What its person can do now comes first, under the prompt that asks it; the news
@@ -102,7 +108,6 @@ export function mount(container, ctx) {
   const me = () => (view && typeof view.you === "number" ? view.you : null);
   const you = (seat) => (seat === me() ? T("you") : name(seat));
   const initial = (seat) => (Array.from((name(seat) || "?").trim())[0] || "?").toUpperCase();
-  const marked = (text) => String(text).replace(/\{seat:(\d+)\}/g, (_, n) => name(Number(n)));
 
   // --- fitting one screen ----------------------------------------------------------------------
   function fit() {
@@ -449,7 +454,6 @@ export function mount(container, ctx) {
     drawCard();
     promptEl.textContent = promptText();
     promptEl.classList.toggle("mine", !!(view.pending && view.pending.seats.includes(me())));
-    newsEl.textContent = news;
     drawActions();
     if (first) { fit(); if (!readOnly) scrollIntoPlace(); }
     buildBoard();
@@ -460,12 +464,9 @@ export function mount(container, ctx) {
   }
 
   function onEvent(e) {
-    if (!e || !e.text) return;
-    if (e.kind === "start") { news = ""; newsEl.textContent = ""; return; }
-    if (["space", "life", "move", "lost_turn", "skip", "out", "roller", "sunrise", "win", "rest", "panique", "vampire", "choice"].includes(e.kind)) {
-      news = ctx.event ? ctx.event(e) : marked(e.text);
-      newsEl.textContent = news;
-    }
+    if (!e) return;
+    if (e.kind === "start") { story.clear(); return; }
+    story.onEvent(e);
   }
 
   function onResize() {

@@ -4,6 +4,7 @@
 import { el, setText } from "/static/js/dom.js";
 import { t } from "/static/js/i18n.js";
 import { feedback, replay } from "/static/js/game_page.js";
+import { narration } from "/static/js/narration.js";
 
 const T = (key, params) => t(`game.higher_lower.${key}`, params);
 
@@ -18,6 +19,7 @@ export function mount(container, ctx) {
   const card = el("div", { class: "hl-card", id: "hl-card", "aria-live": "polite" });
   const deck = el("p", { class: "hl-deck", id: "hl-deck" });
   const status = el("p", { class: "hl-status", id: "hl-status", role: "status" });
+  const story = narration(ctx, { id: "hl-narration" }); // who guessed what, the shared line
   const players = el("ul", { class: "hl-players", id: "hl-players", "aria-label": T("points", { n: 2 }) });
   const next = el("p", { class: "hl-next", id: "hl-next", hidden: true });
   const button = (guess) => el("button", {
@@ -27,7 +29,7 @@ export function mount(container, ctx) {
   const buttons = watching ? null : el("div", { class: "hl-buttons" }, button("higher"), button("lower"));
   const root = el("div", { class: `hl-root${watching ? " hl-root--table" : ""}` },
     el("div", { class: "hl-middle" }, el("p", { class: "hl-label", text: T("current") }), card, deck, next),
-    status, buttons, players);
+    story.element, status, buttons, players);
   container.append(root);
 
   function send(guess) {
@@ -70,6 +72,7 @@ export function mount(container, ctx) {
   }
 
   function onEvent(event) {
+    story.onEvent(event);
     if (event.kind === "guess") fx.sound(event.data && event.data.msg === "right" ? "tap" : "tense");
   }
 
