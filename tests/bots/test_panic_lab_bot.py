@@ -45,6 +45,45 @@ def test_claims_the_solvers_answer_after_a_reaction_time_by_difficulty():
     assert wrong["normal"] < wrong["easy"]
 
 
+def reaction_times(difficulty: str, rounds: int, variant: str = "standard") -> list[int]:
+    """The bot's time from the dice to its claim (the delay it asks for on the reveal frame,
+    so no clock runs) over ``rounds`` seeded matches' first rolls: each a ring and dice the
+    engine drew from its own seed."""
+    times = []
+    for seed in range(rounds):
+        rng = SeededRng(f"reaction-{variant}-{seed}".encode())
+        state = GAME.setup(3, GAME.parse_options({"variant": variant}), rng)
+        GAME.step(state, Move(None, GAME.parse_action({"type": "reveal"}), 3000), rng)
+        decision = make_bot("panic_lab", 0, difficulty, seed).decide(frame_now(GAME, state, 0))
+        assert decision is not None
+        times.append(decision.delay_ms)
+    return times
+
+
+def test_the_default_level_claims_5_to_8_s_after_the_dice_at_the_median_and_the_levels_are_ordered():
+    """Decision 0059: normal (the default, and a dropped player's stand-in) is slower than a
+    first-time player, a median of 5 to 8 s from the dice to its claim on the standard ring;
+    easy is slower at every quartile, hard faster; each median where docs/bots.md says."""
+    quartiles = {level: statistics.quantiles(reaction_times(level, 1000), n=4)
+                 for level in ("easy", "normal", "hard")}
+    assert 5000 <= quartiles["normal"][1] <= 8000, quartiles["normal"]
+    for quartile in range(3):
+        assert (quartiles["hard"][quartile] < quartiles["normal"][quartile]
+                < quartiles["easy"][quartile]), quartiles
+    documented = {"easy": (8500, 12_000), "normal": (5500, 7000), "hard": (2500, 4000)}
+    for level, (low, high) in documented.items():
+        assert low <= quartiles[level][1] <= high, (level, quartiles[level])
+
+
+def test_the_variants_shorter_paths_are_claimed_sooner_and_still_not_hurried():
+    """Without mutation rooms (and vents) the paths are shorter and have fewer rules: every
+    level claims sooner, normal still after 4 s at the median."""
+    standard = statistics.median(reaction_times("normal", 400))
+    fewer = [statistics.median(reaction_times("normal", 400, variant))
+             for variant in ("no_mutations", "no_mutations_no_vents")]
+    assert standard > fewer[0] > fewer[1] >= 4000, (standard, fewer)
+
+
 def test_the_plan_holds_across_frames_with_the_time_left():
     state, _ = revealed()
     bot = make_bot("panic_lab", 0, "normal", 3)
