@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 
-from app.bots import make_bot
+from app.bots import Bot, make_bot
 from app.bots.arena import frame_now, play_match
 from app.engine import Move, SeededRng
 from app.games.panic_lab import GAME
@@ -82,6 +82,35 @@ def test_the_variants_shorter_paths_are_claimed_sooner_and_still_not_hurried():
     fewer = [statistics.median(reaction_times("normal", 400, variant))
              for variant in ("no_mutations", "no_mutations_no_vents")]
     assert standard > fewer[0] > fewer[1] >= 4000, (standard, fewer)
+
+
+class HastyGuesser(Bot):
+    """Claims the first claimable tile 2 s after the dice: a frame for every other seat in the
+    middle of their search."""
+
+    def choose(self, frame, legal):
+        claims = [a for a in legal if a["type"] == "claim"]
+        return (claims[0], 2000) if claims and frame["view"].get("dice") else None
+
+
+def test_through_the_arenas_clock_the_claim_comes_the_reaction_time_after_the_dice():
+    """The whole way, on the arena's simulated clock (nothing waits): a normal bot's claims come
+    a median of 5 to 8 s after the reveal move, although another seat's guess in between hands
+    it a new frame (it claims at the time it planned, not later)."""
+    delays = []
+    for m in range(40):
+        result = play_match("panic_lab", [make_bot("panic_lab", 0, "normal", m),
+                                          HastyGuesser("panic_lab", 1, "normal", m)],
+                            f"arena-reaction-{m}".encode())
+        revealed_at = None
+        for move in result.log:
+            if move.seat is None and move.action["type"] == "reveal":
+                revealed_at = move.at_ms
+            elif move.seat == 0 and revealed_at is not None:
+                delays.append(move.at_ms - revealed_at)
+                revealed_at = None
+    assert len(delays) >= 150
+    assert 5000 <= statistics.median(delays) <= 8000, statistics.median(delays)
 
 
 def test_the_plan_holds_across_frames_with_the_time_left():
