@@ -4,8 +4,9 @@
 ``make_bot(game_id, seat, difficulty, seed)`` builds the bot for a seat from the policy class the
 game's package names (``GamePackage.bots``); ``has_bots`` says whether a game has one,
 ``bot_games()`` lists the registered games that do, ``bot_levels`` the levels a game's policy
-plays (the host's menu lists them, each with its game's description: docs/decisions/0059). A game without bots (an open table, which is
-a tool for people playing with real cards: a computer cannot see their table) names none.
+plays (the host's menu lists them, each with its game's description: docs/decisions/0059). A
+game without bots (an open table, which is a tool for people playing with real cards: a
+computer cannot see their table) names none.
 """
 
 from __future__ import annotations
@@ -56,4 +57,5 @@ def make_random_bot(game_id: str, seat: int, seed: Any = None) -> Bot:
 
 
 __all__ = ["DIFFICULTIES", "MAX_DELAY_MS", "Bot", "Decision", "Difficulty", "RandomLegalBot",
-           "bot_games", "bot_levels", "has_bots", "level_text_key", "make_bot", "make_random_bot", "policy"]
+           "bot_games", "bot_levels", "has_bots", "level_text_key", "make_bot", "make_random_bot",
+           "policy"]

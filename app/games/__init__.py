@@ -56,9 +56,9 @@ def load_entry(entry: EntryPoint) -> GamePackage | None:
 
 def check_package(package: object, name: str) -> None:
     """Raise ``PackageError`` unless ``package`` is a ``GamePackage`` whose game's id is
-    ``name``, whose bots (if any) are a ``Bot`` class playing the normal level among the
-    engine's (``DIFFICULTIES``; the stand-in for a dropped player is normal), and whose folder holds its page module,
-    style and picture, its texts in every language of the site (each key under the game's own
+    ``name``, whose bots (if any) are a ``Bot`` class whose levels are among the engine's
+    (``DIFFICULTIES``) and include normal (a dropped player's stand-in), and whose folder holds
+    its page module, style and picture, its texts in every language of the site (each key under the game's own
     prefixes) and its rules page in every language."""
     if not isinstance(package, GamePackage):
         raise PackageError(f"the entry point names a {type(package).__name__}, not a GamePackage")

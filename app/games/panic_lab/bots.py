@@ -6,7 +6,7 @@ ring and the dice. It claims after a human-like reaction time, drawn once per ro
 bot's own seeded generator: a base (reading the dice, finding the start lab, reaching for the
 tile) plus a time per tile the search looks at and per rule it applies (a vent's jump, a
 mutation), with log-normal spread. The levels are set against people (docs/decisions/0059):
-normal, the default, claims after a median of about 6.5 s on the standard ring, slower than a
+normal, the default, claims after a median of about 6 s on the standard ring, slower than a
 first-time player; easy is slower still and now and then makes a human mistake (it forgets the
 vents, or the mutation rooms, or follows the arrow the wrong way); hard is about twice as fast
 as normal and almost never wrong.
