@@ -74,6 +74,7 @@ def run(game_id: str, tested: str, opponent: str, games: int, players: int
 
 
 def main(argv: list[str] | None = None) -> int:
+    load_all()  # before the parser: ``--game`` chooses among the registered games with bots
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="matches per line")
     parser.add_argument("--games-for", action="append", default=[], metavar="GAME=N",
@@ -83,7 +84,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", action="append", choices=sorted(bot_games()),
                         help="only this game (repeatable)")
     args = parser.parse_args(argv)
-    load_all()
     games_for = {k: int(v) for k, v in (item.split("=", 1) for item in args.games_for)}
     fair = 1 / args.players
     print(f"{args.players} players; a fair share is {fair:.1%}; 95% Wilson intervals")

@@ -17,6 +17,7 @@ from fastapi.responses import (
     Response,
 )
 
+from app.bots import bot_levels, level_text_key
 from app.config import PROJECT_ROOT
 from app.db import matches as store
 from app.engine import all_games, get_game, get_package, seed_commitment
@@ -72,6 +73,10 @@ async def _room(
     code = code.upper()
     return templates.TemplateResponse(request, "room.html", {
         "code": code, "game": describe(game), "table": table,
+        # The add-bot menu: the levels of the game's computer players, each with what its game
+        # says it means, its speed or its skill (docs/decisions/0059).
+        "bot_levels": [{"id": level, "about": level_text_key(game.id, level)}
+                       for level in bot_levels(game.id)],
         "urls": game_urls(request, game.id),  # its page module and style (app/api/game_files.py)
         "host": summary.get("host"),  # the invite link's preview names the host
         # Links for other devices: at the public address (app/api/urls.py).

@@ -29,6 +29,11 @@ The room's contract with a bot:
   action. Thinking times are bounded (``MAX_DELAY_MS``; a race's reaction times by the time the
   rules give the race).
 
+A policy offers the levels its class lists (``levels``: the engine's three unless it says
+otherwise; ``normal`` always, the stand-in's), and its game's texts say what each level means,
+its speed or its skill, where the host picks one (``game.<id>.bots.<level>``,
+docs/decisions/0059).
+
 Bots use their own ``random.Random(seed)``: never the global generator, never the match's
 ``SeededRng`` (a bot must not change what a replay draws).
 """
@@ -38,7 +43,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 Difficulty = Literal["easy", "normal", "hard"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "normal", "hard")
@@ -63,10 +68,12 @@ class Bot(ABC):
     """A computer player for one seat of one game. Subclasses implement ``choose``."""
 
     game_id: str
+    levels: ClassVar[tuple[Difficulty, ...]] = DIFFICULTIES
+    """The levels this policy plays, easiest first, in the order the host's menu lists them."""
 
     def __init__(self, game_id: str, seat: int, difficulty: Difficulty = "normal",
                  seed: int | str | bytes | None = None) -> None:
-        if difficulty not in DIFFICULTIES:
+        if difficulty not in self.levels:
             raise ValueError(f"unknown difficulty {difficulty!r}")
         self.game_id = game_id
         self.seat = seat
@@ -99,6 +106,11 @@ class Bot(ABC):
         low, high = max(1.0, low_ms), max(1.0, high_ms)
         value = low * (high / low) ** self.random.random()
         return int(min(value, MAX_DELAY_MS))
+
+
+def level_text_key(game_id: str, level: str) -> str:
+    """The key of a level's description in its game's texts (what the host's menu says)."""
+    return f"game.{game_id}.bots.{level}"
 
 
 class RandomLegalBot(Bot):

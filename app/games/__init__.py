@@ -13,7 +13,7 @@ import logging
 from importlib.metadata import EntryPoint, entry_points
 
 from app.engine import ENTRY_POINT_GROUP, GamePackage, registry
-from app.engine.bots import Bot
+from app.engine.bots import DIFFICULTIES, Bot
 from app.engine.interface import Game
 from app.i18n import LANGUAGES
 from app.i18n.packages import package_texts
@@ -56,8 +56,9 @@ def load_entry(entry: EntryPoint) -> GamePackage | None:
 
 def check_package(package: object, name: str) -> None:
     """Raise ``PackageError`` unless ``package`` is a ``GamePackage`` whose game's id is
-    ``name``, whose bots (if any) are a ``Bot`` class, and whose folder holds its page module,
-    style and picture, its texts in every language of the site (each key under the game's own
+    ``name``, whose bots (if any) are a ``Bot`` class whose levels are among the engine's
+    (``DIFFICULTIES``) and include normal (a dropped player's stand-in), and whose folder holds
+    its page module, style and picture, its texts in every language of the site (each key under the game's own
     prefixes) and its rules page in every language."""
     if not isinstance(package, GamePackage):
         raise PackageError(f"the entry point names a {type(package).__name__}, not a GamePackage")
@@ -68,6 +69,10 @@ def check_package(package: object, name: str) -> None:
     if package.bots is not None and not (isinstance(package.bots, type)
                                          and issubclass(package.bots, Bot)):
         raise PackageError("its bots are not a class of app.engine.bots.Bot")
+    if package.bots is not None and ("normal" not in package.bots.levels
+                                     or not set(package.bots.levels) <= set(DIFFICULTIES)):
+        raise PackageError(f"its bots' levels {package.bots.levels!r} are not among "
+                           f"{DIFFICULTIES!r} with normal")
     if package.folder is None or not package.folder.is_dir():
         raise PackageError(f"its folder {package.folder} is not there")
     needed = [package.page_folder / package.module, package.page_folder / package.style,

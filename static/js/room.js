@@ -583,6 +583,7 @@ function renderBots(amHost, players, max) {
   $("bots-title").textContent = T.botsTitle;
   $("bot-level-label").textContent = T.botDifficulty;
   for (const opt of $("bot-level").options) opt.textContent = T.botLevels[opt.value];
+  showLevel();
   $("add-bot-btn").textContent = T.addBot;
   $("add-bot-btn").disabled = players >= max;
   $("bots-note").textContent = players >= max ? T.botsFull : "";
@@ -592,6 +593,12 @@ function renderBots(amHost, players, max) {
   if (document.activeElement !== input) input.value = seconds;
 }
 
+// What the chosen level means in this game: its speed or skill, from the game's texts (each
+// option's data-about, rendered by the server; docs/bots.md, "Levels").
+function showLevel() {
+  $("bot-level-about").textContent = $("bot-level").selectedOptions[0]?.dataset.about ?? "";
+}
+$("bot-level").addEventListener("change", showLevel);
 $("add-bot-btn").addEventListener("click", () => {
   socket.send({ type: "add_bot", difficulty: $("bot-level").value });
 });

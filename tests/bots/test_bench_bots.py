@@ -26,3 +26,17 @@ def test_a_small_run_prints_every_line(bench, capsys):
     lines = [line for line in out.splitlines() if line.startswith(("panic_lab", "panique"))]
     assert len(lines) == 4
     assert all("%" in line and "[" in line for line in lines)
+
+
+def test_the_command_line_offers_every_game_with_bots():
+    """Run as a script, nothing has loaded the games before ``--game`` is read: the script loads
+    them first, so ``--game panic_lab`` is a choice and its lines print."""
+    import subprocess
+    import sys
+
+    from tests.bench_scripts import BENCH
+
+    done = subprocess.run([sys.executable, str(BENCH / "bots.py"), "--games", "2",
+                           "--game", "panic_lab"], capture_output=True, text=True, timeout=120)
+    assert "invalid choice" not in done.stderr, done.stderr
+    assert sum(line.startswith("panic_lab") for line in done.stdout.splitlines()) == 2, done

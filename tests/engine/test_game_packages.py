@@ -208,3 +208,21 @@ def test_the_package_data_globs_cover_every_file_of_every_games_folder() -> None
     data = {path.relative_to(games) for path in games.rglob("*")
             if path.is_file() and path.suffix not in (".py", ".pyc")}
     assert data and data <= shipped, sorted(map(str, data - shipped))
+
+
+@pytest.mark.parametrize("levels", [("easy", "hard"), ("normal", "expert")])
+def test_bots_without_the_normal_level_or_with_a_level_the_engine_lacks_are_refused(
+        levels: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dropped player's stand-in is the normal bot, and the room only knows the engine's
+    levels: a policy listing others would break a room (docs/bots.md, "Levels")."""
+    from dataclasses import replace
+
+    from higher_lower.bots import HigherLowerBot  # type: ignore[import-not-found]
+
+    _package_folder(tmp_path, "odd_levels")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import odd_levels  # type: ignore[import-not-found]
+
+    odd = type("OddBot", (HigherLowerBot,), {"levels": levels})
+    with pytest.raises(Exception, match=r"levels .* are not among"):
+        check_package(replace(odd_levels.PACKAGE, bots=odd), "odd_levels")

@@ -342,3 +342,18 @@ def test_host_commands_are_checked_against_the_room():
     assert core.state.host == 2 and of_type(handed, bob, "room")[-1]["host"] == 2
     refused = core.frame(ann, p.Kick(type="kick", member=2), at(4))
     assert [f["code"] for f in of_type(refused, ann, "error")] == ["not_host"]
+
+
+def test_a_level_the_games_computer_players_do_not_play_is_refused(monkeypatch):
+    """The host's menu lists the levels of the game's policy (``Bot.levels``); ``add_bot`` with
+    another is refused as ``bad_level`` and adds nobody (docs/protocol.md, "add_bot")."""
+    from app.bots import policy
+
+    monkeypatch.setattr(policy("panika"), "levels", ("normal", "hard"))
+    core = room("panika")
+    ann, _ = join(core, "Ann")
+    refused = core.frame(ann, p.AddBot(type="add_bot", difficulty="easy"), at(1))
+    assert [f["code"] for f in of_type(refused, ann, "error")] == ["bad_level"]
+    assert not any(m.bot for m in core.state.members.values())
+    added = core.frame(ann, p.AddBot(type="add_bot", difficulty="hard"), at(2))
+    assert of_type(added, ann, "room")[-1]["members"][-1]["bot"] == "hard"

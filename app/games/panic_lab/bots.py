@@ -2,10 +2,14 @@
 
 Once the dice are shown (never before: before the reveal ``legal`` is empty and the dice are not
 in the view) the bot follows the amoeba with the engine's own pure solver on public data, the
-ring and the dice. It claims after a human-like reaction time: a base plus a time per tile the
-search looks at, with log-normal spread, drawn once per round from the difficulty. Easy is slow
-and now and then makes a human mistake (it forgets the vents, or the mutation rooms, or follows
-the arrow the wrong way); hard is fast and almost never wrong.
+ring and the dice. It claims after a human-like reaction time, drawn once per round from the
+bot's own seeded generator: a base (reading the dice, finding the start lab, reaching for the
+tile) plus a time per tile the search looks at and per rule it applies (a vent's jump, a
+mutation), with log-normal spread. The levels are set against people (docs/decisions/0059):
+normal, the default, claims after a median of about 6 s on the standard ring, slower than a
+first-time player; easy is slower still and now and then makes a human mistake (it forgets the
+vents, or the mutation rooms, or follows the arrow the wrong way); hard is about twice as fast
+as normal and almost never wrong.
 
 The plan (tile and reaction time) is made once per round. Each state frame replaces the pending
 decision (docs/bots.md, "The seam"), so the bot returns its plan again with the time left,
@@ -20,7 +24,7 @@ from typing import Any
 
 from app.engine.bots import Action, Bot, Frame
 
-from .solver import SearchNeverEnds, solve
+from .solver import SearchNeverEnds, Solution, solve
 from .tiles import Kind, Roll, Tile
 
 
@@ -29,7 +33,11 @@ class Reflexes:
     """How fast and how reliably a difficulty finds the amoeba."""
 
     base_ms: float
+    """Reading the four dice, finding the start lab and reaching for the tile."""
     per_look_ms: float
+    """Each tile the search looks at."""
+    per_rule_ms: float
+    """Each rule applied on the way: a vent's jump to the next vent, a mutation room's change."""
     spread: float
     """Sigma of the log-normal factor on the reaction time."""
     mistake: float
@@ -37,10 +45,14 @@ class Reflexes:
 
 
 REFLEXES: dict[str, Reflexes] = {
-    "easy": Reflexes(base_ms=3000, per_look_ms=450, spread=0.35, mistake=0.2),
-    "normal": Reflexes(base_ms=1800, per_look_ms=250, spread=0.3, mistake=0.05),
-    "hard": Reflexes(base_ms=900, per_look_ms=120, spread=0.25, mistake=0.01),
+    "easy": Reflexes(base_ms=4000, per_look_ms=550, per_rule_ms=1000, spread=0.35, mistake=0.2),
+    "normal": Reflexes(base_ms=2500, per_look_ms=350, per_rule_ms=600, spread=0.3, mistake=0.05),
+    "hard": Reflexes(base_ms=1200, per_look_ms=180, per_rule_ms=300, spread=0.25, mistake=0.01),
 }
+"""Set against a first-time player's estimated 1.5 s + 250 ms a tile + 500 ms a rule + 0.5 s to
+tap (about 5 s on the standard ring's median path): normal takes about 1.3 times as long at
+every part, easy about twice, hard about two thirds (docs/decisions/0059; the distributions:
+docs/bots.md, "Panic Lab")."""
 
 MIN_REACTION_MS = 400
 """Nobody reads four dice and a ring faster."""
@@ -82,6 +94,18 @@ def mistaken_answers(ring: list[Tile], roll: Roll) -> list[int]:
         except SearchNeverEnds:
             continue
     return found
+
+
+def rules_applied(solution: Solution) -> int:
+    """The vent jumps and mutation passes on the amoeba's path: each is a rule a person must
+    remember and apply, slower than a plain look."""
+    return sum(1 for step in solution.path if step.kind in ("vent", "mutation"))
+
+
+def reaction_ms(reflexes: Reflexes, solution: Solution) -> float:
+    """The level's median reaction time on this path, before its spread."""
+    return (reflexes.base_ms + reflexes.per_look_ms * solution.looks
+            + reflexes.per_rule_ms * rules_applied(solution))
 
 
 class PanicLabBot(Bot):
@@ -128,8 +152,7 @@ class PanicLabBot(Bot):
                          and self._ring[i].kind == solution.sought]
             if wrong:
                 tile = self.random.choice(wrong)
-        reaction = (reflexes.base_ms + reflexes.per_look_ms * solution.looks) * math.exp(
-            self.random.gauss(0, reflexes.spread))
+        reaction = reaction_ms(reflexes, solution) * math.exp(self.random.gauss(0, reflexes.spread))
         reaction = max(MIN_REACTION_MS, reaction)
         if remaining is not None:  # a person who takes too long still claims before time's up
             reaction = min(reaction, remaining - 500)

@@ -23,13 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bots import Bot, has_bots, make_bot
+from app.bots import Bot, bot_levels, has_bots, make_bot
 from app.realtime.room.effects import BotDecision, Cancel, Effect, Later
 from app.realtime.room.text import name_keys
 
 log = logging.getLogger(__name__)
 
-__all__ = ["TAKEOVER_DIFFICULTY", "BotSeats", "bot_name", "has_bots"]
+__all__ = ["TAKEOVER_DIFFICULTY", "BotSeats", "bot_levels", "bot_name", "has_bots"]
 
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude",
              "Hedy", "John", "Karen", "Niklaus")

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.engine import EngineError
 from app.realtime.room import protocol as p
-from app.realtime.room.bots import bot_name, has_bots
+from app.realtime.room.bots import bot_levels, bot_name, has_bots
 from app.realtime.room.effects import Effect, Later, TakeoverCheck
 from app.realtime.room.frames import Frames
 from app.realtime.room.life import TAKEOVER_CHECK_SLACK, MatchLife
@@ -138,6 +138,10 @@ class HostCommands:
         than the game's most (docs/protocol.md, "Computer players")."""
         if not has_bots(self.state.game.id) or self.state.game.open_table:
             self.frames.error(conn, "no_bots", f"{self.state.game.title} has no computer players")
+            return
+        if difficulty not in bot_levels(self.state.game.id):
+            self.frames.error(conn, "bad_level",
+                              f"{self.state.game.title}'s computer players have no level {difficulty}")
             return
         if self.state.status == "playing":
             self.frames.error(conn, "playing", "computer players join between matches")
