@@ -174,6 +174,32 @@ def test_pages(http, server, open_client):
     assert http.get("/r/ZZZZ/table").status_code == 404
 
 
+def test_the_join_page_says_whose_room_which_game_and_who_is_in(http, server, open_client):
+    """Rendered by the server in the reader's language (docs/decisions/0056); a running match
+    is said too. Nothing of a seat's view is on it."""
+    created = server.create_room("panika", "Ann")
+    code = created["code"]
+    host = open_client(code)
+    host.join(token=created["token"])
+    host.send({"type": "add_bot", "difficulty": "easy"})
+    bot = host.wait_for("room", lambda f: any(m.get("bot") for m in f["members"]))
+    bot_name = next(m["nickname"] for m in bot["members"] if m.get("bot"))
+    page = html.unescape(http.get(f"/r/{code}").text)
+    assert "Ann invites you to play Panika" in page and "Already in (2)" in page
+    assert f"{bot_name} <span class=\"join-bot\">(computer player)</span>" in page
+    assert "A match is under way" not in page
+    with server.http() as german_client:
+        german_client.cookies.set("lang", "de")
+        german = html.unescape(german_client.get(f"/r/{code}").text)
+    assert "Ann lädt dich zu Panika ein" in german and "(Computerspieler)" in german
+    host.send({"type": "start"})
+    host.wait_for("state")
+    page = http.get(f"/r/{code}").text
+    assert "A match is under way: you watch it" in html.unescape(page)
+    match = server.registry.get(code).state.match
+    assert match.seed.hex() not in page, "the secret seed stays on the server"
+
+
 def test_matches_and_leaderboard(http, server):
     assert http.get("/api/matches").json() == []
     first = _store(server, winner="Ann", loser="Bob")
