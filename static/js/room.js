@@ -77,9 +77,10 @@ function setConnection(name, detail) {
 // so, sends nothing and does not reconnect until its person takes the seat back here (a join
 // with the same token, which closes the other tab the same way).
 function showTakenOver(on) {
+  const was = !$("taken-over-panel").hidden;
   document.body.classList.toggle("taken-over", on);
   $("taken-over-panel").hidden = !on;
-  if (on) closeSide();
+  if (on && !was) { closeSide(); $("take-back-btn").focus(); }  // read out, and one key away
 }
 $("take-back-btn").addEventListener("click", () => socket.restart());
 

@@ -92,6 +92,7 @@ def test_the_first_minute_of_a_party(live, new_page) -> None:  # type: ignore[no
     assert phone.inner_text("#taken-over-title") == "Dieser Platz ist in einem anderen Tab offen"
     assert phone.evaluate("() => panicParty.socket.stopped && panicParty.socket.ws === null")
     assert phone.locator("#members").is_hidden() and phone.locator("#game").is_hidden()
+    assert phone.locator("#conn").is_hidden(), "the panel says it, no banner over the page"
     assert_accessible(phone, "a seat open in another tab")
     assert_touch_targets(phone, "#taken-over-panel")
     members = host.evaluate("() => panicParty.state.room.members.filter(m => m.nickname === 'Brendon')")
