@@ -78,7 +78,7 @@ def test_the_first_minute_of_a_party(live, new_page) -> None:  # type: ignore[no
     assert "Schon dabei (2)" in phone.inner_text(".join-in")
     assert phone.locator("#conn").is_hidden() and "Getrennt" not in phone.inner_text("body")
     _join_page_fits(phone, "the join page in German")
-    phone.set_viewport_size({"width": 360, "height": 640})
+    phone.set_viewport_size({"width": 360, "height": 640})  # the rest on the smallest phone
     phone.fill("#nickname", "Brendon")
     press(phone, "#join-form button")
     phone.wait_for_selector("#conn[data-state=connected]")
@@ -105,6 +105,11 @@ def test_the_first_minute_of_a_party(live, new_page) -> None:  # type: ignore[no
     host.wait_for_selector("#taken-over-panel:not([hidden])")
     assert host.inner_text("#taken-over-title") == "This seat is open in another tab"
     assert host.inner_text("#take-back-btn") == "Play in this tab"
+    host.set_viewport_size({"width": 390, "height": 844})  # the panel on a phone, in English
+    settle(host)
+    assert_fits(host, "#taken-over-panel, .room-header", vertical=False)
+    assert_touch_targets(host, "#taken-over-panel")
+    assert_accessible(host, "a seat open in another tab, in English")
     press(host, "#take-back-btn")
     host.wait_for_selector("#conn[data-state=connected]")
     host_again.wait_for_selector("#taken-over-panel:not([hidden])")
