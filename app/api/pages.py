@@ -79,6 +79,8 @@ async def _room(
                        for level in bot_levels(game.id)],
         "urls": game_urls(request, game.id),  # its page module and style (app/api/game_files.py)
         "host": summary.get("host"),  # the invite link's preview names the host
+        # The join page says who is in and whether a match runs (docs/decisions/0056).
+        "members": summary.get("members", []), "status": summary.get("status"),
         # Links for other devices: at the public address (app/api/urls.py).
         "join_url": public_url_for(request, "room_page", code=code),
         "table_url": public_url_for(request, "table_page", code=code),

@@ -7,7 +7,7 @@ import io
 from typing import Any
 
 import segno
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Header, HTTPException, Request, Response
 from limits import RateLimitItemPerMinute
 from limits.aio.storage import RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter as SharedRateLimiter
@@ -21,6 +21,7 @@ from app.realtime.registry import RoomLimitReached
 from app.realtime.room.protocol import Nickname
 from app.realtime.transport.guard import SocketGuard, client_address
 
+from .create_once import CreateOnce, checked_key
 from .deps import Registry
 from .urls import follows_host, public_url_for
 
@@ -63,6 +64,15 @@ def _limiter(request: Request) -> CreationLimit:
     return state.room_create_limiter
 
 
+def _once(request: Request) -> CreateOnce:
+    """The answers to each ``Idempotency-Key`` of this application (with a cluster, of every
+    app sharing its Redis prefix)."""
+    state = request.app.state
+    if not hasattr(state, "room_create_once"):
+        state.room_create_once = CreateOnce(state.registry.cluster)
+    return state.room_create_once
+
+
 def _guard(request: Request) -> SocketGuard:
     return request.app.state.guard
 
@@ -88,7 +98,8 @@ class CreateRoom(BaseModel):
 
     game: str = Field(description="A game id from /api/games.")
     nickname: Nickname
-    public: bool = Field(True, description="Listed in the lobby while it waits for players.")
+    public: bool = Field(False, description="Listed in the lobby while it waits for players "
+                         "(only when the host chooses: docs/decisions/0056).")
     options: dict[str, Any] | None = None
 
 
@@ -106,8 +117,24 @@ def room_url(request: Request, code: str) -> str:
 
 
 @router.post("", status_code=201, summary="Create a room; the creator is its host")
-async def create_room(body: CreateRoom, request: Request, registry: Registry) -> RoomCreated:
-    if not await _limiter(request).admit(client_address(request.client)):
+async def create_room(
+    body: CreateRoom, request: Request, registry: Registry,
+    idempotency_key: str | None = Header(None, description=(
+        "Made once per create form: the same key from the same client within a minute "
+        "answers the same room (docs/decisions/0057).")),
+) -> RoomCreated:
+    key = checked_key(idempotency_key)
+    address = client_address(request.client)
+
+    async def create() -> dict[str, Any]:
+        return (await _create(body, request, registry, address)).model_dump()
+
+    return RoomCreated(**await _once(request).answer(address, key, create))
+
+
+async def _create(body: CreateRoom, request: Request, registry: Registry,
+                  address: str) -> RoomCreated:
+    if not await _limiter(request).admit(address):
         raise HTTPException(429, "too many rooms created; wait a minute")
     game = get_game(body.game)
     if game is None:

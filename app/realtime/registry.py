@@ -318,7 +318,9 @@ class RoomRegistry:
 
     @staticmethod
     def summary(room: Room) -> dict[str, Any]:
-        """What the lobby and the directory show of a room."""
+        """What the lobby and the directory show of a room: what anyone who has its code may
+        know before joining it (the join page shows it), and nothing of its match
+        (docs/decisions/0056)."""
         state = room.state
         return {
             "code": state.code, "game": state.game.id, "title": state.game.title,
@@ -326,6 +328,8 @@ class RoomRegistry:
             "players": sum(1 for m in state.members.values() if m.player),
             "max_players": state.game.max_players,
             "host": state.members[state.host].nickname if state.host in state.members else None,
+            "members": [{"nickname": m.nickname, "bot": m.bot is not None}
+                        for m in state.members.values() if not (m.left and not state.keeps_place(m))],
         }
 
     @classmethod

@@ -7,6 +7,16 @@ const form = document.getElementById("create-form");
 const nickname = document.getElementById("create-nickname");
 const errorBox = document.getElementById("create-error");
 let chosenGame = null;
+let formKey = null;
+
+// One room per create, however often the form is sent (a double click, a second tap on a slow
+// phone, a retry): each opening of the form makes a key, every submit of it sends that key,
+// and the server answers one key with one room (docs/decisions/0057). 16 random bytes as
+// base64url (crypto.getRandomValues works on a plain-http address, randomUUID does not).
+function newFormKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
 
 for (const button of document.querySelectorAll(".create-room")) {
   button.addEventListener("click", () => {
@@ -14,6 +24,7 @@ for (const button of document.querySelectorAll(".create-room")) {
     document.getElementById("create-title").textContent = button.dataset.title;
     nickname.value = savedNickname();
     errorBox.hidden = true;
+    formKey = newFormKey();
     dialog.showModal();
     nickname.focus();
   });
@@ -28,8 +39,15 @@ form.addEventListener("submit", async (ev) => {
   saveNickname(name);
   const body = { game: chosenGame, nickname: name, public: document.getElementById("create-public").checked };
   const res = await fetch("/api/rooms", {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Idempotency-Key": formKey },
+    body: JSON.stringify(body),
+  }).catch(() => null);
+  if (!res) {  // no answer: the same key may be sent again, and still makes one room
+    errorBox.textContent = t("lobby.create_failed");
+    errorBox.hidden = false;
+    return;
+  }
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     errorBox.textContent = typeof data.detail === "string" ? data.detail : t("lobby.create_failed");

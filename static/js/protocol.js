@@ -37,6 +37,8 @@ export const CLOSE_CODES = {
   4002: { state: "lost", retry: 0 },
   4003: { state: "roomClosed", retry: false },
   4004: { state: "tooManyConnections", retry: 15000 },
+  // The seat was opened in another tab: that one plays; this one waits for its person.
+  4005: { state: "takenOver", retry: false },
   4404: { state: "noRoom", retry: false },
   4429: { state: "throttled", retry: 15000 },
 };
@@ -44,13 +46,13 @@ export const CLOSE_CODES = {
 // The error frames sent just before such a close: the same reaction, known a moment earlier.
 export const ERROR_CLOSES = {
   removed: 4000, too_slow: 4001, join_timeout: 4002, room_closed: 4003,
-  too_many_connections: 4004, throttled: 4429, no_such_room: 4404, unavailable: 1013,
+  too_many_connections: 4004, taken_over: 4005, throttled: 4429, no_such_room: 4404, unavailable: 1013,
 };
 
 export class RoomSocket {
   // handlers: {onFrame(frame), onState(state, detail)}; join(): the join frame to send on open.
   // States: connecting, connected, lost (detail: seconds to the retry), restarting, removed,
-  // roomClosed, noRoom, tooManyConnections, throttled, disconnected.
+  // roomClosed, noRoom, tooManyConnections, takenOver, throttled, disconnected.
   constructor(code, join, handlers) {
     this.code = code;
     this.join = join;

@@ -55,9 +55,13 @@ const socket = new RoomSocket(code, joinFrame, {
 
 // --- connection state: always visible in the room header -----------------------------------
 const CONN_OK = new Set(["connected"]);
-const CONN_FINAL = new Set(["removed", "roomClosed", "noRoom", "disconnected"]);
+const CONN_FINAL = new Set(["removed", "roomClosed", "noRoom", "takenOver", "disconnected"]);
+// The pill stays hidden until there is a connection to speak of: the join form (a newcomer
+// typing their name) shows no connection state (docs/decisions/0056).
 function setConnection(name, detail) {
   const pill = $("conn");
+  if (name === "disconnected" && !$("join-panel").hidden) return;
+  pill.hidden = false;
   state.connected = CONN_OK.has(name);
   pill.dataset.state = name;
   let text = T[name] || name;
@@ -66,8 +70,20 @@ function setConnection(name, detail) {
   $("conn-text").textContent = text;
   pill.classList.toggle("final", CONN_FINAL.has(name));
   if (name === "removed") showRemoved();
+  showTakenOver(name === "takenOver");
   document.body.classList.toggle("offline", !state.connected);
 }
+
+// The seat is open in another tab (close 4005, docs/protocol.md): that tab plays; this one says
+// so, sends nothing and does not reconnect until its person takes the seat back here (a join
+// with the same token, which closes the other tab the same way).
+function showTakenOver(on) {
+  const was = !$("taken-over-panel").hidden;
+  document.body.classList.toggle("taken-over", on);
+  $("taken-over-panel").hidden = !on;
+  if (on && !was) { closeSide(); $("take-back-btn").focus(); }  // read out, and one key away
+}
+$("take-back-btn").addEventListener("click", () => socket.restart());
 
 function setStatus(text) {
   $("status-line").textContent = text || "";
@@ -86,11 +102,14 @@ function start() {
   socket.connect();
 }
 
+// The join page: whose room, which game and who is in are the server's (templates/room.html);
+// no connection state is shown before there is a connection to lose.
 function showJoin() {
   $("join-panel").hidden = false;
+  $("conn").hidden = true;
+  document.body.classList.remove("offline");
   $("nickname").value = state.nickname;
   $("nickname").focus();
-  setConnection("disconnected");
   setStatus(T.chooseNickname);
 }
 
@@ -176,7 +195,7 @@ function onError(frame) {
     return;
   }
   // removed, room_closed, no_such_room, ...: the close that follows sets the connection state.
-  if (["removed", "room_closed", "no_such_room", "too_slow", "join_timeout", "too_many_connections", "throttled", "unavailable"].includes(frame.code)) return;
+  if (["removed", "room_closed", "no_such_room", "too_slow", "join_timeout", "too_many_connections", "taken_over", "throttled", "unavailable"].includes(frame.code)) return;
   // English pages show the server's own words; other languages the catalog's, where it has the
   // code (errors with details, an illegal move say, keep the server's words).
   toast(lang === "en" ? frame.message : t(`room.error.${frame.code}`, {}, frame.message));

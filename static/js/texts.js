@@ -15,6 +15,7 @@ export const T = {
   restarting: t("room.restarting"),
   removed: t("room.removed"),
   roomClosed: t("room.room_closed"),
+  takenOver: t("room.taken_over"),
   noRoom: t("room.no_room"),
   tooManyConnections: t("room.too_many_connections"),
   throttled: t("room.throttled"),

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 import secrets
 from datetime import UTC, datetime, timedelta
 
+import httpx
 import pytest
 
 from app.db.matches import MatchRecord, PlayerResult, save_match
 from app.engine import all_games, get_package
 from app.games import load_all
-from tests.live import LiveServer
+from tests.live import LiveServer, run_async
 
 load_all()
 GAME_IDS = sorted(g.id for g in all_games())
@@ -65,6 +67,51 @@ def test_create_room(http, server):
         assert http.post("/api/rooms", json=bad).status_code == 422, bad
 
 
+def test_a_room_is_private_unless_its_host_lists_it(http, server, open_client):
+    """The API's default, as the create form's (docs/decisions/0056): not in the lobby."""
+    created = http.post("/api/rooms", json={"game": "panika", "nickname": "Ann"}).json()
+    open_client(created["code"]).join(token=created["token"])
+    assert server.registry.get(created["code"]).state.public is False
+    assert created["code"] not in [r["code"] for r in http.get("/api/rooms").json()]
+
+
+def test_one_idempotency_key_makes_one_room(http, server):
+    """A double click and two concurrent requests with one key make one room, answered alike
+    (docs/decisions/0057); another key, or another client with the key, makes another."""
+    body = {"game": "panika", "nickname": "Ann"}
+    key = {"Idempotency-Key": "form-" + secrets.token_urlsafe(16)}
+    first = http.post("/api/rooms", json=body, headers=key)
+    again = http.post("/api/rooms", json=body, headers=key)
+    assert first.status_code == again.status_code == 201 and first.json() == again.json()
+    other = http.post("/api/rooms", json=body, headers={"Idempotency-Key": "another-key"})
+    assert other.json()["code"] != first.json()["code"]
+
+    together = {"Idempotency-Key": secrets.token_urlsafe(16)}
+
+    async def both() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as client:
+            return await asyncio.gather(*(client.post("/api/rooms", json=body, headers=together)
+                                          for _ in range(2)))
+
+    answers = run_async(both())
+    assert [a.status_code for a in answers] == [201, 201]
+    assert answers[0].json() == answers[1].json()
+    hosts = [r for r in server.registry.rooms.values()
+             if r.state.members[r.state.host].nickname == "Ann"]
+    assert len(hosts) == 3, "one room per key"
+    for bad in ("short", "x" * 65, "has space in it", "semi;colon-key"):
+        assert http.post("/api/rooms", json=body, headers={"Idempotency-Key": bad}
+                         ).status_code == 422, bad
+
+
+def test_a_refused_create_keeps_no_answer_for_its_key(http):
+    key = {"Idempotency-Key": secrets.token_urlsafe(16)}
+    refused = http.post("/api/rooms", json={"game": "chess", "nickname": "Ann"}, headers=key)
+    assert refused.status_code == 404
+    made = http.post("/api/rooms", json={"game": "panika", "nickname": "Ann"}, headers=key)
+    assert made.status_code == 201
+
+
 def test_room_creation_is_rate_limited_per_app(http, tmp_path):
     codes = [http.post("/api/rooms", json={"game": "panika", "nickname": "A"}).status_code
              for _ in range(31)]
@@ -76,8 +123,8 @@ def test_room_creation_is_rate_limited_per_app(http, tmp_path):
 
 
 def test_public_rooms_list_only_public_waiting_rooms(http, server, open_client):
-    public = server.create_room("panika", "Ann")
-    private = server.create_room("panika", "Pat", public=False)
+    public = server.create_room("panika", "Ann", public=True)
+    private = server.create_room("panika", "Pat")  # private unless the host lists it
     host = open_client(public["code"])
     host.join(token=public["token"])  # listed while a person is in it (docs/decisions/0044)
     open_client(private["code"]).join(token=private["token"])
@@ -86,7 +133,8 @@ def test_public_rooms_list_only_public_waiting_rooms(http, server, open_client):
     assert public["code"] in codes and private["code"] not in codes
     entry = next(r for r in listed if r["code"] == public["code"])
     assert entry == {"code": public["code"], "game": "panika", "title": "Panika", "players": 1,
-                     "max_players": 6, "host": "Ann", "public": True, "status": "waiting"}
+                     "max_players": 6, "host": "Ann", "public": True, "status": "waiting",
+                     "members": [{"nickname": "Ann", "bot": False}]}
     # A room that is playing is no longer listed.
     open_client(public["code"]).join(nickname="Bob")
     host.send({"type": "start"})
@@ -110,7 +158,7 @@ def test_room_summary_and_qr(http, server):
 
 
 def test_pages(http, server, open_client):
-    created = server.create_room("panika", "Ann")
+    created = server.create_room("panika", "Ann", public=True)
     code = created["code"]
     open_client(code).join(token=created["token"])  # the lobby lists it once a page is in it
     for path in ("/", f"/r/{code}", f"/r/{code.lower()}", f"/r/{code}/table", "/matches",
@@ -124,6 +172,32 @@ def test_pages(http, server, open_client):
     assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
     assert "ZZZZ" in missing.text
     assert http.get("/r/ZZZZ/table").status_code == 404
+
+
+def test_the_join_page_says_whose_room_which_game_and_who_is_in(http, server, open_client):
+    """Rendered by the server in the reader's language (docs/decisions/0056); a running match
+    is said too. Nothing of a seat's view is on it."""
+    created = server.create_room("panika", "Ann")
+    code = created["code"]
+    host = open_client(code)
+    host.join(token=created["token"])
+    host.send({"type": "add_bot", "difficulty": "easy"})
+    bot = host.wait_for("room", lambda f: any(m.get("bot") for m in f["members"]))
+    bot_name = next(m["nickname"] for m in bot["members"] if m.get("bot"))
+    page = html.unescape(http.get(f"/r/{code}").text)
+    assert "Ann invites you to play Panika" in page and "Already in (2)" in page
+    assert f"{bot_name} <span class=\"join-bot\">(computer player)</span>" in page
+    assert "A match is under way" not in page
+    with server.http() as german_client:
+        german_client.cookies.set("lang", "de")
+        german = html.unescape(german_client.get(f"/r/{code}").text)
+    assert "Ann lädt dich zu Panika ein" in german and "(Computerspieler)" in german
+    host.send({"type": "start"})
+    host.wait_for("state")
+    page = http.get(f"/r/{code}").text
+    assert "A match is under way: you watch it" in html.unescape(page)
+    match = server.registry.get(code).state.match
+    assert match.seed.hex() not in page, "the secret seed stays on the server"
 
 
 def test_matches_and_leaderboard(http, server):

@@ -10,7 +10,8 @@ from tests.live import LiveServer
 
 def test_a_flood_of_rooms_nobody_opened_does_not_show_in_the_lobby(server, open_client):
     with server.http() as http:
-        made = [http.post("/api/rooms", json={"game": "panika", "nickname": f"Spam {n}"})
+        made = [http.post("/api/rooms", json={"game": "panika", "nickname": f"Spam {n}",
+                                                "public": True})
                 for n in range(30)]
         assert [r.status_code for r in made] == [201] * 30, "the creation limit is not the point"
         assert http.get("/api/rooms").json() == []

@@ -3,6 +3,7 @@ playing in the same room (the room lives on one node; the other relays its clien
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import secrets
@@ -76,7 +77,7 @@ def connect() -> Iterator[ClientPool]:
 
 def test_a_room_made_on_one_node_is_listed_and_served_by_the_other(nodes, connect) -> None:
     a, b = nodes
-    created = a.create_room("panika", "Ann")
+    created = a.create_room("panika", "Ann", public=True)
     code = created["code"]
     with b.http() as http:
         assert http.get("/api/rooms").json() == [], "no page in it yet (docs/decisions/0044)"
@@ -450,6 +451,28 @@ def test_the_room_creation_limit_is_one_count_for_every_node(nodes, prefix) -> N
         assert on_b.post("/api/rooms", json=body).status_code == 429
         assert on_a.post("/api/rooms", json=body).status_code == 429
     assert redis.Redis.from_url(REDIS_URL).keys(f"{prefix}:limits:*"), "under REDIS_PREFIX"
+
+
+def test_one_idempotency_key_makes_one_room_on_every_node(nodes, prefix) -> None:
+    """The same create sent to two processes at once (a double click behind a balancer) makes
+    one room: the key's answer is kept in Redis under the site's prefix (docs/decisions/0057)."""
+    a, b = nodes
+    body = {"game": "panika", "nickname": "Ann"}
+    key = {"Idempotency-Key": secrets.token_urlsafe(16)}
+
+    async def both() -> list[httpx.Response]:
+        async with httpx.AsyncClient(timeout=10) as client:
+            return await asyncio.gather(*(
+                client.post(f"{node.base_url}/api/rooms", json=body, headers=key)
+                for node in (a, b)))
+
+    answers = run_async(both())
+    assert [r.status_code for r in answers] == [201, 201]
+    assert answers[0].json() == answers[1].json()
+    assert len(a.registry.rooms) + len(b.registry.rooms) == 1
+    with b.http() as on_b:
+        assert on_b.post("/api/rooms", json=body, headers=key).json() == answers[0].json()
+    assert redis.Redis.from_url(REDIS_URL).keys(f"{prefix}:create:*"), "under REDIS_PREFIX"
 
 
 def test_redis_away_as_rooms_close_and_the_node_stops_is_logged_in_lines_not_tracebacks(

@@ -18,7 +18,7 @@ from app.realtime.room.effects import BadJoin, Close, Effect
 from app.realtime.room.frames import Frames
 from app.realtime.room.life import MatchLife
 from app.realtime.room.members import Client, Member, unique_nickname
-from app.realtime.room.protocol import CLOSE_POLICY
+from app.realtime.room.protocol import CLOSE_POLICY, CLOSE_TAKEN_OVER
 from app.realtime.room.state import RoomState
 from app.realtime.room.text import name_keys
 from app.realtime.room.tokens import SeatClaim, SeatTokens
@@ -60,6 +60,7 @@ class Membership:
             member = self._member_for(conn, message)
             if member is None:
                 return
+            self._take_over(member)
             member.left = False
             resumed = self.life.resume_for(member)  # a person is back: a paused match plays on
             member.conns.add(conn)
@@ -85,6 +86,18 @@ class Membership:
             self.frames.send(conn, {"type": "history", "events": [], "chat": list(self.state.chat)})
         if resumed:
             self.life.play_on(skip=conn)
+
+    def _take_over(self, member: Member) -> None:
+        """One seat, one connection: a join with a seat token whose member is connected already
+        (the same seat opened in a second tab) takes the seat over. The older connections stop
+        being the member's at once (no move, no frame of the room reaches them from now on) and
+        are closed with ``CLOSE_TAKEN_OVER``, which tells their page not to reconnect by itself
+        (docs/protocol.md, "Close codes"; docs/decisions/0057)."""
+        for old in list(member.conns):
+            member.conns.discard(old)
+            old.member = None
+            self.out.append(Close(old, CLOSE_TAKEN_OVER, (
+                "taken_over", "this seat is open in another tab")))
 
     def _member_for(self, conn: Client, message: p.Join) -> Member | None:
         if message.token:

@@ -36,6 +36,9 @@ CLOSE_ROOM_CLOSED = 4003
 CLOSE_FELL_BEHIND = 4001
 """A client that fell behind (its sends waited too long) or stopped answering the server's
 pings (docs/protocol.md, "Close codes" and "Presence")."""
+CLOSE_TAKEN_OVER = 4005
+"""The seat was opened in another tab or device with the same seat token: the newer connection
+plays, this one is closed and does not reconnect by itself (docs/decisions/0057)."""
 NICKNAME_MAX = 24
 CHAT_MAX = 300
 

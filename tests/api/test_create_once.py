@@ -1,0 +1,67 @@
+"""The answers to an ``Idempotency-Key`` within one process (docs/decisions/0057), with the
+clock given: one room per key for ``KEPT_SECONDS``, a new one after; a failure keeps nothing."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from fastapi import HTTPException
+
+from app.api.create_once import KEPT_SECONDS, CreateOnce, checked_key
+
+
+class Maker:
+    """Makes numbered rooms, each taking a turn of the loop (so requests can overlap)."""
+
+    def __init__(self) -> None:
+        self.made = 0
+
+    async def __call__(self) -> dict[str, int]:
+        await asyncio.sleep(0)
+        self.made += 1
+        return {"room": self.made}
+
+
+def test_a_key_answers_one_room_for_its_time_and_per_address() -> None:
+    now = [100.0]
+    once, make = CreateOnce(None, clock=lambda: now[0]), Maker()
+
+    async def run() -> list[dict[str, int]]:
+        together = await asyncio.gather(*(once.answer("10.0.0.1", "key-aaaa", make)
+                                          for _ in range(3)))
+        now[0] += KEPT_SECONDS - 1
+        later = await once.answer("10.0.0.1", "key-aaaa", make)
+        elsewhere = await once.answer("10.0.0.2", "key-aaaa", make)
+        no_key = await once.answer("10.0.0.1", None, make)
+        now[0] += 2  # the first answer is older than KEPT_SECONDS now
+        expired = await once.answer("10.0.0.1", "key-aaaa", make)
+        return [*together, later, elsewhere, no_key, expired]
+
+    assert [a["room"] for a in asyncio.run(run())] == [1, 1, 1, 1, 2, 3, 4]
+
+
+def test_a_failed_create_keeps_nothing_and_tells_those_waiting() -> None:
+    once = CreateOnce(None)
+
+    async def refuse() -> dict[str, int]:
+        await asyncio.sleep(0)
+        raise HTTPException(429, "too many")
+
+    async def run() -> tuple[list[object], dict[str, int]]:
+        failed = await asyncio.gather(once.answer("a", "key-bbbb", refuse),
+                                      once.answer("a", "key-bbbb", refuse),
+                                      return_exceptions=True)
+        return failed, await once.answer("a", "key-bbbb", Maker())
+
+    failed, made = asyncio.run(run())
+    assert all(isinstance(f, HTTPException) and f.status_code == 429 for f in failed)
+    assert made == {"room": 1}
+
+
+@pytest.mark.parametrize("key", ["short", "x" * 65, "with space", "semi;colon", ""])
+def test_a_key_that_is_not_one_is_refused(key: str) -> None:
+    with pytest.raises(HTTPException) as refused:
+        checked_key(key)
+    assert refused.value.status_code == 422
+    assert checked_key("Abc-123_xyz") == "Abc-123_xyz" and checked_key(None) is None
