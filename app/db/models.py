@@ -95,7 +95,7 @@ class RoomRow(Base):
     writes the room only while its own token is not lower."""
     standings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """The evening's standings: wins and points per member over the room's finished matches
-    (migration 0007; app/realtime/room/standings.py); NULL before the first."""
+    (migration 0007; app/realtime/room/members.py, ``Standings``); NULL before the first."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 

@@ -149,7 +149,7 @@ function joinSeats(seats) {
   return t("event.and", { a: markers.slice(0, -1).join(", "), b: markers[markers.length - 1] });
 }
 
-function fill(game, text, params) {
+export function fill(game, text, params) {
   return text.replace(PLACEHOLDER, (whole, form, ns, path) => {
     const value = lookup(params, path);
     if (value === undefined || value === null) return whole;

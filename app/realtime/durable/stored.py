@@ -36,7 +36,7 @@ from app.engine.replay import replay
 from app.realtime.room.frames import record_events
 from app.realtime.room.match import MatchRun
 from app.realtime.room.members import Member
-from app.realtime.room.standings import Standings
+from app.realtime.room.members import Standings
 from app.realtime.room.state import RoomState
 from app.realtime.room.text import name_keys
 

@@ -21,8 +21,7 @@ from app.realtime.room.bots import TAKEOVER_DIFFICULTY, has_bots
 from app.realtime.room.effects import Counted, Effect, Later, Save, TakeoverCheck
 from app.realtime.room.frames import Frames
 from app.realtime.room.match import MatchRun
-from app.realtime.room.members import Client, Member
-from app.realtime.room.standings import Placed
+from app.realtime.room.members import Client, Member, Placed
 from app.realtime.room.state import RoomState
 
 log = logging.getLogger(__name__)
@@ -207,7 +206,7 @@ class MatchLife:
         self.out.append(Save(record, match))
 
     def _count_standings(self, players: list[PlayerResult]) -> None:
-        """The finished match in the evening's standings (app/realtime/room/standings.py), each
+        """The finished match in the evening's standings (``Standings``, in members.py), each
         seat as the member in it; an open table (the counter: no winners, no places) counts
         nothing."""
         if self.state.game.open_table:

@@ -20,7 +20,7 @@ from app.realtime.room.bots import BotSeats
 from app.realtime.room.effects import Now
 from app.realtime.room.match import MatchRun
 from app.realtime.room.members import Client, Member
-from app.realtime.room.standings import Standings
+from app.realtime.room.members import Standings
 from app.realtime.room.timers import TimerBoard
 
 if TYPE_CHECKING:
