@@ -73,7 +73,9 @@ function showRevealed(ctx, mine) {
   document.body.classList.toggle("celebrating", done && mine);
 }
 
-function startReveal(ctx, r, mine, animate) {
+// Live (the page saw the match played): the sounds, and with motion the places one by one.
+function startReveal(ctx, r, mine, live) {
+  const animate = live && !reducedMotion();
   clearTimeout(reveal.timer);
   const ranked = [...r.players].sort((a, b) => a.rank - b.rank);
   reveal = { key: r.seed_hash || r.seed, shown: 0, total: ranked.length, timer: null, order: [] };
@@ -93,6 +95,7 @@ function startReveal(ctx, r, mine, animate) {
       reveal.shown += 1;
       reveal.order.push(ranked[ranked.length - reveal.shown].nickname);
     }
+    if (live) ctx.sound(mine ? "fanfare" : "win");
     showRevealed(ctx, mine);
   }
 }
@@ -135,7 +138,7 @@ export function renderResults(ctx) {
   $("result-rows").replaceChildren(...[...r.players].sort((a, b) => a.rank - b.rank)
     .map((p) => resultRow(ctx, p)));
   if (reveal.key !== (r.seed_hash || r.seed)) {
-    startReveal(ctx, r, mine, sawPlaying && !reducedMotion());
+    startReveal(ctx, r, mine, sawPlaying);
   } else {
     showRevealed(ctx, mine);
   }
