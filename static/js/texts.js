@@ -84,7 +84,6 @@ export const T = {
   paused: t("room.paused"),
   retryingSave: t("room.retrying_save"),
   savedAs: (id) => t("room.saved_as", { id }),
-  winner: t("room.winner"),
   winners: (names) => t(names.length === 1 ? "room.wins" : "room.win", {
     names: names.reduce((a, b) => t("event.and", { a, b })),
   }),
