@@ -1,6 +1,6 @@
 """Finished matches for tests, made the quick way: bots play them to the end in-process
 (app/bots/arena.py), the stand-alone counter follows a script of taps, and the store keeps them
-as a room does (app/realtime/room/life.py: the summary with the nicknames pasted in, one result per
+as a room does (app/realtime/room/life.py: the ending and its details, one result per
 seat)."""
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.api.finished.story import name_seats
 from app.bots import make_bot
 from app.bots.arena import play_match
 from app.db.matches import MatchRecord, PlayerResult, save_match
@@ -85,4 +84,4 @@ def store(db: Any, game_id: str, seed: bytes, players: int, log: list[Move], out
     return save_match(db, record=MatchRecord(
         game=game_id, room_code="TEST", options=options or {}, seed=seed.hex(),
         seed_hash=seed_hash or seed_commitment(seed), started_at=now - duration, ended_at=now,
-        summary=name_seats(outcome.summary, nicknames), players=results, log=log))
+        ending=str(outcome.ending), details=dict(outcome.details), players=results, log=log))

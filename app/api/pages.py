@@ -91,6 +91,9 @@ async def _room(
 async def matches_page(request: Request, templates: Templates, db: Db) -> HTMLResponse:
     matches = await db.run(store.list_matches, db, limit=100)
     titles = {g.id: g.title for g in all_games()}
+    lang = request_language(request)
+    for match in matches:  # each card says how its match ended, in the reader's words (0058)
+        match["sentence"] = summary_text(match, lang)
     return templates.TemplateResponse(
         request, "matches.html", {"matches": matches, "titles": titles}
     )

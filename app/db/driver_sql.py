@@ -36,14 +36,14 @@ SQLITE_TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
 
 MOVE_COLUMNS = ("room_code", "seq", "seat", "action", "at_ms", "rtt_ms", "received_at")
 ROOM_COLUMNS = ("code", "game", "options", "host", "public", "status", "match_number",
-                "next_member", "banned", "room_options", "created_at", "updated_at")
+                "next_member", "banned", "room_options", "standings", "created_at", "updated_at")
 ROOM_KEPT_ON_UPDATE = ("code", "created_at")
 """A room written again keeps its key and when it was created (and its ``fence``, never written
 here: ``claim_room`` sets it)."""
 MEMBER_COLUMNS = ("room_code", "member_id", "nickname", "seat", "player", "nonce", "bot")
 MATCH_COLUMNS = ("room_code", "match_number", "seed", "players", "options", "started_at")
 MATCH_RECORD_COLUMNS = ("game", "room_code", "options", "seed", "seed_hash", "started_at",
-                        "ended_at", "summary", "log")
+                        "ended_at", "summary", "ending", "details", "log")
 PLAYER_COLUMNS = ("match_id", "seat", "nickname", "score", "rank", "winner", "bot")
 ROOM_TABLES = ("room_moves", "room_matches", "room_members")
 """A room's tables besides ``rooms``, in the order its rows are deleted (children first)."""
@@ -88,7 +88,7 @@ def _save_room(dialect: str, op: SaveRoom) -> list[Statement]:
     at = time_of(dialect)(op.at)
     room = (op.code, op.game, json_dumps(op.options), op.host, op.public, op.status,
             op.match_number, op.next_member, json_dumps(op.banned), json_dumps(op.room_options),
-            at, at)
+            json_dumps(op.standings), at, at)
     updated = ", ".join(f"{column} = excluded.{column}" for column in ROOM_COLUMNS
                         if column not in ROOM_KEPT_ON_UPDATE)
     written = [insert_statement(dialect, "rooms", ROOM_COLUMNS, [room],

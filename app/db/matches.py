@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import Integer, Text, case, cast, func, insert, select
+from sqlalchemy import Integer, Text, case, cast, func, insert, null, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer, selectinload
 
@@ -55,12 +55,18 @@ class MatchRecord:
     seed_hash: str
     started_at: datetime
     ended_at: datetime
-    summary: str
     players: list[PlayerResult]
     log: Sequence[Move] = field(default_factory=list)
     """Every move of the match in order, the actions as JSON (``Move.logged``): the room hands
     over its ``MoveLog`` (``MoveLog.snapshot``), whose moves are never decoded on the way to the
     database (``log_json``)."""
+    ending: str = ""
+    """What ended the match: a value of its game's ``Ending`` (``Outcome.ending``)."""
+    details: dict[str, Any] = field(default_factory=dict)
+    """The numbers the ending's sentence names (``Outcome.details``)."""
+    summary: str = ""
+    """Only in a record made before endings were named (an outbox entry written by an older
+    release): the engine's English sentence, kept as it was (docs/decisions/0058)."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as plain JSON values."""
@@ -172,6 +178,7 @@ def _match_insert(dialect: str, record: MatchRecord) -> Statement:
     return insert_statement(dialect, "matches", MATCH_RECORD_COLUMNS, [(
         record.game, record.room_code, json_dumps(record.options), record.seed,
         record.seed_hash, time(record.started_at), time(record.ended_at), record.summary,
+        record.ending or None, json_dumps(record.details) if record.ending else None,
         moves_json(record.log))], " ON CONFLICT (seed_hash) DO NOTHING RETURNING id")
 
 
@@ -199,6 +206,8 @@ def _insert_match(db: Database, record: MatchRecord) -> int:
                 started_at=record.started_at,
                 ended_at=record.ended_at,
                 summary=record.summary,
+                ending=record.ending or None,
+                details=record.details if record.ending else null(),  # SQL NULL, not JSON null
                 log=record.log_json(),  # the JSON column's serializer is orjson
             )
         )
@@ -226,6 +235,8 @@ def _match_summary(match: Match) -> dict[str, Any]:
         "game": match.game,
         "started_at": match.started_at.isoformat(),
         "ended_at": match.ended_at.isoformat(),
+        "ending": match.ending,
+        "details": match.details or {},
         "summary": match.summary,
         "players": [
             {"seat": p.seat, "nickname": p.nickname, "score": p.score, "rank": p.rank,

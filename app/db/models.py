@@ -28,6 +28,13 @@ class Match(Base):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     summary: Mapped[str] = mapped_column(Text, default="")
+    """The engine's English sentence of a match stored before endings were named; empty since
+    (docs/decisions/0058: the pages build the sentence from ``ending`` in the reader's words)."""
+    ending: Mapped[str | None] = mapped_column(String(32), nullable=True, default=None)
+    """What ended the match, a value of its game's ``Ending`` (migration 0007); NULL for a
+    match stored before endings were named."""
+    details: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True, default=None)
+    """The numbers the ending's sentence names (``Outcome.details``); NULL with ``ending``."""
     log: Mapped[list[Any]] = mapped_column(JSON)
     """The action log, in the order the room applied it: ``[{"seat", "action", "at_ms",
     "rtt_ms"}, ...]``. One value per match: it is always written and read whole (a replay needs
@@ -86,6 +93,9 @@ class RoomRow(Base):
     fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     """Several processes: the fencing token of the room's owner (migration 0006); a process
     writes the room only while its own token is not lower."""
+    standings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The evening's standings: wins and points per member over the room's finished matches
+    (migration 0007; app/realtime/room/members.py, ``Standings``); NULL before the first."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 

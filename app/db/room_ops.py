@@ -45,6 +45,8 @@ class SaveRoom(RoomFields):
 
     members: tuple[MemberRecord, ...]
     room_options: dict[str, Any] | None = None
+    standings: dict[str, Any] | None = None
+    """The evening's standings (app/realtime/room/members.py, ``Standings``); None before a match counted."""
     at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 

@@ -110,7 +110,7 @@ def _save_room(connection: Connection, op: SaveRoom) -> None:
     values = {"game": op.game, "options": op.options, "host": op.host, "public": op.public,
               "status": op.status, "match_number": op.match_number,
               "next_member": op.next_member, "banned": op.banned,
-              "room_options": op.room_options, "updated_at": op.at}
+              "room_options": op.room_options, "standings": op.standings, "updated_at": op.at}
     changed = connection.execute(update(RoomRow).where(RoomRow.code == op.code).values(values))
     if changed.rowcount == 0:
         connection.execute(insert(RoomRow).values(code=op.code, created_at=op.at, **values))
@@ -217,6 +217,7 @@ class StoredRoom(RoomFields):
     members: tuple[MemberRecord, ...]
     match: StoredMatch | None
     room_options: dict[str, Any] | None = None
+    standings: dict[str, Any] | None = None
 
     @property
     def last_activity(self) -> datetime:
@@ -262,7 +263,8 @@ def load_rooms(db: Database, code: str | None = None) -> list[StoredRoom]:
         return [
             StoredRoom(r.code, r.game, r.options, r.host, r.public, r.status, r.match_number,
                        r.next_member, r.banned, _aware(r.created_at), _aware(r.updated_at),
-                       tuple(members.get(r.code, ())), matches.get(r.code), r.room_options)
+                       tuple(members.get(r.code, ())), matches.get(r.code), r.room_options,
+                       r.standings)
             for r in rooms
         ]
 

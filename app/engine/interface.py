@@ -16,7 +16,10 @@ OpenSpiel's per-player observations):
   and the table screen). Secrets never appear in a view they do not belong to.
 - ``revealed_view(state)`` is the public view with every secret shown, for watching a finished
   match again (never sent to a room).
-- ``outcome(state)`` is ``None`` while the match runs, then the scores and ranks.
+- ``outcome(state)`` is ``None`` while the match runs, then the scores and ranks and the
+  match's ending: one of the game's ``Ending`` members (python-chess's ``Termination``) with the
+  numbers its sentence needs. Engines write no summary sentence: the pages build it from the
+  game's catalogs (``ending.<id>.<ending>``) in the reader's language (app/i18n/endings.py).
 - ``timers(state)`` lists the timers the rules ask for now (a countdown before a reveal, a turn
   limit, an automatic completion). The room runs them; when one expires it applies the timer's
   action as a move by the system (``seat=None``). Engines never read a clock: the time a move was
@@ -39,6 +42,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -154,13 +158,18 @@ class Timer:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The result of a finished match, one entry per seat."""
+    """The result of a finished match, one entry per seat, and how it ended
+    (docs/decisions/0058-outcomes-name-their-ending.md)."""
 
     scores: list[int]
     ranks: list[int]
     """1 is best; tied seats share a rank."""
     winners: list[int]
-    summary: str = ""
+    ending: StrEnum
+    """What ended the match: a member of the game's ``Ending``."""
+    details: dict[str, Any] = field(default_factory=dict)
+    """The numbers the ending's sentence names, as JSON values (``n``: the count its plural
+    follows; say the tokens, the rounds or the moves). The winners are ``winners``."""
 
 
 def ranks_from_scores(scores: list[int]) -> list[int]:
@@ -198,6 +207,10 @@ class Game(ABC, Generic[S, O]):
     """The game's options (a ``GameOptions`` model); ``setup`` receives them parsed."""
     Action: ClassVar[type[BaseModel]]
     """A pydantic model (a root model over a discriminated union is fine) for one action."""
+    Ending: ClassVar[type[StrEnum]]
+    """Every way a match of this game can end (a ``StrEnum``; the match limit of decision 0038
+    is one of them): ``outcome`` names one, and each has its sentence in the game's texts in
+    every language, ``ending.<id>.<value>`` (docs/adding-a-game.md, "Endings")."""
     system_actions: ClassVar[frozenset[str]] = frozenset()
     """Action types only the system (the room's timers) sends; every other type is a player's."""
     shared_actions: ClassVar[frozenset[str]] = frozenset()

@@ -27,10 +27,11 @@ from .interface import Game
 
 ENTRY_POINT_GROUP = "panic_party.games"
 """The entry-point group every game registers in."""
-KEY_FAMILIES = ("game", "event", "timer", "rules")
+KEY_FAMILIES = ("game", "event", "timer", "rules", "ending")
 """The catalog families a game's keys live in, each as ``<family>.<id>.``: its page's texts and
 its options and moves (``game.<id>.``), its events (``event.<id>.``), its timers' labels
-(``timer.<id>.``) and its rules summary (``rules.<id>.``)."""
+(``timer.<id>.``), its rules summary (``rules.<id>.``) and its endings' sentences
+(``ending.<id>.``: app/i18n/endings.py)."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """A game package's texts (``texts/<lang>.json`` in its folder), read once per process.
 
 Each is a flat catalog like the site's, every key under one of the game's prefixes
-(``GamePackage.key_prefixes``: ``game.<id>.``, ``event.<id>.``, ``timer.<id>.``, ``rules.<id>.``);
+(``GamePackage.key_prefixes``: ``game.<id>.``, ``event.<id>.``, ``timer.<id>.``, ``rules.<id>.``,
+``ending.<id>.``);
 ``app.games.check_package`` leaves out a package with a key outside them, and the site merges
 the rest into its catalogs (``app.i18n.catalog``).
 """

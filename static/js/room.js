@@ -12,6 +12,7 @@ import {
   RoomSocket, forgetToken, saveNickname, saveToken, savedNickname, savedToken,
 } from "./protocol.js";
 import { redraw, setText } from "./dom.js";
+import { renderResults } from "./results.js";
 import { Sounds } from "./sounds.js";
 import { awayBanner, clockBanner, isAway as isAwayFrom } from "./banners.js";
 import { T, eventLine, eventText, plural } from "./texts.js";
@@ -642,60 +643,16 @@ function timerLabel(timer) {
 }
 setInterval(() => { clocks.draw(); awayLine.draw(); }, 250);
 
-// --- result ----------------------------------------------------------------------------------
-// The engine's summary is English ("{seat:0} wins with 5 tokens."); another language names the
-// winners from the result's rows (the counter, with no winners, keeps the engine's words).
-function resultSummary(r) {
-  const winners = r.players.filter((p) => p.winner).map((p) => p.nickname);
-  if (lang === "en" || !winners.length) return expandMarkers(r.summary);
-  return T.winners(winners);
-}
-
-// The end of every match: a winner screen on every page and the TV, "You win!" on the winner's.
-function renderWinner(r) {
-  const banner = $("winner-banner");
-  const winners = r.players.filter((p) => p.winner);
-  banner.hidden = winners.length === 0;
-  if (!winners.length) return;
-  const mine = !tableMode && state.seat !== null && winners.some((p) => p.seat === state.seat);
-  const others = winners.filter((p) => p.seat !== state.seat).map((p) => p.nickname);
-  if (mine) {
-    banner.textContent = others.length
-      ? t("room.you_all_win", { names: others.reduce((a, b) => t("event.and", { a, b })) })
-      : t("room.you_win");
-  } else {
-    banner.textContent = T.winners(winners.map((p) => p.nickname));
-  }
-  banner.classList.toggle("mine", mine);
-}
-
+// --- result: the shared results part (results.js) --------------------------------------------
 function renderResult() {
   const room = state.room;
   const r = room.result;
-  $("result").hidden = !r;
+  if (r && room.status === "finished") clocks.clear();
+  renderResults({
+    room, game: gameId, seat: state.seat, me: state.me, table: tableMode,
+    sound: (name) => sounds.play(name), botMark,
+  });
   if (!r) return;
-  if (room.status === "finished") clocks.clear();
-  $("result-summary").textContent = resultSummary(r);
-  renderWinner(r);
-  $("result-rows").replaceChildren(...[...r.players].sort((a, b) => a.rank - b.rank).map((p) => {
-    const tr = document.createElement("tr");
-    if (p.winner) tr.className = "winner";
-    for (const v of [p.rank, p.nickname, p.score]) {
-      const td = document.createElement("td");
-      td.textContent = v;
-      tr.append(td);
-    }
-    if (p.bot) tr.children[1].prepend(botMark());
-    if (p.winner) {
-      const badge = document.createElement("span");
-      badge.className = "winner-badge";
-      badge.textContent = T.winner;
-      tr.children[1].append(" ", badge);
-    }
-    return tr;
-  }));
-  $("result-seed").textContent = r.seed;
-  $("seed-hash").textContent = r.seed_hash || room.seed_hash || "";
   const link = $("result-link");
   const saved = room.match_id && (room.save_state === undefined || room.save_state === null || room.save_state === "saved");
   link.dataset.saveState = saved ? "saved" : (room.save_state || "saving");

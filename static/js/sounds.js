@@ -35,6 +35,8 @@ export class Sounds {
       tense: [[880, 0.06, "square", 0.06]],
       burst: [[120, 0.5, "sawtooth", 0.3], [60, 0.6, "square", 0.25]],
       win: [[523, 0.12, "triangle", 0.2], [659, 0.12, "triangle", 0.2], [784, 0.25, "triangle", 0.2]],
+      fanfare: [[523, 0.1, "triangle", 0.22], [659, 0.1, "triangle", 0.22], [784, 0.1, "triangle", 0.22],
+        [1047, 0.45, "triangle", 0.25]],
       wrong: [[200, 0.2, "square", 0.15]],
       reveal: [[440, 0.1, "sine", 0.2], [880, 0.15, "sine", 0.2]],
     }[name] || [[440, 0.08, "sine", 0.1]];

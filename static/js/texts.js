@@ -85,7 +85,6 @@ export const T = {
   paused: t("room.paused"),
   retryingSave: t("room.retrying_save"),
   savedAs: (id) => t("room.saved_as", { id }),
-  winner: t("room.winner"),
   winners: (names) => t(names.length === 1 ? "room.wins" : "room.win", {
     names: names.reduce((a, b) => t("event.and", { a, b })),
   }),
@@ -150,7 +149,7 @@ function joinSeats(seats) {
   return t("event.and", { a: markers.slice(0, -1).join(", "), b: markers[markers.length - 1] });
 }
 
-function fill(game, text, params) {
+export function fill(game, text, params) {
   return text.replace(PLACEHOLDER, (whole, form, ns, path) => {
     const value = lookup(params, path);
     if (value === undefined || value === null) return whole;

@@ -132,11 +132,28 @@ def test_every_move_of_a_whole_match_of_every_game_is_told_from_the_german_catal
     assert not [line.text for line in lines if "{" in line.text], game_id
 
 
-def test_a_german_match_page_names_the_winners_from_the_result():
+def test_a_match_sentence_is_its_endings_in_the_readers_language():
     players = [{"seat": 0, "nickname": "Ann", "winner": False},
                {"seat": 1, "nickname": "Bob", "winner": True},
                {"seat": 2, "nickname": "Cem", "winner": True}]
-    match = {"summary": "Bob wins with 11 points", "players": players}
+    match = {"game": "panik_pilze", "ending": "pile_empty", "details": {"n": 11},
+             "players": players}
+    assert summary_text(match, "en") == "The pile is empty: Bob and Cem win with 11 points"
+    assert summary_text(match, "de") == (
+        "Der Stapel ist leer: Bob und Cem gewinnen mit 11 Punkten")
+    players[2]["winner"] = False
+    assert summary_text({**match, "details": {"n": 1}}, "en") == (
+        "The pile is empty: Bob wins with 1 point")
+    assert summary_text(match, "de") == "Der Stapel ist leer: Bob gewinnt mit 11 Punkten"
+    players[2]["winner"] = True
+
+
+def test_a_match_stored_before_endings_keeps_its_english_and_names_the_winners_else():
+    players = [{"seat": 0, "nickname": "Ann", "winner": False},
+               {"seat": 1, "nickname": "Bob", "winner": True},
+               {"seat": 2, "nickname": "Cem", "winner": True}]
+    match = {"game": "panik_pilze", "ending": None, "summary": "Bob wins with 11 points",
+             "players": players}
     assert summary_text(match, "en") == "Bob wins with 11 points"
     assert summary_text(match, "de") == "Bob und Cem gewinnen!"
     players[2]["winner"] = False

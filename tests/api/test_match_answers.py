@@ -60,7 +60,7 @@ def maximal_counter(seed: bytes, code: str = "QZXW") -> MatchRecord:
     return MatchRecord(
         game="panika_counter", room_code=code, options={}, seed=seed.hex(),
         seed_hash=seed_commitment(seed), started_at=now, ended_at=now,
-        summary=outcome.summary,
+        ending=str(outcome.ending), details=dict(outcome.details),
         players=[PlayerResult(s, NAMES[s], outcome.scores[s], 1, False) for s in (0, 1)],
         log=log)
 

@@ -258,7 +258,7 @@ def test_the_match_page_names_the_game_and_the_move_for_a_shared_link(live, pani
     for page in (at_end, *odd):
         assert f"Move {total} of {total}" in page and f'data-move="{total}"' in page
     winners = [NAMES[s] for s in range(3) if f"{NAMES[s]} wins" in at_end]
-    assert winners and _meta(at_end, "og:description") == f"{winners[0]} wins"
+    assert winners and _meta(at_end, "og:description") == f"{winners[0]} wins: no cards left"
 
 
 def test_the_german_match_page_is_german_from_its_title_to_its_moves(live, panika):
@@ -267,7 +267,7 @@ def test_the_german_match_page_is_german_from_its_title_to_its_moves(live, panik
         page = http.get(f"/matches/{match_id}?move=3", headers={"Accept-Language": "de"}).text
     assert f"<title>Panika · Partie {match_id} · Zug 3 von {len(log)} · Panic Party" in page
     winner = NAMES[outcome.winners[0]]
-    assert f'<p class="summary">{winner} gewinnt!</p>' in page
+    assert f'<p class="summary">{winner} gewinnt: keine Karten mehr</p>' in page
     assert " wins" not in page and "spielt" in page and "Noch einmal ansehen" in page
 
 

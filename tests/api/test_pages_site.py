@@ -93,12 +93,22 @@ def test_a_match_that_does_not_replay_is_told_from_its_actions(server):
     assert "is NOT the hash shown at the start" in text
 
 
-def test_the_matches_list_links_each_match(server):
-    match_id, _ = _counter_match(server)
+def test_the_matches_list_links_each_match_and_says_how_it_ended(server):
+    match_id, _ = _counter_match(server)  # stored with no ending, as before endings were named
+    now = datetime.now(UTC)
+    ended = save_match(server.app.state.db, record=MatchRecord(
+        game="panik_pilze", room_code="ABCD", options={}, seed="ef" * 32, seed_hash="01" * 32,
+        started_at=now - timedelta(seconds=90), ended_at=now, ending="pile_empty",
+        details={"n": 11}, log=[],
+        players=[PlayerResult(0, "Cleo", 11, 1, True), PlayerResult(1, "Dan", 4, 2, False)]))
     with server.http() as http:
         page = http.get("/matches").text
-    assert f'href="/matches/{match_id}"' in page and "<table" not in page
-    assert "Winner:" in _text(page) and "Ann" in page
+        german = _text(http.get("/matches", headers={"Accept-Language": "de"}).text)
+    assert f'href="/matches/{match_id}"' in page and f'href="/matches/{ended}"' in page
+    assert "<table" not in page
+    assert "Ann wins!" in _text(page)
+    assert "The pile is empty: Cleo wins with 11 points" in _text(page)
+    assert "Der Stapel ist leer: Cleo gewinnt mit 11 Punkten" in german and "Ann gewinnt!" in german
 
 
 def test_missing_things_answer_with_the_sites_error_page_and_json_under_api(server):

@@ -20,7 +20,7 @@ def _record(seed_hash: str, **fields: object) -> MatchRecord:
     values: dict[str, object] = dict(
         game="panik_pilze", room_code="ABCD", options={"rounds": 2, "nested": {"a": None}},
         seed="0f" * 32, seed_hash=seed_hash, started_at=T0, ended_at=T0 + timedelta(minutes=9),
-        summary="{seat:1} gewinnt ☃",
+        ending="pile_empty", details={"n": 15, "note": "Grüße ☃", "none": None},
         players=[PlayerResult(0, "Zoë", 12, 2, False), PlayerResult(1, "Bob \"B\"", 15, 1, True),
                  PlayerResult(2, "Bot", 3, 3, False, "hard")],
         log=MoveLog([Move(0, {"type": "take", "card": 7}, 1_250, 40),
@@ -63,7 +63,8 @@ def test_a_match_written_by_the_driver_reads_back_as_it_was_written(db):
     assert match is not None
     started = datetime.fromisoformat(match["started_at"])
     assert (started if started.tzinfo else started.replace(tzinfo=UTC)) == T0
-    assert match["summary"] == kept.summary and match["options"] == kept.options
+    assert (match["ending"], match["details"]) == (kept.ending, kept.details)
+    assert match["options"] == kept.options
     assert [{k: v for k, v in a.items() if k != "index"} for a in match["actions"]] == [
         m.to_json() for m in kept.log]
     assert [(p["nickname"], p["score"], p["rank"], p["winner"], p["bot"])

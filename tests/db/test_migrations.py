@@ -14,12 +14,13 @@ from app.db.models import Base
 
 COLUMNS = {
     "matches": {"id", "game", "room_code", "options", "seed", "seed_hash", "started_at",
-                "ended_at", "summary", "log"},
+                "ended_at", "summary", "ending", "details", "log"},
     "match_players": {"id", "match_id", "seat", "nickname", "score", "rank", "winner",
                       "bot"},
     # Durable rooms (migration 0004; docs/architecture.md, "Durable rooms").
     "rooms": {"code", "game", "options", "host", "public", "status", "match_number",
-              "next_member", "banned", "room_options", "fence", "created_at", "updated_at"},
+              "next_member", "banned", "room_options", "fence", "standings", "created_at",
+              "updated_at"},
     "room_members": {"room_code", "member_id", "nickname", "seat", "player", "nonce", "bot"},
     "room_matches": {"room_code", "match_number", "seed", "players", "options", "started_at"},
     "room_moves": {"room_code", "seq", "seat", "action", "at_ms", "rtt_ms", "received_at"},

@@ -144,13 +144,11 @@ def result_of(page, outcome, seed: bytes) -> dict[str, Any]:  # type: ignore[no-
     app/realtime/room/life.py makes it)."""
     members = page.evaluate("() => panicParty.state.room.members.filter((m) => m.seat !== null)")
     seats = {m["seat"]: m for m in members}
-    summary = outcome.summary
-    for seat, m in seats.items():
-        summary = summary.replace(f"{{seat:{seat}}}", m["nickname"])
     players = [{"seat": s, "nickname": seats[s]["nickname"], "score": outcome.scores[s],
                 "rank": outcome.ranks[s], "winner": s in outcome.winners, "bot": seats[s].get("bot")}
                for s in sorted(seats)]
-    return {"summary": summary, "seed": seed.hex(), "players": players}
+    return {"ending": str(outcome.ending), "details": dict(outcome.details), "seed": seed.hex(),
+            "players": players}
 
 
 # --- Panika ------------------------------------------------------------------------------------

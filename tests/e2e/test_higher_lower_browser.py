@@ -3,7 +3,9 @@ found through its entry point, is on the site like any other: one phone creates 
 lobby's card (its own picture), adds a computer player with "Add bot", and plays the match to its
 end through the game's own page module and buttons; its rules page reads in English and German
 (its own rules/ templates in the site's frame, its own stylesheet), and its match page replays
-the match on the game's own board (docs/adding-a-game.md)."""
+the match on the game's own board (docs/adding-a-game.md). Its end is the site's shared results
+(static/js/results.js): the winner named once, the places revealed, the seed one tap away, and
+after "Play again" and a second match the evening's standings count both."""
 
 from __future__ import annotations
 
@@ -21,6 +23,45 @@ pytestmark = pytest.mark.browser
 
 OWN_TURN_OR_END = """() => !document.querySelector('#result').hidden
   || (document.querySelector('#hl-higher') && !document.querySelector('#hl-higher').disabled)"""
+
+
+def _play_to_the_end(page, check: bool = False) -> int:  # type: ignore[no-untyped-def]
+    """The person guesses through the page's buttons until the results show; returns the turns."""
+    turns = 0
+    while True:
+        page.wait_for_function(OWN_TURN_OR_END, timeout=30_000)
+        if page.locator("#result").is_visible():
+            return turns
+        if turns == 0 and check:
+            assert page.inner_text("#hl-status") == "Your turn: higher or lower?"
+            check_screen(page, "higher or lower, own turn")
+        press(page, "#hl-higher" if int(page.inner_text("#hl-card")) < 26 else "#hl-lower")
+        page.wait_for_function("() => document.querySelector('#hl-higher').disabled "
+                               "|| !document.querySelector('#result').hidden")
+        turns += 1
+
+
+def _the_result_names_the_winner_once(page, result) -> None:  # type: ignore[no-untyped-def]
+    """One headline: "You win!" on the person's own phone, else the ending's sentence naming the
+    winners; no other line of the results repeats it."""
+    page.wait_for_selector('#result[data-reveal="done"]')
+    headline = page.inner_text("#result-summary")
+    mine = any(p["winner"] and p["nickname"] == "Nicole" for p in result["players"])
+    text = page.inner_text("#result")
+    if mine:
+        assert headline.startswith("You win") and text.count("You win") == 1, text
+    else:
+        assert "Bot Ada" in headline and re.search(r"\bwins?\b", headline), headline
+        assert len(re.findall(r"\bwins?\b", text)) == 1, text
+    ranked = sorted(result["players"], key=lambda p: p["rank"])
+    assert page.get_attribute("#result-rows", "data-revealed") == ",".join(
+        p["nickname"] for p in reversed(ranked))
+
+
+def _evening(page) -> list[tuple[str, int, int]]:  # type: ignore[no-untyped-def]
+    rows = page.evaluate("""() => [...document.querySelectorAll('#evening-rows tr')]
+      .map((tr) => [...tr.children].map((td) => td.textContent.replace('🤖', '').trim()))""")
+    return [(name, int(wins), int(points)) for name, wins, points in rows]
 
 
 @pytest.fixture
@@ -43,24 +84,36 @@ def test_the_test_only_game_plays_to_its_end_with_a_bot_and_shows_its_rules_and_
     press(page, "#start-btn")
     page.wait_for_selector("#hl-card")
     page.wait_for_function("() => document.body.classList.contains('in-game')")  # layout = "fill"
-    turns = 0
-    while True:
-        page.wait_for_function(OWN_TURN_OR_END, timeout=30_000)
-        if page.locator("#result").is_visible():
-            break
-        if turns == 0:
-            assert page.inner_text("#hl-status") == "Your turn: higher or lower?"
-            check_screen(page, "higher or lower, own turn")
-        press(page, "#hl-higher" if int(page.inner_text("#hl-card")) < 26 else "#hl-lower")
-        page.wait_for_function("() => document.querySelector('#hl-higher').disabled "
-                               "|| !document.querySelector('#result').hidden")
-        turns += 1
+    turns = _play_to_the_end(page, check=True)
     room = bot_live.registry.get(code)
     assert room.state.status == "finished" and turns > 0
     assert {0, 1} <= {m.seat for m in room.state.match.log}  # the bot played its own turns
     rows = results_text(page)
     assert "Nicole" in rows and "Bot Ada" in rows
+    first_id = saved_match_id(page)
+    _the_result_names_the_winner_once(page, room.state.result)
+    # The seed is one tap away (folded behind "Check this match"), not on the screen.
+    assert page.locator("#result-seed").is_hidden()
+    press(page, "#result-check summary")
+    page.wait_for_selector("#result-seed", state="visible")
+    assert page.inner_text("#result-seed") == room.state.result["seed"]
+    first = _evening(page)
+    assert [row[0] for row in first] == [r["nickname"] for r in room.state.standings.table({})]
+    assert sum(wins for _, wins, _ in first) >= 1
+
+    # Play again: the evening's standings count both matches.
+    press(page, "#rematch-btn")
+    page.wait_for_function("() => document.querySelector('#result').hidden")
+    _play_to_the_end(page)
     match_id = saved_match_id(page)
+    assert match_id != first_id
+    _the_result_names_the_winner_once(page, room.state.result)
+    both = _evening(page)
+    assert {name for name, _, _ in both} == {"Nicole", "Bot Ada"}
+    assert sum(wins for _, wins, _ in both) >= 2
+    assert [(r.wins, r.points, r.matches) for r in room.state.standings.rows.values()] == [
+        (w, p, 2) for _, w, p in sorted(both, key=lambda row: row[0] != "Nicole")]
+    assert_accessible(page, "higher or lower, the evening's standings")
 
     # Its rules page, linked from the room, in English, then in German.
     rules = page.get_attribute(".room-title .rules-link", "href")

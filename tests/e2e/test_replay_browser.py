@@ -14,8 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.db.models import Match
 from app import games
+from app.api.finished.story import summary_text
+from app.db.models import Match
 from app.engine import Move, get_game, registry
 from tests.e2e.axe import assert_accessible
 from tests.e2e.conftest import CONTEXT, LAPTOP_SIZE, PHONE_SIZE
@@ -250,8 +251,13 @@ def test_the_replay_speaks_german(site, open_page) -> None:  # type: ignore[no-u
     assert page.get_attribute("#replay-back", "aria-label") == "Einen Zug zurück"
     page.keyboard.press("End")
     page.wait_for_function(f"() => {SHOWN} === {total}")
-    winner = NAMES[outcome.winners[0]]
-    assert f"{winner} gewinnt!" in page.inner_text("#replay-result")
+    # The result's sentence is the ending's, in German (docs/decisions/0058).
+    assert summary_text({"game": "panique", "ending": str(outcome.ending),
+                         "details": outcome.details,
+                         "players": [{"seat": s, "nickname": NAMES[s], "winner": s in outcome.winners}
+                                     for s in range(len(outcome.scores))]},
+                        "de") in page.inner_text("#replay-result")
+    assert "gewinnt" in page.inner_text("#replay-result") or outcome.ending == "dawn"
     assert page.title().startswith(f"Panique · Partie {match_id} · Zug {total} von {total}")
     assert_accessible(page, "the German replay")
     assert page.errors == [], page.errors

@@ -151,7 +151,7 @@ def test_the_page_reads_the_agreed_frame_fields(live, new_page) -> None:  # type
     assert "(left)" in chip.inner_text()
     assert "1 player in the room" in host.inner_text("#waiting-note")  # a leaver is not counted
 
-    result = {"summary": "{seat:0} wins", "seed": "ab" * 32, "seed_hash": "cd" * 32, "players": [
+    result = {"ending": "cards_gone", "details": {}, "seed": "ab" * 32, "seed_hash": "cd" * 32, "players": [
         {"seat": 0, "nickname": "Nicole", "score": 0, "rank": 1, "winner": True},
         {"seat": 1, "nickname": "Brendon", "score": -3, "rank": 2, "winner": False}]}
     finished = {**room, "type": "room", "status": "finished", "result": result, "match_id": None}

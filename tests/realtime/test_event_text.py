@@ -1,10 +1,16 @@
 """Events refer to seats structurally: the server never pastes a nickname into event text, and
-the stored summary is rendered in one pass (issue 7, item 3; docs/protocol.md, "Events")."""
+a match's sentence is built from its ending with the names pasted in one pass (docs/protocol.md,
+"Events"; docs/decisions/0058)."""
 
 from __future__ import annotations
 
+from app.api.finished.story import summary_text
 from tests.realtime.helpers import (
-    PanikaTable, room_of, start_panika, wait_frame, wait_type,
+    PanikaTable,
+    room_of,
+    start_panika,
+    wait_frame,
+    wait_type,
 )
 
 
@@ -21,9 +27,11 @@ def test_marker_nicknames_swap_nothing(fast_server, open_fast):
     winners = [p for p in result["players"] if p["winner"]]
     by_seat = {p["seat"]: p["nickname"] for p in result["players"]}
     assert by_seat == {0: "{seat:1}", 1: "{seat:0}"}
-    # The summary names the real winners: with one winner it is exactly "<their name> wins".
+    # The sentence names the real winners: with one, exactly "<their name> wins: no cards left".
+    match = {"game": "panika", "ending": result["ending"], "details": result["details"],
+             "players": result["players"]}
     if len(winners) == 1:
-        assert result["summary"] == f"{winners[0]['nickname']} wins"
+        assert summary_text(match, "en") == f"{winners[0]['nickname']} wins: no cards left"
     # Every event on the wire keeps the engine's markers; the win event's marker is its seat.
     events = [e for f in clients[0].frames if f["type"] == "state" for e in f["events"]]
     wins = [e for e in events if e["kind"] == "win"]
@@ -45,12 +53,12 @@ def test_history_keeps_markers_for_a_late_joiner(server, open_client):
     assert not any("Bob" in t for t in texts), texts
 
 
-def test_summary_is_rendered_in_one_pass(server, open_client):
-    code, clients = room_of(server, open_client, "panika", 3, names=("{seat:2}", "{seat:0}", "Cy"))
-    start_panika(clients)
-    room = server.registry.get(code)
-    assert room.core.frames.names("{seat:0} and {seat:1} win") == "{seat:2} and {seat:0} win"
-    assert room.core.frames.names("{seat:2} wins, {seat:5} not here") == "Cy wins, Seat 6 not here"
+def test_the_sentence_is_rendered_in_one_pass():
+    players = [{"seat": 0, "nickname": "{seat:2}", "winner": True},
+               {"seat": 1, "nickname": "{seat:0}", "winner": True},
+               {"seat": 2, "nickname": "Cy", "winner": False}]
+    match = {"game": "panika", "ending": "cards_gone", "details": {}, "players": players}
+    assert summary_text(match, "en") == "{seat:2} and {seat:0} win: no cards left"
 
 
 def test_state_and_room_frames_carry_the_match_number(server, open_client):

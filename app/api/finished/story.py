@@ -17,6 +17,7 @@ from typing import Any
 from app.engine import EngineError, Move, get_game
 from app.engine.replay import replay
 from app.i18n import catalog, translate
+from app.i18n.endings import ending_text
 from app.i18n.events import event_text
 
 log = logging.getLogger(__name__)
@@ -95,14 +96,20 @@ def move_line(lang: str, line: StoryLine | None) -> str:
 
 
 def summary_text(match: dict[str, Any], lang: str) -> str:
-    """The result in the reader's words. The stored summary is the engine's English with the
-    nicknames pasted in ("Cleo wins with 11 points"): an English page shows it as it is; another
-    language names the winners from the result's rows instead ("Cleo gewinnt!"), and a match
-    without winners (the counter) says so (docs/architecture.md, "Languages")."""
+    """The result in the reader's words: the sentence of the match's ending from the game's
+    catalogs ("Cleo wins with 11 points", "Cleo gewinnt mit 11 Punkten"; app/i18n/endings.py).
+    A match stored before endings were named (docs/decisions/0058) keeps its engine's English
+    sentence on an English page; another language names the winners from the result's rows
+    ("Cleo gewinnt!"), and a match without winners says so."""
+    seats = {p["seat"]: p["nickname"] for p in match["players"]}
+    winners = sorted(p["seat"] for p in match["players"] if p.get("winner"))
+    if match.get("ending"):
+        text = ending_text(lang, match["game"], match["ending"], winners, match.get("details"))
+        if text is not None:
+            return name_seats(text, seats)
     if lang == "en" and match.get("summary"):
         return str(match["summary"])
-    names = [p["nickname"] for p in sorted(match["players"], key=lambda p: p["seat"])
-             if p.get("winner")]
+    names = [seats[s] for s in winners]
     if not names:
         return translate(lang, "match.no_winners")
     joined = names[0] if len(names) == 1 else translate(

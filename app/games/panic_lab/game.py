@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import replace
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -86,6 +87,15 @@ def settle_window_ms(rtt_ms: int) -> int:
     return RTT_CAP_MS - capped_rtt(rtt_ms)
 
 
+class PanicLabEnding(StrEnum):
+    """How a Panic Lab match ends (docs/games/panic-lab.md, "Endings")."""
+
+    TOKENS_REACHED = "tokens_reached"
+    """A player reached the target number of tokens."""
+    ROUND_LIMIT = "round_limit"
+    """Round ``MAX_ROUNDS`` was decided: the most tokens win (nobody, with no token)."""
+
+
 class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
     id: ClassVar[str] = "panic_lab"
     title: ClassVar[str] = "Panic Lab"
@@ -97,6 +107,7 @@ class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
     max_players: ClassVar[int] = 10
     Options = PanicLabOptions
     Action: ClassVar[type[BaseModel]] = PanicLabAction
+    Ending: ClassVar[type[StrEnum]] = PanicLabEnding
     system_actions: ClassVar[frozenset[str]] = frozenset(
         {"reveal", "timeout", "settle", "next_round"})
     max_moves: ClassVar[int] = MAX_ROUNDS * (10 + MOVES_PER_ROUND)
@@ -336,20 +347,14 @@ class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
                 scores=scores,
                 ranks=ranks_from_scores(scores),
                 winners=[state.winner],
-                summary=f"{{seat:{state.winner}}} wins with {_tokens(scores[state.winner])}.",
+                ending=PanicLabEnding.TOKENS_REACHED,
+                details={"n": scores[state.winner]},
             )
         best = max(scores)
         winners = [s for s, n in enumerate(scores) if n == best] if best > 0 else []
-        after = f"after {state.round} rounds"
-        if not winners:
-            summary = f"Nobody wins: nobody has a token {after}."
-        else:
-            names = [f"{{seat:{s}}}" for s in winners]
-            joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-            verb = "wins" if len(names) == 1 else "win"
-            summary = f"{joined} {verb} with {_tokens(best)} {after}."
         return Outcome(scores=scores, ranks=ranks_from_scores(scores), winners=winners,
-                       summary=summary)
+                       ending=PanicLabEnding.ROUND_LIMIT,
+                       details={"n": best, "rounds": state.round})
 
     def timers(self, state: PanicLabState) -> list[Timer]:
         r = state.round

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import StrEnum
 from itertools import permutations
 from typing import Annotated, Any, Literal, Union
 
@@ -93,6 +94,16 @@ class PilzeOptions(GameOptions):
     )
 
 
+class PilzeEnding(StrEnum):
+    """How a Panik Pilze match ends (docs/games/panik-pilze.md, "Endings"): scored the same
+    way either way."""
+
+    PILE_EMPTY = "pile_empty"
+    """The last mushroom card left the pile (by a draw action or in the refill)."""
+    TURN_LIMIT = "turn_limit"
+    """Turn ``rules.MAX_TURNS`` was the last (docs/decisions/0038)."""
+
+
 class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
     id = "panik_pilze"
     title = "Panik Pilze"
@@ -101,6 +112,7 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
     max_players = 5
     Options = PilzeOptions
     Action = PilzeAction
+    Ending = PilzeEnding
     system_actions = frozenset({"timeout"})
     max_moves = rules.MAX_TURNS
     """One move is one turn (a timeout plays the turn), and the rules end the game with turn
@@ -153,7 +165,7 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
             outcome = self.outcome(state)
             assert outcome is not None
             best = outcome.scores[outcome.winners[0]]
-            events.append(Event(outcome.summary, None, "win", {
+            events.append(Event(_win_text(outcome.winners, best), None, "win", {
                 "winners": outcome.winners, "n": best,
                 "msg": "win" if len(outcome.winners) == 1 else "win_shared"}))
         return events
@@ -224,12 +236,12 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
         counts = [state.basket_counts(s) for s in range(state.players)]
         scores = totals(score_baskets(counts), state.players)
         won = winners(state)
-        markers = ["{seat:%d}" % s for s in won]
-        names = markers[0] if len(won) == 1 else ", ".join(markers[:-1]) + " and " + markers[-1]
-        verb = "wins" if len(won) == 1 else "win"
-        best = scores[won[0]]
+        ending = PilzeEnding.TURN_LIMIT if state.end_cause == "limit" else PilzeEnding.PILE_EMPTY
+        details = {"n": scores[won[0]]}
+        if ending is PilzeEnding.TURN_LIMIT:
+            details["turns"] = rules.MAX_TURNS
         return Outcome(scores=scores, ranks=ranks_from_scores(scores), winners=won,
-                       summary=f"{names} {verb} with {best} point{'' if best == 1 else 's'}")
+                       ending=ending, details=details)
 
     def timers(self, state: PilzeState) -> list[Timer]:
         if state.phase == "over" or not state.turn_seconds:
@@ -239,3 +251,11 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
 
     def active_seats(self, state: PilzeState) -> list[int]:
         return [] if state.phase == "over" else [state.turn]
+
+
+def _win_text(won: list[int], best: int) -> str:
+    """The win event's English text (its wording in the catalogs: ``event.panik_pilze.win``)."""
+    markers = ["{seat:%d}" % s for s in won]
+    names = markers[0] if len(won) == 1 else ", ".join(markers[:-1]) + " and " + markers[-1]
+    verb = "wins" if len(won) == 1 else "win"
+    return f"{names} {verb} with {best} point{'' if best == 1 else 's'}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import StrEnum
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, RootModel
@@ -78,6 +79,14 @@ class PanikaOptions(GameOptions):
     )
 
 
+class PanikaEnding(StrEnum):
+    """How a Panika match ends: its rules end every match one way (docs/games/panika.md,
+    "Endings")."""
+
+    CARDS_GONE = "cards_gone"
+    """Someone has no cards left, in hand or pile (everyone who has none wins together)."""
+
+
 class PanikaGame(Game[PanikaState, PanikaOptions]):
     id = "panika"
     title = "Panika"
@@ -86,6 +95,7 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
     max_players = 6
     Options = PanikaOptions
     Action = PanikaAction
+    Ending = PanikaEnding
     system_actions = frozenset({"auto_tap", "close_last_card", "timeout"})
     max_moves = rules.MAX_MOVES
     """The rules end every match by then (``rules.MAX_MOVES``; docs/games/panika.md, "The
@@ -193,10 +203,8 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
         if state.phase != "over":
             return None
         scores = [-state.cards_left(s) for s in range(state.players)]
-        names = " and ".join("{seat:%d}" % s for s in state.winners)
-        verb = "wins" if len(state.winners) == 1 else "win"
         return Outcome(scores=scores, ranks=ranks_from_scores(scores),
-                       winners=list(state.winners), summary=f"{names} {verb}")
+                       winners=list(state.winners), ending=PanikaEnding.CARDS_GONE)
 
     def timers(self, state: PanikaState) -> list[Timer]:
         if state.phase == "over":

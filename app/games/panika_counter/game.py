@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, RootModel
@@ -44,7 +45,7 @@ class CounterState:
     taps: list[int] = field(default_factory=list)
     """Taps each seat made this round."""
     bursts: list[int] = field(default_factory=list)
-    """The burst number of every round that burst, in order (the record's summary lists them)."""
+    """The burst number of every round that burst, in order (the outcome's details list them)."""
     taps_total: list[int] = field(default_factory=list)
     """Taps each seat made in the whole match."""
     ended: bool = False
@@ -96,6 +97,15 @@ def start_round(state: CounterState, rng: SeededRng) -> None:
     state.taps = [0] * state.players
 
 
+class CounterEnding(StrEnum):
+    """How a counter ends (docs/games/panika-counter.md, "Endings")."""
+
+    NEW_COUNTER = "new_counter"
+    """Someone asked for a fresh counter, or the room closed (``closing_action``)."""
+    MOVE_LIMIT = "move_limit"
+    """Its ``MAX_MOVES``-th move ended it (docs/decisions/0038)."""
+
+
 class PanikaCounterGame(Game[CounterState, CounterOptions]):
     id = "panika_counter"
     title = "Panika counter"
@@ -105,6 +115,7 @@ class PanikaCounterGame(Game[CounterState, CounterOptions]):
     open_table = True
     Options = CounterOptions
     Action = CounterAction
+    Ending = CounterEnding
     shared_actions = frozenset({"new_round", "new_counter"})
     closing_action = {"type": "new_counter"}
     """The system move that ends a match still running when its room closes (read by the room:
@@ -194,15 +205,16 @@ class PanikaCounterGame(Game[CounterState, CounterOptions]):
 
     def outcome(self, state: CounterState) -> Outcome | None:
         """Only once ``new_counter`` or the limit ended the match: no winners (a counter has
-        none); a seat's score is its taps over the match; the summary lists the burst numbers to
-        audit (and says when the limit ended it)."""
+        none); a seat's score is its taps over the match; the ending says whether a new counter or
+        the limit ended it, its details the rounds (``n``) and the burst numbers to audit."""
         if not state.ended:
             return None
-        bursts = ", ".join(map(str, state.bursts)) or "none"
-        plural = "round" if state.round == 1 else "rounds"
-        limit = f"; ended at its limit of {MAX_MOVES} moves" if state.ended_by == "limit" else ""
+        ending = CounterEnding.MOVE_LIMIT if state.ended_by == "limit" else \
+            CounterEnding.NEW_COUNTER
         return Outcome(scores=list(state.taps_total), ranks=[1] * state.players, winners=[],
-                       summary=f"Counter of {state.round} {plural}; bursts at: {bursts}{limit}")
+                       ending=ending, details={
+                           "n": state.round, "bursts": ", ".join(map(str, state.bursts)) or "–",
+                           "limit": MAX_MOVES})
 
     def timers(self, state: CounterState) -> list[Timer]:
         if state.ended or state.phase != "burst":

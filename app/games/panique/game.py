@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
+from enum import StrEnum
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, RootModel, StrictInt
@@ -61,6 +62,22 @@ class PaniqueOptions(GameOptions):
     )
 
 
+class PaniqueEnding(StrEnum):
+    """How a night in the house ends (docs/games/panique.md, "Endings"); the state's
+    ``ending`` holds one of these values."""
+
+    ESCAPE = "escape"
+    """An heir escaped the house and wins."""
+    SOLO_ESCAPE = "solo_escape"
+    """The one heir of a solo game escaped."""
+    LAST_ALIVE = "last_alive"
+    """Every other heir is out: the last heir alive wins."""
+    SOLO_DEATH = "solo_death"
+    """The one heir of a solo game is out."""
+    DAWN = "dawn"
+    """The match's last move (``MAX_MOVES``) came with heirs still inside: nobody wins."""
+
+
 class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
     id = "panique"
     title = "Panique"
@@ -69,6 +86,7 @@ class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
     max_players = 5
     Options = PaniqueOptions
     Action = PaniqueAction
+    Ending = PaniqueEnding
     system_actions = frozenset({"timeout"})
     shared_actions = frozenset({"roll"})
     max_moves = rules.MAX_MOVES
@@ -194,8 +212,11 @@ class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
 
         keys = [key(s) for s in range(n)]
         ranks = [1 + sum(1 for other in keys if other > mine) for mine in keys]
-        return Outcome(scores=scores, ranks=ranks, winners=list(state.winners),
-                       summary=_summary(state))
+        ending = PaniqueEnding(state.ending)
+        details = {PaniqueEnding.DAWN: {"n": rules.MAX_MOVES},
+                   PaniqueEnding.SOLO_DEATH: {"heir": 0}}.get(ending, {})
+        return Outcome(scores=scores, ranks=ranks, winners=list(state.winners), ending=ending,
+                       details=details)
 
     def timers(self, state: PaniqueState) -> list[Timer]:
         pending = state.pending
@@ -211,13 +232,3 @@ class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
         if state.phase == "over" or state.pending is None:
             return []
         return list(state.pending.seats)
-
-
-def _summary(state: PaniqueState) -> str:
-    if state.ending in ("escape", "solo_escape"):
-        return "{seat:%d} escapes the house and wins" % state.winners[0]
-    if state.ending == "last_alive":
-        return "{seat:%d} is the last heir alive and wins" % state.winners[0]
-    if state.ending == "dawn":
-        return "Dawn breaks: nobody escaped the house"
-    return "{seat:0} did not survive the night"

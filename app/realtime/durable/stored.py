@@ -36,6 +36,7 @@ from app.engine.replay import replay
 from app.realtime.room.frames import record_events
 from app.realtime.room.match import MatchRun
 from app.realtime.room.members import Member
+from app.realtime.room.members import Standings
 from app.realtime.room.state import RoomState
 from app.realtime.room.text import name_keys
 
@@ -53,6 +54,7 @@ def fingerprint(state: RoomState) -> tuple[Any, ...]:
     (a join by token, say, moves it and changes nothing stored)."""
     return (state.host, state.public, state.status, state.match_number, state.next_member,
             len(state.banned_nonces) + len(state.banned_names), state.options, state.room_options,
+            state.standings.through,
             tuple((m.id, m.nickname, m.seat, m.player, m.bot) for m in state.members.values()))
 
 
@@ -62,7 +64,8 @@ def save_room(state: RoomState) -> SaveRoom:
         code=state.code, game=state.game.id, options=dict(state.options), host=state.host,
         public=state.public, status=state.status, match_number=state.match_number,
         next_member=state.next_member, banned=state.banned_lists(),
-        members=member_records(state), room_options=dict(state.room_options))
+        members=member_records(state), room_options=dict(state.room_options),
+        standings=state.standings.to_json())
 
 
 def start_match(state: RoomState, match: MatchRun) -> StartMatch:
@@ -134,6 +137,7 @@ def restore_state(state: RoomState, stored: StoredRoom) -> dict[str, float]:
     if stored.room_options:
         state.room_options = {**state.room_options, **stored.room_options}
     state.match_number = stored.match_number
+    state.standings = Standings.from_json(stored.standings)
     state.next_member = stored.next_member
     state.banned_nonces = set(stored.banned.get("nonces", ()))
     names = stored.banned.get("names", ())

@@ -11,7 +11,6 @@ client of that seat gets, as a value (``to_bot``).
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Iterable
 from typing import Any
@@ -24,9 +23,6 @@ from app.realtime.room.bots import has_bots
 from app.realtime.room.effects import Effect, Send, SendEach
 from app.realtime.room.members import Client, Member
 from app.realtime.room.state import RoomState
-
-SEAT_MARKER = re.compile(r"\{seat:(\d+)\}")
-"""How an engine's event text names a seat (docs/protocol.md, "Events")."""
 
 
 class Frames:
@@ -65,6 +61,8 @@ class Frames:
             "watchers": len(self.state.watchers),
             "seed_hash": match.seed_hash if match else None,
             "result": self.state.result,
+            "standings": self.state.standings.table(
+                {m.id: m.nickname for m in self.state.members.values()}),
             "match_id": self.state.match_id,
             "save_state": self.state.match_save_state(),
             "match_number": self.state.match_number,
@@ -175,18 +173,6 @@ class Frames:
     def record(self, events: list[Event]) -> list[dict[str, Any]]:
         """Events as frames, kept in the room's history (``record_events``)."""
         return record_events(self.state.history, events)
-
-    def names(self, text: str) -> str:
-        """``{seat:N}`` in an engine's text replaced by that seat's nickname, in one pass: a
-        nickname that looks like a marker is pasted as it is, never expanded again. Used for the
-        stored summary only; events go out with their markers."""
-        names = {m.seat: m.nickname for m in self.state.members.values() if m.seat is not None}
-
-        def name(found: re.Match[str]) -> str:
-            seat = int(found.group(1))
-            return names.get(seat, f"Seat {seat + 1}")
-
-        return SEAT_MARKER.sub(name, text)
 
 
 def record_events(history: deque[str], events: Iterable[Event]) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from app.realtime.room.bots import TAKEOVER_DIFFICULTY, has_bots
 from app.realtime.room.effects import Counted, Effect, Later, Save, TakeoverCheck
 from app.realtime.room.frames import Frames
 from app.realtime.room.match import MatchRun
-from app.realtime.room.members import Client, Member
+from app.realtime.room.members import Client, Member, Placed
 from app.realtime.room.state import RoomState
 
 log = logging.getLogger(__name__)
@@ -185,9 +185,11 @@ class MatchLife:
                          outcome.ranks[seat], seat in outcome.winners, seat_bots.get(seat))
             for seat in seats
         ]
-        summary = self.frames.names(outcome.summary)
+        ending = str(outcome.ending)
+        details = dict(outcome.details)
         self.state.result = {
-            "summary": summary,
+            "ending": ending,
+            "details": details,
             "seed": match.seed.hex(),
             "seed_hash": match.seed_hash,
             "players": [vars(pl) for pl in players],
@@ -198,9 +200,21 @@ class MatchLife:
             game=self.state.game.id, room_code=self.state.code, options=match.options,
             seed=match.seed.hex(),
             seed_hash=match.seed_hash, started_at=match.started_at, ended_at=self.state.now.wall,
-            summary=summary, players=players, log=match.log.snapshot(),
+            players=players, log=match.log.snapshot(), ending=ending, details=details,
         )
+        self._count_standings(players)
         self.out.append(Save(record, match))
+
+    def _count_standings(self, players: list[PlayerResult]) -> None:
+        """The finished match in the evening's standings (``Standings``, in members.py), each
+        seat as the member in it; an open table (the counter: no winners, no places) counts
+        nothing."""
+        if self.state.game.open_table:
+            return
+        members = {m.seat: m for m in self.state.members.values() if m.seat is not None}
+        placed = [Placed(members[p.seat].id, p.nickname, p.rank, p.winner, members[p.seat].bot)
+                  for p in players if p.seat in members]
+        self.state.standings.count(self.state.match_number, placed)
 
     def drop_running_match(self) -> None:
         """The room closes (idle, or a stop without durable rooms) with a match still running:

@@ -20,6 +20,7 @@ from app.realtime.room.bots import BotSeats
 from app.realtime.room.effects import Now
 from app.realtime.room.match import MatchRun
 from app.realtime.room.members import Client, Member
+from app.realtime.room.members import Standings
 from app.realtime.room.timers import TimerBoard
 
 if TYPE_CHECKING:
@@ -94,6 +95,8 @@ class RoomState:
     """1 for the room's first match, +1 on each start or rematch (0 before the first)."""
     match_id: int | None = None
     result: dict[str, Any] | None = None
+    standings: Standings = field(default_factory=Standings)
+    """The evening's wins and points per member over the room's finished matches."""
     history: deque[str] = field(default_factory=lambda: deque(maxlen=HISTORY_LIMIT))
     """The match's last events as JSON text: kept as text, the collector never walks them
     (docs/performance.md, "The collector freezes what it has walked"); a ``str``, as orjson's

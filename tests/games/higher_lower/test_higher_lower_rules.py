@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from app.engine import IllegalAction, Move, NotYourTurn, SeededRng, get_game, get_package
+from tests.endings import said
 
 GAME = get_game("higher_lower")
 
@@ -59,7 +60,10 @@ def test_a_player_out_of_lives_is_skipped_and_the_last_one_in_ends_it_most_point
     assert state.over and events[-1].data == {"msg": "last_one"}
     outcome = GAME.outcome(state)  # type: ignore[union-attr]
     assert outcome is not None and outcome.winners == [0, 2]  # a tie shares the win
-    assert outcome.summary == "{seat:0} and {seat:2} win"
+    assert outcome.ending == "last_player"
+    assert said("higher_lower", outcome) == "One player is left: P0 and P2 win with 1 point"
+    assert said("higher_lower", outcome, "de") == (
+        "Einer ist übrig: P0 und P2 gewinnen mit 1 Punkt")
 
 
 def test_the_deck_running_out_ends_the_match_within_its_bound() -> None:
@@ -69,6 +73,10 @@ def test_the_deck_running_out_ends_the_match_within_its_bound() -> None:
         _guess(state, state.turn, _right(state))
         moves += 1
     assert moves == GAME.max_moves == 49 and state.deck == []  # type: ignore[union-attr]
+    outcome = GAME.outcome(state)  # type: ignore[union-attr]
+    assert outcome is not None and outcome.ending == "deck_empty"
+    assert said("higher_lower", outcome).startswith("The deck is empty: P")
+    assert said("higher_lower", outcome, "de").startswith("Der Stapel ist leer: P")
 
 
 def test_the_timer_says_higher_and_only_the_player_whose_turn_it_is_may_guess() -> None:

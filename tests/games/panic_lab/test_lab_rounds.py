@@ -8,6 +8,7 @@ import pytest
 
 from app.engine import IllegalAction, MalformedAction, Move
 from app.games.panic_lab import GAME
+from tests.endings import said
 
 from .rings import answer, claim, start, system, wrong_tiles
 
@@ -233,7 +234,9 @@ def test_match_ends_at_target_tokens_with_the_right_outcome():
     outcome = GAME.outcome(state)
     assert outcome.winners == [2] and outcome.scores == [1, 1, 5]
     assert outcome.ranks == [2, 2, 1]
-    assert outcome.summary == "{seat:2} wins with 5 tokens."
+    assert outcome.ending == "tokens_reached" and outcome.details == {"n": 5}
+    assert said("panic_lab", outcome) == "P2 wins with 5 tokens"
+    assert said("panic_lab", outcome, "de") == "P2 gewinnt mit 5 Markern"
     assert GAME.timers(state) == [] and GAME.active_seats(state) == []
     assert state.last_round["winner"] == 2
     for kind in ("next_round", "reveal"):
@@ -339,7 +342,10 @@ def test_the_last_round_ends_the_match_and_the_most_tokens_share_the_win():
     assert state.phase == "over" and state.winner is None and state.tokens == [1, 1, 0]
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == [0, 1] and outcome.ranks == [1, 1, 3]
-    assert outcome.summary == "{seat:0} and {seat:1} win with 1 token after 250 rounds."
+    assert outcome.ending == "round_limit" and outcome.details == {"n": 1, "rounds": 250}
+    assert said("panic_lab", outcome) == "Round 250 was the last: P0 and P1 win with 1 token"
+    assert said("panic_lab", outcome, "de") == (
+        "Runde 250 war die letzte: P0 und P1 gewinnen mit 1 Marker")
     assert GAME.timers(state) == [] and GAME.legal_actions(state, None) == []
     assert all(GAME.legal_actions(state, seat) == [] for seat in range(3))
     with pytest.raises(IllegalAction):
@@ -351,7 +357,11 @@ def test_a_last_round_with_no_token_anywhere_has_no_winner():
     _rounds_to_the_limit(state, rng, {})
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == [] and outcome.ranks == [1, 1]
-    assert outcome.summary == "Nobody wins: nobody has a token after 250 rounds."
+    assert outcome.ending == "round_limit"
+    assert said("panic_lab", outcome) == (
+        "Round 250 was the last: nobody has a token, nobody wins")
+    assert said("panic_lab", outcome, "de") == (
+        "Runde 250 war die letzte: niemand hat einen Marker, niemand gewinnt")
 
 
 def test_a_token_that_reaches_the_target_in_the_last_round_wins_as_always():

@@ -6,6 +6,7 @@ import pytest
 from app.engine import IllegalAction
 from app.games.panik_pilze import GAME
 from app.games.panik_pilze.scoring import score_type
+from tests.endings import said
 
 from .pilze_helpers import act, build, card, counts
 
@@ -55,6 +56,9 @@ def test_the_last_turn_a_match_may_have_ends_it_scored_as_any_end() -> None:
     outcome = GAME.outcome(state)
     scores = totals(score_baskets([state.basket_counts(s) for s in range(3)]), 3)
     assert outcome is not None and outcome.scores == scores
+    assert outcome.ending == "turn_limit" and outcome.details["turns"] == 300
+    assert said("panik_pilze", outcome).startswith("Turn 300 was the last: P")
+    assert said("panik_pilze", outcome, "de").startswith("Zug 300 war der letzte: P")
     assert GAME.view(state, None)["end_cause"] == "limit" and GAME.timers(state) == []
     with pytest.raises(IllegalAction, match="over"):
         act(state, state.turn, {"type": "swap", "cards": [state.hands[state.turn][0]]}, rng=rng)
@@ -139,7 +143,10 @@ def test_outcome_totals_the_pad_and_the_best_total_wins() -> None:
     # chef 3/2/0, panik 2/4/0, gifti 0/0/3.
     assert outcome.scores == [5, 6, 3]
     assert outcome.winners == [1] and outcome.ranks == [2, 1, 3]
-    assert outcome.summary == "{seat:1} wins with 6 points"
+    assert outcome.ending == "pile_empty" and outcome.details == {"n": 6}
+    assert said("panik_pilze", outcome) == "The pile is empty: P1 wins with 6 points"
+    assert said("panik_pilze", outcome, "de") == (
+        "Der Stapel ist leer: P1 gewinnt mit 6 Punkten")
     view = GAME.view(state, None)
     assert view["score"]["totals"] == [5, 6, 3]
     assert view["score"]["by_type"]["panik"] == [2, 4, 0]
@@ -152,12 +159,13 @@ def test_equal_totals_share_the_victory() -> None:
     assert outcome.scores == [3, 3, 3] and outcome.winners == [0, 1, 2]
     assert outcome.ranks == [1, 1, 1]
     # Three or more names read as a list ("A, B and C"), as the event catalog's {seats:...}
-    # writes them, so the stored summary and the page's wording agree.
-    assert outcome.summary == "{seat:0}, {seat:1} and {seat:2} win with 3 points"
+    # writes them, so the ending's sentence and the win event's wording agree.
+    assert said("panik_pilze", outcome) == "The pile is empty: P0, P1 and P2 win with 3 points"
     from app.i18n.events import event_text
 
     assert event_text("en", "panik_pilze", "win", None,
-                      {"winners": [0, 1, 2], "n": 3, "msg": "win_shared"}, "") == outcome.summary
+                      {"winners": [0, 1, 2], "n": 3, "msg": "win_shared"}, "") == (
+        "{seat:0}, {seat:1} and {seat:2} win with 3 points")
 
 
 def test_two_player_outcome() -> None:

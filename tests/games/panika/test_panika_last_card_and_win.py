@@ -4,8 +4,9 @@ card", "Win check")."""
 import pytest
 
 from app.engine import IllegalAction, SeededRng
-from app.games.panika.cards import CARDS
 from app.games.panika import GAME
+from app.games.panika.cards import CARDS
+from tests.endings import said
 
 from .panika_helpers import act, build, play, tap, total_cards
 
@@ -235,7 +236,9 @@ def test_everyone_without_cards_wins_together():
     assert state.winners == [1, 2]
     outcome = GAME.outcome(state)
     assert outcome.ranks[1] == outcome.ranks[2] == 1 and outcome.winners == [1, 2]
-    assert outcome.summary == "{seat:1} and {seat:2} win"
+    assert outcome.ending == "cards_gone" and outcome.details == {}
+    assert said("panika", outcome) == "P1 and P2 win: no cards left"
+    assert said("panika", outcome, "de") == "P1 und P2 gewinnen: keine Karten mehr"
 
 
 def test_outcome_ranks_others_by_fewest_cards_left_score_minus_cards():

@@ -8,6 +8,7 @@ from app.engine import IllegalAction, MalformedAction, Move, SeededRng
 from app.engine.replay import replay
 from app.games.panika_counter import GAME
 from app.games.panika_counter.game import CounterState
+from tests.endings import said
 from tests.stats import uniform_p
 
 
@@ -198,7 +199,10 @@ def test_counter_outcome_without_a_burst_says_none_and_ranks_everyone_first():
     act(state, rng, 3, "tap")
     act(state, rng, 3, "new_counter")
     outcome = GAME.outcome(state)
-    assert outcome.summary == "Counter of 1 round; bursts at: none"
+    assert outcome.ending == "new_counter"
+    assert outcome.details == {"n": 1, "bursts": "–", "limit": 10_000}
+    assert said("panika_counter", outcome) == "Counter of 1 round; bursts at: –"
+    assert said("panika_counter", outcome, "de") == "Zähler mit 1 Runde; geplatzt bei: –"
     assert outcome.winners == [] and outcome.ranks == [1] * 10
     assert outcome.scores == [0, 0, 0, 1, 0, 0, 0, 0, 0, 0]
     assert GAME.view(state, None)["you"] is None and len(GAME.view(state, 0)["taps"]) == 10

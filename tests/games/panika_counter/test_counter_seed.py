@@ -15,8 +15,8 @@ from app.engine.replay import replay
 from app.games.panika_counter import GAME
 from app.realtime.room.effects import CloseRoom
 from tests.clock import wait_until
+from tests.endings import said
 from tests.realtime.helpers import wait_frame, wait_type
-
 
 
 def _step(state, seat, action, rng):
@@ -37,7 +37,7 @@ def test_new_counter_ends_the_match_and_the_seed_rederives_every_burst():
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == []
     assert outcome.scores == [sum(state.bursts), 0, 0]
-    listed = [int(n) for n in re.findall(r"\d+", outcome.summary.split(":")[1])]
+    listed = [int(n) for n in re.findall(r"\d+", outcome.details["bursts"])]
     assert listed == state.bursts and len(listed) == 3
     # An auditor draws the same numbers from the seed: one draw from 21..30 per round.
     audit = SeededRng(seed)
@@ -174,8 +174,10 @@ def test_taps_taken_back_end_the_counter_with_its_limit_th_move():
                               "revealed and a new counter starts")
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == []
-    assert outcome.summary == ("Counter of 1 round; bursts at: none; "
-                               "ended at its limit of 10000 moves")
+    assert outcome.ending == "move_limit"
+    assert outcome.details == {"n": 1, "bursts": "–", "limit": 10_000}
+    assert said("panika_counter", outcome) == (
+        "Counter of 1 round; bursts at: –; ended at its limit of 10000 moves")
     assert state.ended_by == "limit" and GAME.timers(state) == []
     assert GAME.legal_actions(state, 0) == [] and GAME.active_seats(state) == []
     with pytest.raises(IllegalAction):
@@ -196,7 +198,7 @@ def test_the_limit_and_a_burst_on_the_same_tap_are_both_told(monkeypatch):
         _step(state, 0, {"type": "tap"}, rng)
     events = _step(state, 1, {"type": "tap"}, rng)
     assert [e.kind for e in events] == ["burst", "limit"]
-    assert state.bursts == [21] and GAME.outcome(state).summary.endswith(
+    assert state.bursts == [21] and said("panika_counter", GAME.outcome(state)).endswith(
         "bursts at: 21; ended at its limit of 5 moves")
 
 
@@ -230,7 +232,8 @@ def test_at_its_limit_the_room_saves_the_counter_and_starts_a_new_one(server, op
     done = wait_frame(ann, lambda f: f["type"] == "room" and f["status"] == "finished", mark)
     seed = done["result"]["seed"]
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == seed_hash
-    assert done["result"]["summary"].endswith("ended at its limit of 12 moves")
+    assert done["result"]["ending"] == "move_limit"
+    assert done["result"]["details"] == {"n": 1, "bursts": "–", "limit": 12}
     fresh = wait_frame(ann, lambda f: f["type"] == "room" and f["match_number"] == 2, mark)
     assert fresh["status"] == "playing" and fresh["seed_hash"] != seed_hash
     bob.action({"type": "tap"})

@@ -15,6 +15,7 @@ from app.engine import Move, SeededRng
 from app.engine.replay import replay
 from app.games.panique import GAME
 from app.games.panique.state import PaniqueState
+from tests.endings import said
 
 MAX_MOVES = 3000
 
@@ -92,3 +93,25 @@ def test_many_seeds_reach_every_ending() -> None:
         state, _ = play_random(1 + i % 5, b"end%d" % i, random.Random(i), {})
         endings.add(state.ending)
     assert endings == {"escape", "last_alive", "solo_escape", "solo_death"}
+
+
+def test_each_ending_is_named_by_the_outcome_and_said_in_both_languages() -> None:
+    """Escape, last alive, a solo escape and a solo death, each reached by a random legal game
+    (dawn: test_panique_turns.py), named by the outcome and said from the catalogs."""
+    sentences = {"escape": ("escapes the house and wins", "entkommt dem Haus und gewinnt"),
+                 "solo_escape": ("escapes the house and wins", "entkommt dem Haus und gewinnt"),
+                 "last_alive": ("is the last heir alive and wins",
+                                "überlebt als letzter Erbe und gewinnt"),
+                 "solo_death": ("P0 did not survive the night",
+                                "P0 hat die Nacht nicht überlebt")}
+    seen = set()
+    for i in range(200):
+        state, _ = play_random(1 + i % 5, b"end%d" % i, random.Random(i), {})
+        if state.ending in seen:
+            continue
+        seen.add(state.ending)
+        outcome = GAME.outcome(state)
+        assert outcome is not None and outcome.ending == state.ending
+        en, de = sentences[state.ending]
+        assert en in said("panique", outcome) and de in said("panique", outcome, "de")
+    assert seen == set(sentences)

@@ -11,9 +11,9 @@ import pytest
 from app.engine import IllegalAction, Move, NotYourTurn
 from app.games.panique import GAME
 from app.games.panique.rules import ROLL_SECONDS
+from tests.endings import said
 
 from .panique_helpers import act, choose, entry_ids, in_play, new_game, pending, roll
-
 
 # --- the first player ------------------------------------------------------------------------
 
@@ -169,7 +169,8 @@ def test_escape_wins() -> None:
     assert events[-1].kind == "win"
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == [0] and outcome.ranks[0] == 1
-    assert outcome.summary == "{seat:0} escapes the house and wins"
+    assert outcome.ending == "escape"
+    assert said("panique", outcome) == "P0 escapes the house and wins"
     assert GAME.active_seats(state) == [] and GAME.timers(state) == []
     with pytest.raises(IllegalAction):
         roll(state, 1, seat=1)
@@ -241,7 +242,7 @@ def test_solo_the_heir_rolls_everything_and_escape_wins() -> None:
     state.heirs[0].space = 27
     roll(state, 3)  # 2 steps from the Circle's 1
     assert state.ending == "solo_escape" and state.winners == [0]
-    assert GAME.outcome(state).summary == "{seat:0} escapes the house and wins"
+    assert said("panique", GAME.outcome(state)) == "P0 escapes the house and wins"
 
 
 def test_solo_death_loses() -> None:
@@ -253,7 +254,9 @@ def test_solo_death_loses() -> None:
     assert state.ending == "solo_death" and state.winners == []
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == []
-    assert outcome.summary == "{seat:0} did not survive the night"
+    assert outcome.ending == "solo_death"
+    assert said("panique", outcome) == "P0 did not survive the night"
+    assert said("panique", outcome, "de") == "P0 hat die Nacht nicht überlebt"
 
 
 # --- timers, defaults, validation, views -----------------------------------------------------
@@ -366,7 +369,10 @@ def test_the_matchs_last_move_ends_the_night_at_dawn_and_nobody_wins() -> None:
     assert state.phase == "over" and state.ending == "dawn" and state.pending is None
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == []
-    assert outcome.summary == "Dawn breaks: nobody escaped the house"
+    assert outcome.ending == "dawn" and outcome.details == {"n": 2000}
+    assert said("panique", outcome) == "Dawn breaks after 2000 moves: nobody escaped the house"
+    assert said("panique", outcome, "de") == (
+        "Der Morgen graut nach 2000 Zügen: niemand ist dem Haus entkommen")
     spaces = [h.space for h in state.heirs]
     assert outcome.scores == spaces
     assert outcome.ranks == [1 + sum(o > s for o in spaces) for s in spaces]

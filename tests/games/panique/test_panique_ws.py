@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.api.finished.story import summary_text
 from app.engine import Move, get_game
 from app.engine.replay import replay
 from tests.live import Client
@@ -157,13 +158,15 @@ def test_a_whole_match_is_saved_and_replays_from_its_record(fast_server, open_fa
         assert all(v == views[0] for v in views)
     room = wait_frame(clients[0], lambda f: f["type"] == "room" and f["match_id"] is not None,
                       0, 10)
-    assert "{seat:" not in room["result"]["summary"]
+    assert room["result"]["ending"] in list(get_game("panique").Ending)
     with fast_server.http() as http:
         stored = http.get(f"/api/matches/{room['match_id']}").json()
         page = http.get(f"/matches/{room['match_id']}")
         listed = http.get("/api/matches", params={"game": "panique"}).json()
     assert page.status_code == 200 and "Panique" in page.text
-    assert room["result"]["summary"] in page.text.replace("&#39;", "'")
+    match = {"game": "panique", "ending": room["result"]["ending"],
+             "details": room["result"]["details"], "players": room["result"]["players"]}
+    assert summary_text(match, "en") in page.text.replace("&#39;", "'")
     assert [m["id"] for m in listed] == [room["match_id"]]
     assert stored["game"] == "panique" and stored["options"] == {"choice_seconds": 30}
     game = get_game("panique")

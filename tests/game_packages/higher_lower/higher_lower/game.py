@@ -4,6 +4,7 @@ interface, as every game is (docs/adding-a-game.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, RootModel
@@ -56,6 +57,13 @@ class HigherLowerOptions(GameOptions):
                               description="Seconds to guess before the timer guesses higher.")
 
 
+class HigherLowerEnding(StrEnum):
+    """How a match ends: the deck ran out (its bound), or one player or none is left."""
+
+    DECK_EMPTY = "deck_empty"
+    LAST_PLAYER = "last_player"
+
+
 class HigherLowerGame(Game[HigherLowerState, HigherLowerOptions]):
     id = "higher_lower"
     title = "Higher or Lower"
@@ -64,6 +72,7 @@ class HigherLowerGame(Game[HigherLowerState, HigherLowerOptions]):
     max_players = 6
     Options = HigherLowerOptions
     Action = HigherLowerAction
+    Ending = HigherLowerEnding
     system_actions = frozenset({"timeout"})
     max_moves = len(CARDS) - 1
     """Every move turns a card, and one is face up from the start: at most 49 moves."""
@@ -138,9 +147,10 @@ class HigherLowerGame(Game[HigherLowerState, HigherLowerOptions]):
             return None
         best = max(state.points)
         winners = [s for s in range(state.players) if state.points[s] == best]
-        names = " and ".join("{seat:%d}" % s for s in winners)
-        return Outcome(list(state.points), ranks_from_scores(state.points), winners,
-                       names + (" wins" if len(winners) == 1 else " win"))
+        ending = HigherLowerEnding.DECK_EMPTY if not state.deck else \
+            HigherLowerEnding.LAST_PLAYER
+        return Outcome(list(state.points), ranks_from_scores(state.points), winners, ending,
+                       {"n": best})
 
     def timers(self, state: HigherLowerState) -> list[Timer]:
         if state.over:
