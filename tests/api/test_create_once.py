@@ -9,6 +9,7 @@ import pytest
 from fastapi import HTTPException
 
 from app.api.create_once import KEPT_SECONDS, CreateOnce, checked_key
+from tests.live import run_async
 
 
 class Maker:
@@ -38,7 +39,7 @@ def test_a_key_answers_one_room_for_its_time_and_per_address() -> None:
         expired = await once.answer("10.0.0.1", "key-aaaa", make)
         return [*together, later, elsewhere, no_key, expired]
 
-    assert [a["room"] for a in asyncio.run(run())] == [1, 1, 1, 1, 2, 3, 4]
+    assert [a["room"] for a in run_async(run())] == [1, 1, 1, 1, 2, 3, 4]
 
 
 def test_a_failed_create_keeps_nothing_and_tells_those_waiting() -> None:
@@ -54,7 +55,7 @@ def test_a_failed_create_keeps_nothing_and_tells_those_waiting() -> None:
                                       return_exceptions=True)
         return failed, await once.answer("a", "key-bbbb", Maker())
 
-    failed, made = asyncio.run(run())
+    failed, made = run_async(run())
     assert all(isinstance(f, HTTPException) and f.status_code == 429 for f in failed)
     assert made == {"room": 1}
 
