@@ -61,6 +61,11 @@ class MatchRecord:
     """Every move of the match in order, the actions as JSON (``Move.logged``): the room hands
     over its ``MoveLog`` (``MoveLog.snapshot``), whose moves are never decoded on the way to the
     database (``log_json``)."""
+    draws: list[dict[str, Any]] | None = None
+    """Every chance step the match drew, in order (``MatchRun.draws``: docs/fairness.md);
+    ``None`` only in a record written before they were recorded (an old outbox entry)."""
+    events_digest: str | None = None
+    """The SHA-256 of the match's events, move by move (``app.engine.chance.EventDigest``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as plain JSON values."""
@@ -172,7 +177,8 @@ def _match_insert(dialect: str, record: MatchRecord) -> Statement:
     return insert_statement(dialect, "matches", MATCH_RECORD_COLUMNS, [(
         record.game, record.room_code, json_dumps(record.options), record.seed,
         record.seed_hash, time(record.started_at), time(record.ended_at), record.summary,
-        moves_json(record.log))], " ON CONFLICT (seed_hash) DO NOTHING RETURNING id")
+        moves_json(record.log), None if record.draws is None else json_dumps(record.draws),
+        record.events_digest)], " ON CONFLICT (seed_hash) DO NOTHING RETURNING id")
 
 
 def _match_id_query(dialect: str, seed_hash: str) -> Statement:
@@ -200,6 +206,8 @@ def _insert_match(db: Database, record: MatchRecord) -> int:
                 ended_at=record.ended_at,
                 summary=record.summary,
                 log=record.log_json(),  # the JSON column's serializer is orjson
+                draws=record.draws,
+                events_digest=record.events_digest,
             )
         )
         inserted = result.inserted_primary_key
@@ -263,6 +271,8 @@ def get_match(db: Database, *, match_id: int) -> dict[str, Any] | None:
             seed=match.seed,
             seed_hash=match.seed_hash,
             actions=[{"index": i, **move} for i, move in enumerate(match.log)],
+            draws=match.draws,
+            events_digest=match.events_digest,
         )
         return detail
 
@@ -280,7 +290,8 @@ def get_match_text(db: Database, *, match_id: int) -> tuple[dict[str, Any], str]
         if match is None:
             return None
         detail = _match_summary(match)
-        detail.update(options=match.options, seed=match.seed, seed_hash=match.seed_hash)
+        detail.update(options=match.options, seed=match.seed, seed_hash=match.seed_hash,
+                      draws=match.draws, events_digest=match.events_digest)
         text = session.scalar(select(cast(Match.log, Text)).where(Match.id == match_id))
         return detail, str(text)
 

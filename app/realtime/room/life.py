@@ -199,6 +199,7 @@ class MatchLife:
             seed=match.seed.hex(),
             seed_hash=match.seed_hash, started_at=match.started_at, ended_at=self.state.now.wall,
             summary=summary, players=players, log=match.log.snapshot(),
+            draws=list(match.draws()), events_digest=match.events.hexdigest(),
         )
         self.out.append(Save(record, match))
 
