@@ -65,6 +65,11 @@ def shown(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def counted(n: int, thing: str) -> str:
+    """``n`` things, in the plural unless one (``1 chance step``, ``2 moves``)."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def check_match(match: dict[str, Any]) -> Verdict:
     """The whole check of one match record (the JSON of ``GET /api/matches/{id}``)."""
     verdict = Verdict()
@@ -107,7 +112,7 @@ def check_match(match: dict[str, Any]) -> Verdict:
         verdict.problems.append(f"move {index} ({shown(match['actions'][index], 100)}) is "
                                 f"refused by {game.id}'s rules: {refusal}")
         return verdict
-    verdict.checked.append(f"{len(moves)} moves replayed through {game.id}'s rules")
+    verdict.checked.append(f"{counted(len(moves), 'move')} replayed through {game.id}'s rules")
     _compare_events(match.get("events_digest"), digest.hexdigest(), verdict)
     _compare_outcome(game.outcome(done.state), players, verdict)
     return verdict
@@ -159,11 +164,12 @@ def _compare_draws(recorded: Any, drawn: Sequence[dict[str, Any]], verdict: Verd
     if wrong > SHOWN:
         verdict.problems.append(f"... and {wrong - SHOWN} more chance steps differ")
     if len(recorded) != len(drawn):
-        verdict.problems.append(f"the record lists {len(recorded)} chance steps; the rules draw "
-                                f"{len(drawn)} over the same moves")
+        verdict.problems.append(f"the record lists {counted(len(recorded), 'chance step')}; the "
+                                f"rules draw {len(drawn)} over the same moves")
     if not wrong and len(recorded) == len(drawn):
-        verdict.checked.append(f"{len(drawn)} chance steps re-derived through the rules, each "
-                               "with its name, operation, arguments and result, in order")
+        verdict.checked.append(f"{counted(len(drawn), 'chance step')} re-derived through the "
+                               "rules, each with its name, operation, arguments and result, in "
+                               "order")
 
 
 def _compare_events(recorded: Any, replayed: str, verdict: Verdict) -> None:
