@@ -231,8 +231,9 @@ def test_no_tampered_match_is_called_fair_alone(case, tmp_path):
 
 @pytest.mark.parametrize("case", [
     "a counter tapped to 25 past its burst at 21", "a game name with a trailing space",
-    "Panika with an extra burst draw", "Panika's draws out of their order",
-    "Pilze's sides drawn before its shuffle",
+    "Panika with an extra burst draw", "Panika with a burst draw missing",
+    "Panika's draws out of their order", "Pilze's sides drawn before its shuffle",
+    "Pilze's reshuffle left out",
 ])
 def test_in_a_clone_the_checker_finds_what_the_rules_refuse(case, tmp_path):
     """What alone it cannot tell, the whole check it runs in a clone of the site finds: every
