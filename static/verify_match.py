@@ -198,7 +198,7 @@ def rederive_all(seed, draws, notes):
             expected = rederive(stream, op, args)
         except ValueError as error:
             problems.append("draw %d (%s %s): %s; the draws after it cannot be checked"
-                            % (index, op, short(args), error))
+                            % (index, short(op), short(args), error))
             return problems
         counts[op] = counts.get(op, 0) + 1
         if draw.get("result") != expected:

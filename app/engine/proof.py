@@ -20,6 +20,7 @@ prints the verdict, and ``static/verify_match.py`` runs it when the site's code 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -56,8 +57,6 @@ class Verdict:
 def shown(value: Any, limit: int = 60) -> str:
     """A value of the record as JSON text, escaped (nothing in a record can write to the
     terminal) and cut short."""
-    import json
-
     try:
         text = json.dumps(value, ensure_ascii=True)
     except (TypeError, ValueError, RecursionError):
@@ -100,7 +99,8 @@ def check_match(match: dict[str, Any]) -> Verdict:
         done = replay(game, seats, match.get("options") or {}, seed, moves, rng=rng,
                       stop_at_refusal=True, watch=watch)
     except EngineError as error:  # the options or the set-up refused
-        verdict.problems.append(f"the match cannot be set up by {game.id}'s rules: {error}")
+        verdict.problems.append(f"the match cannot be set up by {game.id}'s rules: "
+                                f"{shown(str(error), 200)}")
         return verdict
     except Exception as error:  # noqa: BLE001 - a crafted record the rules cannot take
         verdict.problems.append(f"the rules of {game.id} fail on this record: "
@@ -110,7 +110,7 @@ def check_match(match: dict[str, Any]) -> Verdict:
     if done.refused is not None:
         index, refusal = done.refused
         verdict.problems.append(f"move {index} ({shown(match['actions'][index], 100)}) is "
-                                f"refused by {game.id}'s rules: {refusal}")
+                                f"refused by {game.id}'s rules: {shown(str(refusal), 200)}")
         return verdict
     verdict.checked.append(f"{counted(len(moves), 'move')} replayed through {game.id}'s rules")
     _compare_events(match.get("events_digest"), digest.hexdigest(), verdict)

@@ -301,6 +301,7 @@ def test_the_checker_prints_the_match_s_text_escaped(a_panika_match, tmp_path):
 
 @pytest.mark.parametrize("draw, says", [
     ({"op": ["randbelow"], "args": [6], "result": 1}, "unknown operation"),
+    ({"op": "\u001b[2J\u202e", "args": [6], "result": 1}, 'draw 0 ("\\u001b[2J\\u202e" [6])'),
     ({"op": "shuffle", "args": [10**9], "result": []}, "beyond any game"),
     ({"op": "shuffle", "args": [10**7], "result": []}, "beyond any game"),
     ({"op": "getrandbits", "args": [10**12], "result": 0}, "beyond any game"),

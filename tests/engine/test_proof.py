@@ -57,7 +57,7 @@ def test_what_the_whole_check_says_of_each_new_tampering():
     def said(case: str) -> str:
         return "\n".join(check_match(tampered(case)).problems)
 
-    assert re.search(r"move 21 .* refused by panika_counter's rules: the counter burst",
+    assert re.search(r"move 21 .* refused by panika_counter's rules: \"the counter burst",
                      said("a counter tapped to 25 past its burst at 21"))
     assert 'no game "panika " on this site' in said("a game name with a trailing space")
     assert re.search(r"the record lists \d+ chance steps; the rules draw \d+",
@@ -75,6 +75,16 @@ def test_changed_events_or_outcome_are_mismatches():
     match["players"][0]["score"] += 1
     verdict = check_match(match)
     assert any(p.startswith("seat 0: the record says score") for p in verdict.problems)
+
+
+def test_what_the_record_says_is_reported_escaped():
+    """A move the rules refuse, its text crafted to write to a terminal: reported as JSON text."""
+    match = a_match("panika")
+    match["actions"].append({"index": len(match["actions"]), "seat": 0, "at_ms": 1,
+                             "action": {"type": "\u001b[2J\u202e"}})
+    said = "\n".join(check_match(match).problems)
+    assert "refused by panika's rules" in said
+    assert "\x1b" not in said and "\u202e" not in said and "\\u001b[2J" in said
 
 
 def test_a_record_without_events_is_not_called_fair():
