@@ -1,4 +1,5 @@
-"""``python3 -m app serve`` and ``python3 -m app test``: the two set-up commands of the README.
+"""``python3 -m app serve`` and ``python3 -m app test``: the two set-up commands of the README;
+``python3 -m app verify <match>``: the whole check of a finished match (app/verify.py).
 
 This file runs on a bare Python 3.11+: standard library only until the project's virtual
 environment exists. It creates ``.venv`` when missing, installs (or updates) the project's
@@ -17,7 +18,10 @@ dependencies when ``pyproject.toml`` changed, then runs itself again inside ``.v
   ``docs/screenshots/`` (a plain run writes them into the ignored ``test-results/``); extra
   arguments go to pytest.
 
-Both are safe to run again: nothing is reinstalled when nothing changed.
+- ``verify <match URL | id | JSON file | ->``: replay a finished match through its game's rules
+  and compare every chance step, event and the outcome with its record (docs/fairness.md).
+
+All are safe to run again: nothing is reinstalled when nothing changed.
 """
 
 from __future__ import annotations
@@ -224,12 +228,27 @@ def _test(args: list[str]) -> int:
     return pytest.main(_pytest_args(args))
 
 
+def _verify(args: list[str]) -> int:
+    from app.verify import main as verify
+
+    return verify(args)
+
+
+def _absolute(command: str, rest: list[str]) -> list[str]:
+    """``verify``'s file argument as an absolute path: the command runs from the checkout."""
+    if command != "verify":
+        return rest
+    return [str(Path(a).resolve()) if a != "-" and os.path.exists(a) else a for a in rest]
+
+
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("serve", [])
-    if command not in {"serve", "test"}:
+    if command not in {"serve", "test", "verify"}:
         print("usage: python3 -m app serve [--lan] | "
-              "python3 -m app test [--fast | --screenshots] [pytest arguments]")
+              "python3 -m app test [--fast | --screenshots] [pytest arguments] | "
+              "python3 -m app verify <match URL | id | JSON file | ->")
         return 2
+    rest = _absolute(command, rest)
     if not _in_venv():
         _ensure_venv("test" if command == "test" else "")
         if command == "test":
@@ -238,6 +257,8 @@ def main(argv: list[str]) -> int:
         os.chdir(ROOT)
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), "-m", "app", command, *rest])
     os.chdir(ROOT)
+    if command == "verify":
+        return _verify(rest)
     return _serve(rest) if command == "serve" else _test(rest)
 
 

@@ -5,20 +5,28 @@
     python3 verify_match.py https://party.example.org/api/matches/42
     curl -s https://party.example.org/api/matches/42 | python3 verify_match.py -
 
-It needs nothing but Python 3 (3.8 or newer) and its standard library, and it follows the
-specification in docs/fairness.md, independently of the server's code:
+It needs nothing but Python 3 (3.8 or newer) and its standard library, knows no game, and
+follows the specification in docs/fairness.md, independently of the server's code:
 
 1. the revealed ``seed`` hashes (SHA-256) to the ``seed_hash`` shown when the match began;
-2. every draw listed in ``draws`` (each shuffle, deal, roll and secret number, in the order the
-   match made them) is exactly what that seed's generator gives for the same operation;
-3. the draws are the ones the game's documented rules make (docs/fairness.md, "The order of the
-   draws in each game"): its setup draw by draw, from the number of players and the options,
-   and during play the draws its moves make (as far as the action log tells them).
+2. every chance step listed in ``draws`` (each shuffle, deal, roll and secret number, with the
+   name the game gave it, in the order the match drew them) is exactly what that seed's
+   generator gives for the same operation.
 
-Prints what it checked; exits 0 when everything matches, 1 on any mismatch (each one is
-reported), 2 when the input cannot be read or checked at all. Whatever the match's text holds
-is printed escaped (as JSON), so a crafted match cannot write to the terminal, and a draw larger
-than any game makes is reported rather than computed.
+That the game's rules made exactly these draws for these moves, and the match's events and
+outcome, only the game's own rules can tell: inside a clone of the site, run by its Python
+environment (the site's code importable), it also runs the whole check (``python3 -m app
+verify``: the match replayed through its rules, app/engine/proof.py); ``--alone`` skips it.
+
+Prints what it checked and what it did not, and exits
+
+- 0: fair: the seed, every draw and (the whole check) everything else the match claims agree;
+- 1: a mismatch (each one is reported);
+- 2: the input cannot be read or checked at all;
+- 3: the seed and every draw agree, but the rest was not checked (alone): not called fair.
+
+Whatever the match's text holds is printed escaped (as JSON), so a crafted match cannot write
+to the terminal, and a draw larger than any game makes is reported rather than computed.
 """
 
 import argparse
@@ -127,152 +135,29 @@ def short(value, limit=60):
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-# --- the draws each game's rules make (docs/fairness.md, "The order of the draws") ------------
-PANIC_LAB_TILES = {"standard": 25, "no_mutations": 22, "no_mutations_no_vents": 19}
-PILZE_MUSHROOM_CARDS = 60
-PILZE_ACTION_CARDS = 26
-PILZE_HAND = 3
-
-
-def setup_draws(game, players, options):
-    """The draws the game's documented setup makes, in order (op, args); None for a game this
-    checker does not know."""
-    if game == "panika":
-        return [("shuffle", [120]), ("randint", [21, 30]), ("randbelow", [players])]
-    if game == "panika_counter":
-        return [("randint", [21, 30])]
-    if game == "panic_lab":
-        variant = options.get("variant", "standard") if isinstance(options, dict) else None
-        if variant not in PANIC_LAB_TILES:
-            raise ValueError("Panic Lab has no variant %s" % short(variant))
-        return [("shuffle", [PANIC_LAB_TILES[variant]])]
-    if game == "panik_pilze":
-        return ([("shuffle", [PILZE_MUSHROOM_CARDS])]
-                + [("randbelow", [2])] * PILZE_MUSHROOM_CARDS
-                + [("shuffle", [PILZE_ACTION_CARDS]), ("randbelow", [players])])
-    if game == "panique":
-        return []
-    return None
-
-
-def _kind(move):
-    action = move.get("action") if isinstance(move, dict) else None
-    return action.get("type") if isinstance(action, dict) else None
-
-
-def pilze_reshuffles(players, actions):
-    """The action pile's reshuffles the documented rules make over the moves (decision 8 of
-    docs/games/panik-pilze.md): each move puts its card (a swap: its 1 to 3 cards) on the
-    discard pile and draws as many; the moment the draw pile is used up after a draw, the
-    discard pile is shuffled into a new one (``shuffle [its size]``). Returns the draws each
-    move makes; the last move may end the game by a Draw card before any draw (either is
-    accepted for it: see ``play_problems``)."""
-    pile, discard = PILZE_ACTION_CARDS - PILZE_HAND * players, 0
-    per_move = []
-    for move in actions:
-        action = move.get("action") if isinstance(move, dict) else None
-        cards = action.get("cards") if isinstance(action, dict) else None
-        k = len(cards) if _kind(move) == "swap" and isinstance(cards, list) else 1
-        discard += k
-        drawn = []
-        for _ in range(k):
-            if pile == 0 and discard:
-                drawn.append(("shuffle", [discard]))
-                pile, discard = discard, 0
-            pile -= 1
-            if pile == 0 and discard:
-                drawn.append(("shuffle", [discard]))
-                pile, discard = discard, 0
-        per_move.append(drawn)
-    return per_move
-
-
-def play_problems(game, players, actions, played):
-    """Problems with the draws after the setup (``played``: (op, args) in order), against what
-    the game's moves make; None when the checker cannot tell for this game."""
-    def count(kind):
-        return sum(1 for m in actions if _kind(m) == kind)
-
-    if game == "panika_counter":
-        expected = [("randint", [21, 30])] * count("new_round")
-        return _compare(played, [expected], "a new round's burst number per new_round")
-    if game == "panic_lab":
-        expected = [("randbelow", [6])] * (4 * count("reveal"))
-        return _compare(played, [expected], "four dice per reveal")
-    if game == "panik_pilze":
-        per_move = pilze_reshuffles(players, actions)
-        full = [d for drawn in per_move for d in drawn]
-        options = [full]
-        if actions and _kind(actions[-1]) in ("collect", "timeout"):
-            options.append([d for drawn in per_move[:-1] for d in drawn])
-        return _compare(played, options, "the action pile's reshuffles")
-    if game == "panique":
-        rolls = [m for m in actions if _kind(m) == "roll"]
-        system = sum(1 for m in rolls if m.get("seat") is None)
-        low, high = len(rolls), len(rolls) - system + players * system
-        problems = ["draw after the setup %s: Panique draws only randint [1, 8] (a die)"
-                    % short([op, args]) for op, args in played if (op, args) != ("randint", [1, 8])]
-        if not low <= len(played) <= high:
-            problems.append("%d dice drawn for %d rolls (%d by the system): the rules draw %d to %d"
-                            % (len(played), len(rolls), system, low, high))
-        return problems
-    if game == "panika":
-        return ["draw after the setup %s: Panika then draws only randbelow [1..4] (a hand card "
-                "given as a penalty) or randint [21, 30] (a round's number)" % short([op, args])
-                for op, args in played
-                if not ((op == "randbelow" and len(args) == 1 and 1 <= args[0] <= 4)
-                        or (op, args) == ("randint", [21, 30]))][:5]
-    return None
-
-
-def _compare(played, options, what):
-    if any(played == [[op, list(args)] for op, args in expected] for expected in options):
-        return []
-    best = options[0]
-    for index, (got, want) in enumerate(zip(played, best)):
-        if got != [want[0], list(want[1])]:
-            return ["draw %d after the setup is %s; %s gives %s here"
-                    % (index, short(got), what, short([want[0], want[1]]))]
-    return ["%d draws after the setup; %s gives %d" % (len(played), what, len(best))]
-
-
-def rules_problems(match, draws):
-    """(problems, note) of the draws against the game's documented rules."""
-    game = match.get("game")
-    players = match.get("players")
-    players = len(players) if isinstance(players, list) else 0
+def whole_check(match):
+    """The whole check (the match replayed through its game's rules: app/engine/proof.py) when
+    this runs inside a clone of the site whose code imports (its own Python environment);
+    ``None`` and why not, otherwise."""
     try:
-        setup = setup_draws(game, players, match.get("options") or {})
-    except ValueError as error:
-        return ["cannot follow the rules: %s" % error], None
-    if setup is None:
-        return [], ("this checker knows no rules of the game %s: only the seed was checked "
-                    "against each draw" % short(game))
-    listed = [[d.get("op"), d.get("args")] for d in draws if isinstance(d, dict)]
-    problems = []
-    for index, (op, args) in enumerate(setup):
-        if index >= len(listed) or listed[index] != [op, args]:
-            got = short(listed[index]) if index < len(listed) else "nothing"
-            problems.append("draw %d: the documented setup of %s draws %s here, the match drew %s"
-                            % (index, game, short([op, args]), got))
-            return problems, None
-    actions = match.get("actions")
-    if not isinstance(actions, list):
-        return ["the match has no action log: the draws after the setup cannot be followed"], None
-    later = play_problems(game, players, actions, listed[len(setup):])
-    problems += later or []
-    if problems:
-        return problems, None
-    return [], ("the draws are those of %s's documented setup (%d) and moves (%d)"
-                % (game, len(setup), len(listed) - len(setup)))
+        from app.engine.proof import check_match
+        from app.games import load_all
+    except Exception as error:  # noqa: BLE001 - no site here, or not its environment
+        return None, "the site's code is not importable here (%s)" % short(str(error), 100)
+    try:
+        load_all()
+        return check_match(match), None
+    except Exception as error:  # noqa: BLE001 - a record the rules cannot even take
+        return None, "the whole check failed: %s" % short(str(error), 100)
 
 
 def verify(match):
-    """(problems, notes): a list of mismatches, and what was checked."""
+    """(problems, notes): the mismatches of the seed and the chance steps, and what agreed."""
     problems, notes = [], []
     seed_hex, seed_hash = match.get("seed"), match.get("seed_hash")
     if not isinstance(seed_hex, str) or not re.fullmatch(r"(?:[0-9a-fA-F]{2})+", seed_hex):
-        return ["the match has no revealed seed in hexadecimal (seed: %s)" % short(seed_hex)], notes
+        return (["the match has no revealed seed in hexadecimal (seed: %s)" % short(seed_hex)],
+                notes)
     seed = bytes.fromhex(seed_hex)
     digest = hashlib.sha256(seed).hexdigest()
     if not isinstance(seed_hash, str) or digest != seed_hash.lower():
@@ -289,35 +174,41 @@ def verify(match):
     if not isinstance(draws, list):
         return problems + ["'draws' is not a list"], notes
     if len(draws) > MAX_DRAWS:
-        return problems + ["%d draws: beyond any game (at most %d)" % (len(draws), MAX_DRAWS)], \
-            notes
+        return (problems + ["%d draws: beyond any game (at most %d)" % (len(draws), MAX_DRAWS)],
+                notes)
+    problems += rederive_all(seed, draws, notes)
+    return problems, notes
+
+
+def rederive_all(seed, draws, notes):
+    """Each chance step of ``draws`` against the seed's stream, in order: the problems."""
+    problems = []
     stream = Stream(seed)
     counts = {}
     for index, draw in enumerate(draws):
         if not isinstance(draw, dict) or not isinstance(draw.get("args"), list):
-            problems.append("draw %d is not an {op, args, result} object: %s"
+            problems.append("draw %d is not an {name, op, args, result} object: %s"
                             % (index, short(draw)))
-            break
+            return problems
         op, args = draw.get("op"), draw["args"]
+        name = draw.get("name")
+        if name is not None and not isinstance(name, str):
+            problems.append("draw %d: its name %s is not a text" % (index, short(name)))
         try:
             expected = rederive(stream, op, args)
         except ValueError as error:
             problems.append("draw %d (%s %s): %s; the draws after it cannot be checked"
-                            % (index, op, short(args), error))
-            break
+                            % (index, short(op), short(args), error))
+            return problems
         counts[op] = counts.get(op, 0) + 1
         if draw.get("result") != expected:
-            problems.append("draw %d (%s %s): the match says %s, the seed gives %s"
-                            % (index, op, short(args), short(draw.get("result")), short(expected)))
-    else:
-        summary = ", ".join("%d %s" % (n, op) for op, n in sorted(counts.items())) or "none"
-        notes.append("%d draws re-derived from the seed (%s), %d HMAC blocks used"
-                     % (len(draws), summary, stream.counter))
-    followed, note = rules_problems(match, draws)
-    problems += followed
-    if note:
-        notes.append(note)
-    return problems, notes
+            problems.append("draw %d (%s %s, %s): the match says %s, the seed gives %s"
+                            % (index, op, short(args), short(name), short(draw.get("result")),
+                               short(expected)))
+    summary = ", ".join("%d %s" % (n, op) for op, n in sorted(counts.items())) or "none"
+    notes.append("%d draws re-derived from the seed (%s), %d HMAC blocks used"
+                 % (len(draws), summary, stream.counter))
+    return problems
 
 
 def load(source):
@@ -340,6 +231,8 @@ def main(argv=None):
     parser.add_argument("match", nargs="?", default="-",
                         help="the match JSON: a file, an http(s) URL, or - for standard input")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every draw")
+    parser.add_argument("--alone", action="store_true",
+                        help="check the seed and the draws only, even inside a clone of the site")
     options = parser.parse_args(argv)
     try:
         match = load(options.match)
@@ -358,17 +251,35 @@ def main(argv=None):
     except (RecursionError, MemoryError):
         print("cannot check the match: nested too deeply or too large", file=sys.stderr)
         return 2
+    unchecked = []
+    verdict, why = (None, "--alone") if options.alone else whole_check(match)
+    if verdict is None:
+        unchecked.append(
+            "that the game's rules made these draws, in this order, for these moves, and the "
+            "match's events and outcome (%s): run the whole check, python3 -m app verify "
+            "<match>, in a clone of the site" % why)
+    else:
+        notes += ["the whole check: %s" % line for line in verdict.checked]
+        problems += ["the whole check: %s" % line for line in verdict.problems]
+        unchecked += verdict.unchecked
     if options.verbose and isinstance(match.get("draws"), list):
         for index, draw in enumerate(match["draws"]):
             print("  %4d  %s" % (index, short(draw, 100)))
     for note in notes:
         print("ok: %s" % note)
+    for line in unchecked:
+        print("NOT CHECKED: %s" % line)
     for problem in problems:
         print("MISMATCH: %s" % problem)
     if problems:
         print("%s: %d problem(s) found" % (title, len(problems)))
         return 1
-    print("%s: fair, every draw follows from the revealed seed" % title)
+    if unchecked:
+        print("%s: every draw follows from the revealed seed, but not everything the match "
+              "claims was checked: not called fair" % title)
+        return 3
+    print("%s: fair, every draw follows from the revealed seed and the match replays through "
+          "its rules exactly as recorded" % title)
     return 0
 
 

@@ -44,9 +44,11 @@ async def recent_matches(
 
 @router.get(
     "/matches/{match_id}",
-    summary="One match with its seed, action log and every random draw it made",
-    description="`draws` lists every call the match made to its seeded generator, in order "
-    "(docs/fairness.md); `static/verify_match.py` checks them against the revealed seed.",
+    summary="One match with its seed, action log, every chance step it drew and its events' digest",
+    description="`draws` lists every chance step the match drew from its seeded generator, in "
+    "order, as recorded when it was played (`{name, op, args, result}`); `events_digest` is the "
+    "SHA-256 of its events (docs/fairness.md). `static/verify_match.py` re-derives the draws "
+    "from the revealed seed; `python3 -m app verify` replays the whole match through its rules.",
     response_class=JSONResponse,
 )
 async def one_match(match_id: str, request: Request, db: Db, answers: Answers) -> Response:

@@ -43,7 +43,8 @@ here: ``claim_room`` sets it)."""
 MEMBER_COLUMNS = ("room_code", "member_id", "nickname", "seat", "player", "nonce", "bot")
 MATCH_COLUMNS = ("room_code", "match_number", "seed", "players", "options", "started_at")
 MATCH_RECORD_COLUMNS = ("game", "room_code", "options", "seed", "seed_hash", "started_at",
-                        "ended_at", "summary", "ending", "details", "log")
+                        "ended_at", "summary", "ending", "details", "log", "draws",
+                        "events_digest")
 PLAYER_COLUMNS = ("match_id", "seat", "nickname", "score", "rank", "winner", "bot")
 ROOM_TABLES = ("room_moves", "room_matches", "room_members")
 """A room's tables besides ``rooms``, in the order its rows are deleted (children first)."""

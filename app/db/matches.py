@@ -67,6 +67,11 @@ class MatchRecord:
     summary: str = ""
     """Only in a record made before endings were named (an outbox entry written by an older
     release): the engine's English sentence, kept as it was (docs/decisions/0058)."""
+    draws: list[dict[str, Any]] | None = None
+    """Every chance step the match drew, in order (``MatchRun.draws``: docs/fairness.md);
+    ``None`` only in a record written before they were recorded (an old outbox entry)."""
+    events_digest: str | None = None
+    """The SHA-256 of the match's events, move by move (``app.engine.chance.EventDigest``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as plain JSON values."""
@@ -179,7 +184,8 @@ def _match_insert(dialect: str, record: MatchRecord) -> Statement:
         record.game, record.room_code, json_dumps(record.options), record.seed,
         record.seed_hash, time(record.started_at), time(record.ended_at), record.summary,
         record.ending or None, json_dumps(record.details) if record.ending else None,
-        moves_json(record.log))], " ON CONFLICT (seed_hash) DO NOTHING RETURNING id")
+        moves_json(record.log), None if record.draws is None else json_dumps(record.draws),
+        record.events_digest)], " ON CONFLICT (seed_hash) DO NOTHING RETURNING id")
 
 
 def _match_id_query(dialect: str, seed_hash: str) -> Statement:
@@ -209,6 +215,8 @@ def _insert_match(db: Database, record: MatchRecord) -> int:
                 ending=record.ending or None,
                 details=record.details if record.ending else null(),  # SQL NULL, not JSON null
                 log=record.log_json(),  # the JSON column's serializer is orjson
+                draws=record.draws,
+                events_digest=record.events_digest,
             )
         )
         inserted = result.inserted_primary_key
@@ -274,6 +282,8 @@ def get_match(db: Database, *, match_id: int) -> dict[str, Any] | None:
             seed=match.seed,
             seed_hash=match.seed_hash,
             actions=[{"index": i, **move} for i, move in enumerate(match.log)],
+            draws=match.draws,
+            events_digest=match.events_digest,
         )
         return detail
 
@@ -291,7 +301,8 @@ def get_match_text(db: Database, *, match_id: int) -> tuple[dict[str, Any], str]
         if match is None:
             return None
         detail = _match_summary(match)
-        detail.update(options=match.options, seed=match.seed, seed_hash=match.seed_hash)
+        detail.update(options=match.options, seed=match.seed, seed_hash=match.seed_hash,
+                      draws=match.draws, events_digest=match.events_digest)
         text = session.scalar(select(cast(Match.log, Text)).where(Match.id == match_id))
         return detail, str(text)
 

@@ -39,6 +39,12 @@ class Match(Base):
     """The action log, in the order the room applied it: ``[{"seat", "action", "at_ms",
     "rtt_ms"}, ...]``. One value per match: it is always written and read whole (a replay needs
     all of it), and one value costs one write instead of one row per move."""
+    draws: Mapped[list[Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    """Every chance step the match drew, in order: ``[{"name", "op", "args", "result"}, ...]``
+    (docs/fairness.md); ``None`` for a match stored before they were recorded (migration 0007)."""
+    events_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The SHA-256 of the match's events (``app.engine.chance.EventDigest``); ``None`` before
+    migration 0007."""
 
     players: Mapped[list[MatchPlayer]] = relationship(
         back_populates="match", order_by="MatchPlayer.seat", cascade="all, delete-orphan"

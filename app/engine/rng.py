@@ -5,6 +5,12 @@ match's secret seed. Block ``i`` of the stream is ``HMAC-SHA256(seed, i)``; nobo
 seed can predict it, and anyone who learns the seed when the match ends can replay the match
 exactly from (seed, options, action log). Engines receive this object; they never touch the
 global ``random`` module or the clock.
+
+Every draw a game makes for its match is a named chance step (OpenSpiel's chance nodes): each
+public method takes ``step``, the game's stable id of what the draw is for (``"burst_number"``,
+``"deck"``, ``"lab_die"``; docs/games/<game>.md lists each game's). ``SeededRng`` ignores it;
+``RecordingRng``, the generator a live match runs on, records it with the draw
+(docs/decisions/0053-chance-is-data-recorded-with-the-match.md).
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ class SeededRng:
         self._pool = (self._pool << 256) | int.from_bytes(block, "big")
         self._pool_bits += 256
 
-    def getrandbits(self, k: int) -> int:
+    def getrandbits(self, k: int, step: str | None = None) -> int:
         """``k`` uniformly random bits as a non-negative integer."""
         if k < 0:
             raise ValueError("k must be non-negative")
@@ -60,7 +66,7 @@ class SeededRng:
         self._pool &= (1 << self._pool_bits) - 1
         return value
 
-    def randbelow(self, n: int) -> int:
+    def randbelow(self, n: int, step: str | None = None) -> int:
         """A uniform integer in ``[0, n)``, by rejection sampling (no modulo bias): draws of
         ``n.bit_length()`` bits until one is below ``n``. The draws are ``getrandbits``'s, taken
         from the pool here (every shuffle makes one call per card: a method call per draw was
@@ -82,17 +88,17 @@ class SeededRng:
             if value < n:
                 return value
 
-    def randint(self, low: int, high: int) -> int:
+    def randint(self, low: int, high: int, step: str | None = None) -> int:
         """A uniform integer in ``[low, high]``, both ends included."""
         return low + self.randbelow(high - low + 1)
 
-    def choice(self, items: Sequence[T]) -> T:
+    def choice(self, items: Sequence[T], step: str | None = None) -> T:
         """One element of a non-empty sequence, uniformly."""
         if not items:
             raise IndexError("cannot choose from an empty sequence")
         return items[self.randbelow(len(items))]
 
-    def shuffle(self, items: MutableSequence[T]) -> None:
+    def shuffle(self, items: MutableSequence[T], step: str | None = None) -> None:
         """Shuffle in place (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)
@@ -102,8 +108,9 @@ class SeededRng:
 class RecordingRng(SeededRng):
     """A ``SeededRng`` that notes every draw a match makes, in order: the chance log.
 
-    Each public call made by a game is one entry ``{"op", "args", "result"}`` (docs/fairness.md,
-    "The chance log"): ``getrandbits [k]``, ``randbelow [n]``, ``randint [low, high]``,
+    Each public call made by a game is one chance step ``{"name", "op", "args", "result"}``
+    (docs/fairness.md, "The chance log"): ``name`` is the game's ``step`` (``None`` if it gave
+    none), then ``getrandbits [k]``, ``randbelow [n]``, ``randint [low, high]``,
     ``choice [len(items)]`` with the chosen index as its result, and ``shuffle [len(items)]``
     with the resulting permutation (``result[i]`` is the old index of the item now at ``i``).
     Calls a method makes on the way (``shuffle`` drawing ``randbelow``) are part of that entry,
@@ -117,38 +124,38 @@ class RecordingRng(SeededRng):
         self.draws: list[dict[str, object]] = []
         self._depth = 0
 
-    def _note(self, op: str, args: list[int], result: object) -> None:
+    def _note(self, step: str | None, op: str, args: list[int], result: object) -> None:
         if self._depth == 0:
-            self.draws.append({"op": op, "args": args, "result": result})
+            self.draws.append({"name": step, "op": op, "args": args, "result": result})
 
-    def getrandbits(self, k: int) -> int:
+    def getrandbits(self, k: int, step: str | None = None) -> int:
         self._depth += 1
         try:
             value = super().getrandbits(k)
         finally:
             self._depth -= 1
-        self._note("getrandbits", [k], value)
+        self._note(step, "getrandbits", [k], value)
         return value
 
-    def randbelow(self, n: int) -> int:
+    def randbelow(self, n: int, step: str | None = None) -> int:
         self._depth += 1
         try:
             value = super().randbelow(n)
         finally:
             self._depth -= 1
-        self._note("randbelow", [n], value)
+        self._note(step, "randbelow", [n], value)
         return value
 
-    def randint(self, low: int, high: int) -> int:
+    def randint(self, low: int, high: int, step: str | None = None) -> int:
         self._depth += 1
         try:
             value = super().randint(low, high)
         finally:
             self._depth -= 1
-        self._note("randint", [low, high], value)
+        self._note(step, "randint", [low, high], value)
         return value
 
-    def choice(self, items: Sequence[T]) -> T:
+    def choice(self, items: Sequence[T], step: str | None = None) -> T:
         if not items:
             raise IndexError("cannot choose from an empty sequence")
         self._depth += 1
@@ -156,10 +163,10 @@ class RecordingRng(SeededRng):
             index = super().randbelow(len(items))
         finally:
             self._depth -= 1
-        self._note("choice", [len(items)], index)
+        self._note(step, "choice", [len(items)], index)
         return items[index]
 
-    def shuffle(self, items: MutableSequence[T]) -> None:
+    def shuffle(self, items: MutableSequence[T], step: str | None = None) -> None:
         # The same swaps as SeededRng.shuffle, made on the indices to learn the permutation.
         order = list(range(len(items)))
         self._depth += 1
@@ -168,4 +175,4 @@ class RecordingRng(SeededRng):
         finally:
             self._depth -= 1
         items[:] = [items[i] for i in order]
-        self._note("shuffle", [len(order)], order)
+        self._note(step, "shuffle", [len(order)], order)

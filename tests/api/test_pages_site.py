@@ -68,6 +68,8 @@ def test_the_match_page_reads_as_a_story(server):
                  f'href="/api/matches/{match_id}"'):
         assert link in page
     assert f"{server.base_url}/api/matches/{match_id}" in page
+    # The whole check, from a clone of the site (docs/fairness.md, "Checking a match").
+    assert f"python3 -m app verify {server.base_url}/api/matches/{match_id}" in page
 
 
 def test_the_match_page_in_german(server):

@@ -15,6 +15,7 @@ import pytest
 
 from app.bots import has_bots, make_bot
 from app.engine import Game
+from app.engine.proof import check_match
 from tests.clock import wait_until
 from tests.live import Client, ClientPool, LiveServer
 
@@ -139,3 +140,8 @@ def test_a_match_over_the_websocket_to_its_stored_record(game: Game[Any, Any],
     wait_until(saved, what=f"{game.id}: the finished match stored")
     assert stored[0]["game"] == game.id and stored[0]["draws"] is not None, \
         stored[0].get("draws_error")
+    # The match proves itself: its chance steps, recorded live, each named; its events and
+    # outcome as the rules make them again (the whole check, app/engine/proof.py).
+    assert all(isinstance(d["name"], str) and d["name"] for d in stored[0]["draws"])
+    verdict = check_match(stored[0])
+    assert verdict.fair, (verdict.problems, verdict.unchecked)

@@ -25,7 +25,10 @@ def _record(seed_hash: str, **fields: object) -> MatchRecord:
                  PlayerResult(2, "Bot", 3, 3, False, "hard")],
         log=MoveLog([Move(0, {"type": "take", "card": 7}, 1_250, 40),
                      Move(None, {"type": "timeout"}, 30_000, 0),
-                     Move(2, {"type": "say", "text": "Grüße"}, 31_000, 12)]))
+                     Move(2, {"type": "say", "text": "Grüße"}, 31_000, 12)]),
+        draws=[{"name": "mushroom_pile", "op": "shuffle", "args": [3], "result": [2, 0, 1]},
+               {"name": "start_seat", "op": "randbelow", "args": [3], "result": 1}],
+        events_digest="ab" * 32)
     values.update(fields)
     return MatchRecord(**values)  # type: ignore[arg-type]
 
@@ -50,8 +53,11 @@ def test_the_driver_statements_store_the_rows_core_stores(db):
 
 
 def test_a_match_with_no_players_and_no_moves(db):
-    core = _insert_match(db, _record("cc" * 32, players=[], log=[]))
-    driver = save_match(db, record=_record("dd" * 32, players=[], log=[]))
+    """And no chance steps or events recorded (an outbox entry written before they were)."""
+    core = _insert_match(db, _record("cc" * 32, players=[], log=[], draws=None,
+                                     events_digest=None))
+    driver = save_match(db, record=_record("dd" * 32, players=[], log=[], draws=None,
+                                           events_digest=None))
     assert _rows(db, driver) == _rows(db, core)
     assert get_match(db, match_id=driver)["players"] == []
 
@@ -65,6 +71,7 @@ def test_a_match_written_by_the_driver_reads_back_as_it_was_written(db):
     assert (started if started.tzinfo else started.replace(tzinfo=UTC)) == T0
     assert (match["ending"], match["details"]) == (kept.ending, kept.details)
     assert match["options"] == kept.options
+    assert match["draws"] == kept.draws and match["events_digest"] == kept.events_digest
     assert [{k: v for k, v in a.items() if k != "index"} for a in match["actions"]] == [
         m.to_json() for m in kept.log]
     assert [(p["nickname"], p["score"], p["rank"], p["winner"], p["bot"])

@@ -13,8 +13,9 @@ from app.db.database import alembic_config, migrate
 from app.db.models import Base
 
 COLUMNS = {
+    # The chance steps and the events' digest recorded with the match (migration 0007).
     "matches": {"id", "game", "room_code", "options", "seed", "seed_hash", "started_at",
-                "ended_at", "summary", "ending", "details", "log"},
+                "ended_at", "summary", "ending", "details", "log", "draws", "events_digest"},
     "match_players": {"id", "match_id", "seat", "nickname", "score", "rank", "winner",
                       "bot"},
     # Durable rooms (migration 0004; docs/architecture.md, "Durable rooms").

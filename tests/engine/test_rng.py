@@ -156,9 +156,11 @@ def test_the_documented_test_vectors_are_what_the_generator_gives() -> None:
             else:
                 assert value == draw["result"], name
         # The recording generator writes exactly the documented chance log.
+        # The recording generator writes exactly the documented chance log (the vectors'
+        # draws are unnamed: no game made them).
         recorder = RecordingRng(seed)
         _replay_calls(recorder, draws)
-        assert recorder.draws == draws, name
+        assert recorder.draws == [{"name": None, **draw} for draw in draws], name
 
 
 def test_the_worked_example_of_the_bit_order() -> None:
@@ -191,6 +193,27 @@ def test_the_recorder_keeps_the_stream_and_notes_each_call_once(seed, calls) -> 
         assert call(plain, op, n) == call(recorder, op, n)
     assert [d["op"] for d in recorder.draws] == [op for op, _ in calls]
     assert plain.getrandbits(64) == recorder.getrandbits(64)
+
+
+def test_each_draw_is_recorded_as_the_chance_step_the_game_names() -> None:
+    """A game names each draw where it makes it (``step``); the recorder keeps the name with
+    the draw, and the plain generator gives the same results, named or not."""
+    plain, recorder = SeededRng(b"named"), RecordingRng(b"named")
+    deck = list(range(10))
+    recorder.shuffle(deck, step="deck")
+    recorder.randint(21, 30, step="burst_number")
+    recorder.choice("abc", step="pick")
+    recorder.getrandbits(5, step="bits")
+    recorder.randbelow(4, step="penalty_hand_card")
+    assert [d["name"] for d in recorder.draws] == [
+        "deck", "burst_number", "pick", "bits", "penalty_hand_card"]
+    assert [d["op"] for d in recorder.draws] == [
+        "shuffle", "randint", "choice", "getrandbits", "randbelow"]
+    same = list(range(10))
+    plain.shuffle(same, step="deck")
+    assert same == deck
+    assert [plain.randint(21, 30), plain.randbelow(3), plain.getrandbits(5),
+            plain.randbelow(4)] == [d["result"] for d in recorder.draws[1:]]
 
 
 def test_the_recorded_shuffle_is_the_permutation_applied() -> None:

@@ -109,7 +109,7 @@ VARIANT_TILES: dict[str, tuple[Tile, ...]] = {
 def shuffled_ring(variant: str, rng: SeededRng) -> tuple[Tile, ...]:
     """The ring for a match: the variant's tiles in a seeded random order."""
     tiles = list(VARIANT_TILES[variant])
-    rng.shuffle(tiles)
+    rng.shuffle(tiles, step="ring")
     return tuple(tiles)
 
 
@@ -141,12 +141,13 @@ class Roll:
 
 def roll_dice(rng: SeededRng) -> Roll:
     """Throw the four six-faced dice (lab, colour, shape, pattern, in that order)."""
-    colour, arrow = LAB_DIE[rng.randbelow(6)]
+    colour, arrow = LAB_DIE[rng.randbelow(6, step="lab_die")]
     return Roll(
         colour,
         arrow,
-        Kind(COLOUR_DIE[rng.randbelow(6)], SHAPE_DIE[rng.randbelow(6)],
-             PATTERN_DIE[rng.randbelow(6)]),
+        Kind(COLOUR_DIE[rng.randbelow(6, step="colour_die")],
+             SHAPE_DIE[rng.randbelow(6, step="shape_die")],
+             PATTERN_DIE[rng.randbelow(6, step="pattern_die")]),
     )
 
 

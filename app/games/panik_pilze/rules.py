@@ -24,10 +24,10 @@ def new_state(players: int, memory_aid: bool, turn_seconds: int, rng: SeededRng)
     from the rng, decision 3), lay out the top four flipped, shuffle the action cards, deal three
     to each player; a random start player (docs/games/panik-pilze.md, decision 4)."""
     pile = list(range(MUSHROOM_DECK))
-    rng.shuffle(pile)
-    up = [MUSHROOM_CARDS[c][rng.randbelow(2)] for c in range(MUSHROOM_DECK)]
+    rng.shuffle(pile, step="mushroom_pile")
+    up = [MUSHROOM_CARDS[c][rng.randbelow(2, step="mushroom_side")] for c in range(MUSHROOM_DECK)]
     actions = list(range(ACTION_DECK))
-    rng.shuffle(actions)
+    rng.shuffle(actions, step="action_pile")
     state = PilzeState(
         players=players, memory_aid=memory_aid, turn_seconds=turn_seconds, up=up, pile=pile,
         baskets=[{m: [] for m in MUSHROOMS} for _ in range(players)],
@@ -36,7 +36,7 @@ def new_state(players: int, memory_aid: bool, turn_seconds: int, rng: SeededRng)
     )
     for _ in range(DISPLAY_SIZE):
         lay_out(state)
-    state.turn = rng.randbelow(players)
+    state.turn = rng.randbelow(players, step="start_seat")
     state.turn_serial = 1
     return state
 
@@ -96,7 +96,7 @@ def _reshuffle(state: PilzeState, rng: SeededRng) -> list[Event]:
         return []
     state.action_pile = state.action_discard
     state.action_discard = []
-    rng.shuffle(state.action_pile)
+    rng.shuffle(state.action_pile, step="action_reshuffle")
     return [Event("The action discard pile is shuffled into a new draw pile", None, "reshuffle")]
 
 

@@ -44,7 +44,7 @@ def new_state(players: int, turn_seconds: int, rng: SeededRng) -> PanikaState:
     burst number, first player.
     """
     deck = list(range(DECK_SIZE))
-    rng.shuffle(deck)
+    rng.shuffle(deck, step="deck")
     per = DECK_SIZE // players
     state = PanikaState(
         players=players,
@@ -57,7 +57,7 @@ def new_state(players: int, turn_seconds: int, rng: SeededRng) -> PanikaState:
     for seat in range(players):
         _draw_up(state, seat)
     start_round(state, rng)
-    begin_turn(state, rng.randbelow(players), rng)
+    begin_turn(state, rng.randbelow(players, step="first_player"), rng)
     return state
 
 
@@ -69,7 +69,7 @@ def start_round(state: PanikaState, rng: SeededRng) -> None:
     """
     state.round += 1
     state.counter = 0
-    state.burst_at = rng.randint(BURST_MIN, BURST_MAX)
+    state.burst_at = rng.randint(BURST_MIN, BURST_MAX, step="burst_number")
     state.direction = 1
     state.play_two = None
 
@@ -313,7 +313,7 @@ def give_penalty(state: PanikaState, receiver: int, rng: SeededRng) -> list[Even
             card = state.piles[giver].pop()
         elif state.hands[giver]:
             hand = state.hands[giver]
-            card = hand.pop(rng.randbelow(len(hand)))
+            card = hand.pop(rng.randbelow(len(hand), step="penalty_hand_card"))
         else:
             continue
         state.piles[receiver].append(card)

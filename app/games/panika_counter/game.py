@@ -92,7 +92,7 @@ def start_round(state: CounterState, rng: SeededRng) -> None:
     """Counter 0, a new secret number uniformly from 21..30."""
     state.round += 1
     state.counter = 0
-    state.burst_at = rng.randint(BURST_MIN, BURST_MAX)
+    state.burst_at = rng.randint(BURST_MIN, BURST_MAX, step="burst_number")
     state.phase = "counting"
     state.taps = [0] * state.players
 

@@ -35,7 +35,7 @@ BUTLER_LABELS = BUTLER_OPTIONS
 
 
 def d8(rng: SeededRng) -> int:
-    return rng.randint(1, 8)
+    return rng.randint(1, 8, step="die")
 
 
 # --- setup and waiting -----------------------------------------------------------------------

@@ -32,7 +32,9 @@ from typing import Any, Protocol, TypeVar
 
 from app.db.rooms import MemberRecord, SaveRoom, StartMatch, StoredMatch, StoredRoom
 from app.engine import EngineError, Event, Game, Move, Timer, get_game
+from app.engine.chance import EventDigest
 from app.engine.replay import replay
+from app.engine.rng import RecordingRng
 from app.realtime.room.frames import record_events
 from app.realtime.room.match import MatchRun
 from app.realtime.room.members import Member
@@ -99,14 +101,17 @@ def _replay(state: RoomState, game: Game, stored: StoredMatch
         # (as the room's timer board does).
         fired = {t.key for t in timers if t.action == move.action} if move.seat is None else set()
         record_events(state.history, events)
+        match.events.add(events)
         match.log.append(move)
         timers = game.timers(rules_state)
         started = {t.key: move.at_ms if t.key in fired else started.get(t.key, move.at_ms)
                    for t in timers}
 
-    done = replay(game, stored.players, stored.options, match.seed, stored.moves,
+    rng = RecordingRng(match.seed)  # the chance steps and the events' digest, as recorded live
+    match.events = EventDigest()
+    done = replay(game, stored.players, stored.options, match.seed, stored.moves, rng=rng,
                   stop_at_refusal=True, watch=watch)
-    match.state, match.rng, match.version = done.state, done.rng, len(match.log)
+    match.state, match.rng, match.version = done.state, rng, len(match.log)
     return match, started, done.refused
 
 

@@ -201,6 +201,7 @@ class MatchLife:
             seed=match.seed.hex(),
             seed_hash=match.seed_hash, started_at=match.started_at, ended_at=self.state.now.wall,
             players=players, log=match.log.snapshot(), ending=ending, details=details,
+            draws=list(match.draws()), events_digest=match.events.hexdigest(),
         )
         self._count_standings(players)
         self.out.append(Save(record, match))

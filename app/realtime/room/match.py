@@ -14,11 +14,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.engine import (
-    Event, IllegalAction, Move, MoveLog, Outcome, SeededRng, new_seed, seed_commitment,
+    Event, IllegalAction, Move, MoveLog, Outcome, new_seed, seed_commitment,
 )
+from app.engine.chance import EventDigest
 from app.engine.interface import ValidAction
 from app.engine.registry import AnyGame
 from app.engine.replay import replay
+from app.engine.rng import RecordingRng
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +43,11 @@ class MatchRun:
 
     def __post_init__(self) -> None:
         self.seed_hash = seed_commitment(self.seed)
-        self.rng = SeededRng(self.seed)
+        self.rng = RecordingRng(self.seed)
+        """The match's generator; it records every chance step (``rng.draws``), stored with
+        the finished match (docs/decisions/0053-chance-is-data-recorded-with-the-match.md)."""
+        self.events = EventDigest()
+        """Every applied move's events, folded into the digest the record keeps."""
         self.state = self.game.setup(self.players, self.game.parse_options(self.options), self.rng)
 
     def now_ms(self, now: float) -> int:
@@ -80,6 +86,7 @@ class MatchRun:
             log.exception("%s: apply failed; rebuilding the state from the log", self.game.id)
             self.rebuild()
             raise
+        self.events.add(events)
         if text is None:
             self.log.append(move.logged())
         else:
@@ -88,10 +95,22 @@ class MatchRun:
         return events
 
     def rebuild(self) -> None:
-        """Replay the log from the seed (the one replay, app/engine/replay.py): the state and
-        the generator as they were."""
-        done = replay(self.game, self.players, self.options, self.seed, self.log)
-        self.state, self.rng = done.state, done.rng
+        """Replay the log from the seed (the one replay, app/engine/replay.py): the state, the
+        generator with its chance steps and the events' digest as they were."""
+        digest = EventDigest()
+        rng = RecordingRng(self.seed)
+
+        def watch(_state: object, move: Move | None, events: list[Event]) -> None:
+            if move is not None:
+                digest.add(events)
+
+        done = replay(self.game, self.players, self.options, self.seed, self.log, rng=rng,
+                      watch=watch)
+        self.state, self.rng, self.events = done.state, rng, digest
+
+    def draws(self) -> list[dict[str, Any]]:
+        """The chance steps drawn so far, in order (``RecordingRng.draws``)."""
+        return self.rng.draws
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.game.view(self.state, seat)

@@ -15,14 +15,15 @@ class Dice:
     def __init__(self, *values: int) -> None:
         self.values = list(values)
 
-    def randint(self, low: int, high: int) -> int:
+    def randint(self, low: int, high: int, step: str | None = None) -> int:
         assert (low, high) == (1, 8), "Panique only rolls d8s"
+        assert step == "die", "every roll is the chance step 'die'"
         assert self.values, "a roll was made that the test did not script"
         value = self.values.pop(0)
         assert 1 <= value <= 8
         return value
 
-    def randbelow(self, n: int) -> int:  # pragma: no cover - Panique never calls it
+    def randbelow(self, n: int, step: str | None = None) -> int:  # pragma: no cover - Panique never calls it
         raise AssertionError("unexpected randbelow")
 
 

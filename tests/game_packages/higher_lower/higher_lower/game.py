@@ -80,7 +80,7 @@ class HigherLowerGame(Game[HigherLowerState, HigherLowerOptions]):
     def setup(self, players: int, options: HigherLowerOptions,
               rng: SeededRng) -> HigherLowerState:
         deck = list(CARDS)
-        rng.shuffle(deck)
+        rng.shuffle(deck, step="deck")
         first = deck.pop()
         return HigherLowerState(players, options.turn_seconds, deck, [first],
                                 [options.lives] * players, [0] * players)
