@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/lighthouse.py                      # a server of its own, on SQLite
     .venv/bin/python bench/lighthouse.py --match 12           # a finished match's page as well
+    .venv/bin/python bench/lighthouse.py --long-match         # and a long Panika match's, made here
     .venv/bin/python bench/lighthouse.py --runs 5             # each page's median of 5 runs
     .venv/bin/python bench/lighthouse.py --url http://127.0.0.1:8000 --json lighthouse.jsonl
 
@@ -92,6 +93,22 @@ def create_room(base: str) -> str:
         return str(json.load(answer)["code"])
 
 
+def store_long_match(var_dir: Path) -> int:
+    """A whole Panika match of three computer players (about 280 moves: three pages of its move
+    list), stored in the server's own database as a room stores it; its id."""
+    sys.path.insert(0, str(ROOT))
+    from app.db.database import Database
+    from tests.finished_matches import finished_match, store
+
+    seed = bytes([62]) * 32
+    players, log, outcome = finished_match("panika", seed)
+    db = Database(f"sqlite:///{var_dir / 'panic-party.sqlite3'}")
+    try:
+        return store(db, "panika", seed, players, log, outcome)
+    finally:
+        db.dispose()
+
+
 def audit(url: str, out: Path) -> dict[str, Any]:
     """One Lighthouse run of ``url`` (mobile, the four categories); its report as JSON."""
     env = {**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", "/usr/bin/chromium")}
@@ -123,6 +140,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="a running site (default: start one)")
     parser.add_argument("--match", type=int, help="also audit /matches/ID")
+    parser.add_argument("--long-match", action="store_true",
+                        help="store a long Panika match in the server it starts, and audit its page")
     parser.add_argument("--runs", type=int, default=1,
                         help="audit each page this many times and keep the median run by "
                              "its performance score (Lighthouse's advice: 5)")
@@ -140,6 +159,8 @@ def main() -> None:
             server, base = start_server(Path(scratch) / "var")
         try:
             pages = {"lobby": "/", "room page": f"/r/{create_room(base)}"}
+            if args.long_match and server is not None:
+                args.match = store_long_match(Path(scratch) / "var")
             if args.match is not None:
                 pages["match page"] = f"/matches/{args.match}"
             rows = []

@@ -58,7 +58,7 @@ def check_package(package: object, name: str) -> None:
     """Raise ``PackageError`` unless ``package`` is a ``GamePackage`` whose game's id is
     ``name``, whose bots (if any) are a ``Bot`` class, and whose folder holds its page module,
     style and picture, its texts in every language of the site (each key under the game's own
-    prefixes) and its rules page in every language."""
+    prefixes, a label for each of its replay's marks) and its rules page in every language."""
     if not isinstance(package, GamePackage):
         raise PackageError(f"the entry point names a {type(package).__name__}, not a GamePackage")
     if not isinstance(package.game, Game):
@@ -87,3 +87,8 @@ def check_package(package: object, name: str) -> None:
             raise PackageError(
                 f"texts/{lang}.json has keys outside {', '.join(package.key_prefixes())}: "
                 + ", ".join(stray[:5]))
+        unnamed = [mark for mark in package.game.replay_marks
+                   if f"game.{package.id}.replay.{mark}" not in texts]
+        if unnamed:
+            raise PackageError(f"texts/{lang}.json does not name its replay's marks: "
+                               + ", ".join(f"game.{package.id}.replay.{m}" for m in unnamed))

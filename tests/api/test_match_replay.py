@@ -74,6 +74,51 @@ def test_the_replay_is_every_step_of_the_match_with_every_secret_shown(live, pan
     assert steps[-1]["view"]["phase"] == "over" and steps[-1]["timers"] == []
 
 
+def test_panikas_taps_join_the_play_they_pay_for_and_its_bursts_are_marked(live, panika):
+    """Each step says whether its move joins the play before it (a tap, a player's or the
+    system's ``auto_tap``, pays for the card played) and which marks it carries (the move that
+    bursts the counter: ``burst``); the answer names the marks the game has. The set-up joins
+    nothing and carries nothing."""
+    match_id, log, _ = panika
+    body = get_replay(live, match_id)
+    assert body["marks"] == ["burst"]
+    steps = body["steps"]
+    assert (steps[0]["joins"], steps[0]["marks"]) == (False, [])
+    for move, step in zip(log, steps[1:], strict=True):
+        assert step["joins"] == (move.action["type"] in ("tap", "auto_tap")), step["move"]
+        bursts = any(e["kind"] == "burst" for e in step["events"])
+        assert step["marks"] == (["burst"] if bursts else []), step["move"]
+    assert any(s["joins"] for s in steps) and any(s["marks"] for s in steps)
+    plays = sum(1 for s in steps[1:] if not s["joins"])
+    assert plays < len(log) * 2 / 3  # far fewer steps than moves
+
+
+def test_a_game_that_groups_nothing_steps_move_by_move_without_marks(live):
+    """The default (``Game.replay_step``): every move a play of its own, no marks."""
+    seed = bytes([77]) * 32
+    players, log, outcome = finished_match("panique", seed)
+    match_id = store(live.app.state.db, "panique", seed, players, log, outcome)
+    body = get_replay(live, match_id)
+    assert body["marks"] == []
+    assert all(s["joins"] is False and s["marks"] == [] for s in body["steps"])
+
+
+@pytest.mark.parametrize(("game_id", "mark", "kind"), [
+    ("panic_lab", "round", "reveal"), ("panika_counter", "burst", "burst")])
+def test_panic_labs_rounds_and_the_counters_bursts_are_marked(live, game_id, mark, kind):
+    """Panic Lab marks each reveal (a round's search begins), the stand-alone counter each
+    burst; neither groups its moves."""
+    seed = bytes([78 + len(game_id)]) * 32
+    players, log, outcome = finished_match(game_id, seed)
+    match_id = store(live.app.state.db, game_id, seed, players, log, outcome)
+    body = get_replay(live, match_id)
+    assert body["marks"] == [mark]
+    steps = body["steps"]
+    assert not any(s["joins"] for s in steps)
+    marked = [s["move"] for s in steps if s["marks"] == [mark]]
+    assert marked and marked == [s["move"] for s in steps if any(e["kind"] == kind for e in s["events"])]
+
+
 def test_a_seats_eyes_see_exactly_that_seats_view_of_each_moment(live, panika):
     match_id, log, _ = panika
     steps = get_replay(live, match_id, eyes="1")["steps"]
