@@ -318,7 +318,8 @@ def test_the_german_match_page_is_german_from_its_title_to_its_moves(live, panik
 
 def test_every_game_has_a_finished_match_that_replays_to_its_stored_result(live):
     """The stored result is what the last step shows: the engine's outcome of the replayed
-    final state gives every seat the score and rank the record has."""
+    final state gives every seat the score and rank the record has. Every step's marks are
+    among the game's own."""
     db = live.app.state.db
     for n, game_id in enumerate(sorted(g.id for g in all_games())):
         seed = bytes([40 + n]) * 32
@@ -326,6 +327,9 @@ def test_every_game_has_a_finished_match_that_replays_to_its_stored_result(live)
         match_id = store(db, game_id, seed, players, log, outcome)
         body = get_replay(live, match_id)
         assert body["complete"] and len(body["steps"]) == len(log) + 1, game_id
+        # Every mark a step carries is one the game names (its jump buttons' labels).
+        assert body["marks"] == list(get_game(game_id).replay_marks), game_id
+        assert {m for s in body["steps"] for m in s["marks"]} <= set(body["marks"]), game_id
         game = get_game(game_id)
         run = Replay(game, players, {}, seed)
         for move in log:
