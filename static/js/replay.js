@@ -126,6 +126,18 @@ function playFrom(n, delta) {
   return n;
 }
 
+// The marks on the slider's track: a tick at every move that carries one (the game's bursts,
+// rounds or turns), from the replay of everything (the marks are the same through any eyes).
+function drawMarks() {
+  const list = $("replay-marks");
+  if (!list) return;
+  list.replaceChildren(...state.data.steps.filter((s) => s.marks && s.marks.length).map((s) => {
+    const option = document.createElement("option");
+    option.value = String(s.move);
+    return option;
+  }));
+}
+
 // The next move after `n` that carries `mark`, or null.
 function nextMark(n, mark) {
   const steps = state.data.steps;
@@ -315,6 +327,7 @@ async function start() {
   }
   state.data = data.value;
   state.ends = playEnds(state.data.steps);
+  drawMarks();
   state.module = module.value;
   if (!state.data.complete) {
     const refused = state.data.refused;

@@ -94,20 +94,28 @@ def test_panikas_taps_join_the_play_they_pay_for_and_its_bursts_are_marked(live,
 
 
 def test_a_game_that_groups_nothing_steps_move_by_move_without_marks(live):
-    """The default (``Game.replay_step``): every move a play of its own, no marks."""
+    """The default (``Game.replay_step``): every move a play of its own, no marks (Panik
+    Pilze)."""
     seed = bytes([77]) * 32
-    players, log, outcome = finished_match("panique", seed)
-    match_id = store(live.app.state.db, "panique", seed, players, log, outcome)
+    players, log, outcome = finished_match("panik_pilze", seed)
+    match_id = store(live.app.state.db, "panik_pilze", seed, players, log, outcome)
     body = get_replay(live, match_id)
     assert body["marks"] == []
     assert all(s["joins"] is False and s["marks"] == [] for s in body["steps"])
 
 
-@pytest.mark.parametrize(("game_id", "mark", "kind"), [
-    ("panic_lab", "round", "reveal"), ("panika_counter", "burst", "burst")])
-def test_panic_labs_rounds_and_the_counters_bursts_are_marked(live, game_id, mark, kind):
+def _is(kind: str, purpose: str | None = None):  # type: ignore[no-untyped-def]
+    """Whether an event frame is of ``kind`` (and, given one, of that ``data.purpose``)."""
+    return lambda e: e["kind"] == kind and (purpose is None or e.get("data", {}).get("purpose") == purpose)
+
+
+@pytest.mark.parametrize(("game_id", "mark", "marked_event"), [
+    ("panic_lab", "round", _is("reveal")), ("panika_counter", "burst", _is("burst")),
+    ("panique", "turn", _is("roll", "move"))])
+def test_panic_labs_rounds_the_counters_bursts_and_paniques_turns_are_marked(
+        live, game_id, mark, marked_event):  # type: ignore[no-untyped-def]
     """Panic Lab marks each reveal (a round's search begins), the stand-alone counter each
-    burst; neither groups its moves."""
+    burst, Panique each heir's movement roll (a turn); none groups its moves."""
     seed = bytes([78 + len(game_id)]) * 32
     players, log, outcome = finished_match(game_id, seed)
     match_id = store(live.app.state.db, game_id, seed, players, log, outcome)
@@ -116,7 +124,7 @@ def test_panic_labs_rounds_and_the_counters_bursts_are_marked(live, game_id, mar
     steps = body["steps"]
     assert not any(s["joins"] for s in steps)
     marked = [s["move"] for s in steps if s["marks"] == [mark]]
-    assert marked and marked == [s["move"] for s in steps if any(e["kind"] == kind for e in s["events"])]
+    assert marked and marked == [s["move"] for s in steps if any(map(marked_event, s["events"]))]
 
 
 def test_a_seats_eyes_see_exactly_that_seats_view_of_each_moment(live, panika):

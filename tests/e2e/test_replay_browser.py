@@ -440,8 +440,9 @@ def test_a_long_matchs_page_keeps_its_place_as_it_loads_and_stays_light(site, op
 def test_the_replay_on_a_phone_steps_a_play_at_a_time_with_the_controls_at_the_thumb(site, open_page) -> None:  # type: ignore[no-untyped-def]
     """Panika on a phone upright (English) and on its side (German): the controls in a bar at the
     bottom of the screen and the board above it, both in view; a step goes from the end of one
-    play (a card and the taps it owes) to the end of the next; "Next burst" lands on the move
-    that bursts the counter; axe finds nothing."""
+    play (a card and the taps it owes) to the end of the next; the bursts are ticks on the
+    slider's track, and "Next burst" lands on the move that bursts the counter; axe finds
+    nothing."""
     live, matches = site
     match_id, total, _ = matches["panika"]
     for size, locale, jump in (((390, 844), "en-US", "Next burst"),
@@ -469,6 +470,10 @@ def test_the_replay_on_a_phone_steps_a_play_at_a_time_with_the_controls_at_the_t
         page.wait_for_function(f"() => {SHOWN} === {after}")
         page.tap("#replay-back")
         page.wait_for_function(f"() => {SHOWN} === {start}")
+        # Every burst is a tick on the slider's track.
+        ticks = page.eval_on_selector_all("#replay-marks option", "os => os.map(o => Number(o.value))")
+        assert ticks == [k for k in range(len(steps)) if steps[k][1]] and ticks
+        assert page.get_attribute("#replay-slider", "list") == "replay-marks"
         burst = next(k for k in range(start + 1, len(steps)) if "burst" in steps[k][1])
         assert page.inner_text(".replay-jump") == jump
         page.tap(".replay-jump")
