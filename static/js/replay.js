@@ -311,6 +311,15 @@ $("replay-eyes").addEventListener("change", async (ev) => {
   }
 });
 
+// A phone's screen has room for the page's heading or for the board above the controls' bar:
+// when the board would start low on it (a small phone, a phone on its side), the page opens
+// scrolled to the move's text and the board (on its side, to the board itself).
+function showBoard() {
+  if (!matchMedia("(max-width: 699px), (max-height: 500px)").matches) return;
+  const target = matchMedia("(max-height: 500px)").matches ? $("replay-board") : root.querySelector(".replay-body");
+  if (target.getBoundingClientRect().top > innerHeight * 0.4) target.scrollIntoView({ block: "start" });
+}
+
 // --- start: the board at ?move=N (else the end) ---------------------------------------------------
 async function start() {
   $("replay-board").textContent = t("replay.loading"); // in the board's reserved place: nothing moves
@@ -335,8 +344,7 @@ async function start() {
     $("replay-result").hidden = true;
   }
   show(state.move);
-  // A phone on its side has room for the board or for the page's heading: the board it is.
-  if (matchMedia("(max-height: 500px)").matches) $("replay-board").scrollIntoView({ block: "start" });
+  showBoard();
 }
 
 start();
