@@ -21,8 +21,8 @@ const gameId = root.dataset.game;
 const title = root.dataset.title;
 const names = JSON.parse(root.dataset.names || "{}");
 const total = Number(root.dataset.moves);
-const SPEEDS = { slow: 1600, normal: 800, fast: 300 }; // milliseconds per move while playing
-const WALK = 60; // a step forward of at most this many moves plays each of them on the board
+const SPEEDS = { slow: 1600, normal: 800, fast: 300 }; // milliseconds per play while playing
+const WALK = 60; // a step on of at most this many moves plays each of them on the board
 
 const state = {
   move: Number(root.dataset.move), // the move on the board (0: the set-up)
@@ -92,13 +92,15 @@ function mount() {
   state.shown = null;
 }
 
-// The board at move `move`. A step forward of a few moves plays each of them in turn (a play
-// and its taps animate as they did live); any other jump mounts the board afresh there.
-function show(move, { scroll = false } = {}) {
+// The board at move `move`. The next move, or a step on to the next play's end (`walk`) of a
+// few moves, plays each move in turn (a card and its taps animate as they did live); any other
+// jump (the slider, a mark, the list) mounts the board afresh there.
+function show(move, { scroll = false, walk: stepping = false } = {}) {
   const steps = state.data.steps;
   const last = steps.length - 1;
   const n = Math.max(0, Math.min(move, last));
-  const walk = state.shown !== null && n > state.shown && n - state.shown <= WALK;
+  const ahead = state.shown === null ? 0 : n - state.shown;
+  const walk = ahead === 1 || (stepping && ahead > 0 && ahead <= WALK);
   if (!walk) mount();
   for (let k = walk ? state.shown + 1 : n; k <= n; k += 1) {
     for (const e of steps[k].events) if (state.board.onEvent) state.board.onEvent(e);
@@ -224,7 +226,7 @@ function play() {
   if (!state.data) return;
   if (state.move >= state.data.steps.length - 1) show(0);
   clearInterval(state.timer);
-  state.timer = setInterval(() => go(playFrom(state.move, 1)), SPEEDS[$("replay-speed").value] || SPEEDS.normal);
+  state.timer = setInterval(() => go(playFrom(state.move, 1), { walk: true }), SPEEDS[$("replay-speed").value] || SPEEDS.normal);
   drawPlay(true);
 }
 
@@ -242,7 +244,7 @@ function drawPlay(playing) {
   $("replay-text").setAttribute("aria-live", playing ? "off" : "polite");
 }
 
-const stepBy = (delta) => { pause(); if (state.data) go(playFrom(state.move, delta)); };
+const stepBy = (delta) => { pause(); if (state.data) go(playFrom(state.move, delta), { walk: delta > 0 }); };
 $("replay-first").addEventListener("click", () => { pause(); go(0); });
 $("replay-back").addEventListener("click", () => stepBy(-1));
 $("replay-forward").addEventListener("click", () => stepBy(1));
