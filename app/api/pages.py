@@ -133,6 +133,7 @@ async def match_page(match_id: int, request: Request, templates: Templates, db: 
             "match": match,
             "title": title,
             "known": game is not None,
+            "marks": game.replay_marks if game is not None else (),
             "urls": game_urls(request, match["game"]) if game is not None else {},
             "names": {p["seat"]: p["nickname"] for p in match["players"]},
             "page_title": f"{title} · {heading} · {where}",

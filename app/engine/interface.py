@@ -28,6 +28,10 @@ OpenSpiel's per-player observations):
 - ``legal_actions(state, seat)`` lists every action that seat may send now, as raw JSON.
 - ``max_moves`` (a number, no default) is the most moves a match can have: the rules end every
   match by then.
+- ``replay_step(move, events)`` says how a move stands in a finished match's replay: whether it
+  continues the play of the move before (a tap paying a played card), and which marks it
+  carries (a burst, a new round); ``replay_marks`` names those marks. Default: every move a play
+  of its own, no marks (docs/decisions/0063).
 
 The app's other hooks are here too, with defaults: ``Options`` (the game's typed options model),
 ``system_actions``/``shared_actions`` (who may send which action), ``open_table`` and
@@ -157,6 +161,23 @@ class Timer:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """How one move stands in a finished match's replay (``Game.replay_step``): the replay's
+    step buttons go a play at a time, and its jump buttons to the next move carrying a mark
+    (docs/decisions/0063)."""
+
+    joins: bool = False
+    """The move continues the play of the move before it (a tap paying for a card just
+    played), so one step of the replay shows them together."""
+    marks: tuple[str, ...] = ()
+    """The marks this move carries, each one of the game's ``replay_marks``."""
+
+
+PLAY = ReplayStep()
+"""A move that is a play of its own and carries no mark (the default)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """The result of a finished match, one entry per seat, and how it ended
     (docs/decisions/0058-outcomes-name-their-ending.md)."""
@@ -279,6 +300,18 @@ class Game(ABC, Generic[S, O]):
         drawn again from what it may know (OpenSpiel's ``resample_from_infostate``). The seat's
         view and legal actions must be the same in both: so no view shows a secret
         (tests/conformance/test_secrecy.py). A game with no hidden information returns a copy."""
+
+    replay_marks: ClassVar[tuple[str, ...]] = ()
+    """The marks a replay of this game can jump to (a burst, a round, a turn), in the order its
+    jump buttons show; each is labelled by the game's text ``game.<id>.replay.<mark>``
+    (docs/adding-a-game.md, "The replay"). Empty: no jump buttons."""
+
+    def replay_step(self, move: Move, events: list[Event]) -> ReplayStep:
+        """How ``move`` (as the log keeps it: the action a JSON object), which caused
+        ``events``, stands in a replay: whether it joins the play of the move before, and its
+        marks (each in ``replay_marks``). Pure: the move and its events decide. The default:
+        every move a play of its own, no marks."""
+        return PLAY
 
     def rules_data(self) -> dict[str, Any]:
         """What the game's rules page shows beside its text (a board and its tables, say)."""

@@ -58,8 +58,9 @@ def check_package(package: object, name: str) -> None:
     """Raise ``PackageError`` unless ``package`` is a ``GamePackage`` whose game's id is
     ``name``, whose bots (if any) are a ``Bot`` class whose levels are among the engine's
     (``DIFFICULTIES``) and include normal (a dropped player's stand-in), and whose folder holds
-    its page module, style and picture, its texts in every language of the site (each key under the game's own
-    prefixes) and its rules page in every language."""
+    its page module, style and picture, its texts in every language of the site (each key under
+    the game's own prefixes, a label for each of its replay's marks) and its rules page in every
+    language."""
     if not isinstance(package, GamePackage):
         raise PackageError(f"the entry point names a {type(package).__name__}, not a GamePackage")
     if not isinstance(package.game, Game):
@@ -92,3 +93,8 @@ def check_package(package: object, name: str) -> None:
             raise PackageError(
                 f"texts/{lang}.json has keys outside {', '.join(package.key_prefixes())}: "
                 + ", ".join(stray[:5]))
+        unnamed = [mark for mark in package.game.replay_marks
+                   if f"game.{package.id}.replay.{mark}" not in texts]
+        if unnamed:
+            raise PackageError(f"texts/{lang}.json does not name its replay's marks: "
+                               + ", ".join(f"game.{package.id}.replay.{m}" for m in unnamed))

@@ -7,6 +7,10 @@
 // link is always a link to the move shown. The move list below holds one page of the moves (the
 // page the board opened at); a move on another page is told from its step (`stepText`), in the
 // words the server's list uses (app/api/finished/story.py).
+// The step buttons and the arrow keys go a play at a time: a step that `joins` the one before
+// (a Panika tap paying for its card) is shown with it; the jump buttons go to the next move that
+// carries their mark (a burst, a round). Each game says both (`Game.replay_step`,
+// docs/decisions/0063).
 import { t, wording } from "./i18n.js";
 import { eventLine, eventText } from "./texts.js";
 
@@ -17,7 +21,8 @@ const gameId = root.dataset.game;
 const title = root.dataset.title;
 const names = JSON.parse(root.dataset.names || "{}");
 const total = Number(root.dataset.moves);
-const SPEEDS = { slow: 1600, normal: 800, fast: 300 }; // milliseconds per move while playing
+const SPEEDS = { slow: 1600, normal: 800, fast: 300 }; // milliseconds per play while playing
+const WALK = 60; // a step on of at most this many moves plays each of them on the board
 
 const state = {
   move: Number(root.dataset.move), // the move on the board (0: the set-up)
@@ -26,6 +31,7 @@ const state = {
   module: null,
   board: null, // the mounted game
   shown: null, // the step the board shows
+  ends: [0], // the moves where a play ends (0: the set-up), in order
   timer: 0,
 };
 const loads = new Map(); // eyes -> Promise of the replay's JSON
@@ -86,18 +92,59 @@ function mount() {
   state.shown = null;
 }
 
-function show(move, { scroll = false } = {}) {
+// The board at move `move`. The next move, or a step on to the next play's end (`walk`) of a
+// few moves, plays each move in turn (a card and its taps animate as they did live); any other
+// jump (the slider, a mark, the list) mounts the board afresh there.
+function show(move, { scroll = false, walk: stepping = false } = {}) {
   const steps = state.data.steps;
   const last = steps.length - 1;
   const n = Math.max(0, Math.min(move, last));
-  const step = steps[n];
-  if (!(state.shown !== null && n === state.shown + 1)) mount(); // a step forward animates
-  for (const e of step.events) if (state.board.onEvent) state.board.onEvent(e);
-  state.board.update(frameOf(step));
+  const ahead = state.shown === null ? 0 : n - state.shown;
+  const walk = ahead === 1 || (stepping && ahead > 0 && ahead <= WALK);
+  if (!walk) mount();
+  for (let k = walk ? state.shown + 1 : n; k <= n; k += 1) {
+    for (const e of steps[k].events) if (state.board.onEvent) state.board.onEvent(e);
+    state.board.update(frameOf(steps[k]));
+  }
   state.shown = n;
   state.move = n;
-  describe(step);
+  describe(steps[n]);
   if (scroll) root.scrollIntoView({ block: "start" });
+}
+
+// --- plays and marks ---------------------------------------------------------------------------
+// The moves where a play ends: the set-up, and every move whose next move does not join it.
+function playEnds(steps) {
+  const ends = [0];
+  for (let k = 1; k < steps.length; k += 1) if (!(steps[k + 1] && steps[k + 1].joins)) ends.push(k);
+  return ends;
+}
+
+// The end of the play after the one at `n` (+1), or before it (-1); `n` itself at either end.
+function playFrom(n, delta) {
+  const ends = state.ends;
+  if (delta > 0) return ends.find((e) => e > n) ?? n;
+  for (let k = ends.length - 1; k >= 0; k -= 1) if (ends[k] < n) return ends[k];
+  return n;
+}
+
+// The marks on the slider's track: a tick at every move that carries one (the game's bursts,
+// rounds or turns), from the replay of everything (the marks are the same through any eyes).
+function drawMarks() {
+  const list = $("replay-marks");
+  if (!list) return;
+  list.replaceChildren(...state.data.steps.filter((s) => s.marks && s.marks.length).map((s) => {
+    const option = document.createElement("option");
+    option.value = String(s.move);
+    return option;
+  }));
+}
+
+// The next move after `n` that carries `mark`, or null.
+function nextMark(n, mark) {
+  const steps = state.data.steps;
+  for (let k = n + 1; k < steps.length; k += 1) if (steps[k].marks && steps[k].marks.includes(mark)) return k;
+  return null;
 }
 
 // --- what the page says about the move -----------------------------------------------------------
@@ -143,7 +190,6 @@ function describe(step) {
   $("replay-clock").textContent = n ? clock(step.at_ms) : "";
   $("replay-text").textContent = moveText(n);
   const timers = step.timers.filter((x) => x.label);
-  $("replay-timers").hidden = !timers.length;
   $("replay-timers").textContent = timers.map((x) => {
     const label = t(`timer.${gameId}.${String(x.key).split(":")[0]}`, {}, x.label);
     const who = x.seats.length ? ` · ${x.seats.map(seatName).join(", ")}` : "";
@@ -159,6 +205,7 @@ function describe(step) {
   $("replay-back").disabled = n === 0;
   $("replay-forward").disabled = n >= last;
   $("replay-last").disabled = n >= last;
+  for (const button of document.querySelectorAll(".replay-jump")) button.disabled = nextMark(n, button.dataset.mark) === null;
   for (const li of document.querySelectorAll(".move-list li[aria-current]")) li.removeAttribute("aria-current");
   const current = document.querySelector(`.move-list li[data-move="${n}"]`);
   if (current) current.setAttribute("aria-current", "step");
@@ -179,7 +226,7 @@ function play() {
   if (!state.data) return;
   if (state.move >= state.data.steps.length - 1) show(0);
   clearInterval(state.timer);
-  state.timer = setInterval(() => go(state.move + 1), SPEEDS[$("replay-speed").value] || SPEEDS.normal);
+  state.timer = setInterval(() => go(playFrom(state.move, 1), { walk: true }), SPEEDS[$("replay-speed").value] || SPEEDS.normal);
   drawPlay(true);
 }
 
@@ -197,13 +244,20 @@ function drawPlay(playing) {
   $("replay-text").setAttribute("aria-live", playing ? "off" : "polite");
 }
 
-const stepBy = (delta) => { pause(); go(state.move + delta); };
+const stepBy = (delta) => { pause(); if (state.data) go(playFrom(state.move, delta), { walk: delta > 0 }); };
 $("replay-first").addEventListener("click", () => { pause(); go(0); });
 $("replay-back").addEventListener("click", () => stepBy(-1));
 $("replay-forward").addEventListener("click", () => stepBy(1));
 $("replay-last").addEventListener("click", () => { pause(); go(total); });
 $("replay-play").addEventListener("click", () => (state.timer ? pause() : play()));
 $("replay-speed").addEventListener("change", () => { if (state.timer) play(); });
+for (const button of document.querySelectorAll(".replay-jump")) {
+  button.addEventListener("click", () => {
+    pause();
+    const k = state.data ? nextMark(state.move, button.dataset.mark) : null;
+    if (k !== null) go(k);
+  });
+}
 $("replay-slider").addEventListener("input", (ev) => { pause(); go(Number(ev.target.value)); });
 
 // The arrow keys step, Home and End go to the ends, the space bar plays and pauses; not while
@@ -251,6 +305,7 @@ $("replay-eyes").addEventListener("change", async (ev) => {
     const data = await load(eyes);
     state.eyes = eyes;
     state.data = data;
+    state.ends = playEnds(data.steps);
     show(state.move);
   } catch {
     ev.target.value = state.eyes;
@@ -258,30 +313,40 @@ $("replay-eyes").addEventListener("change", async (ev) => {
   }
 });
 
+// A phone's screen has room for the page's heading or for the board above the controls' bar:
+// when the board would start low on it (a small phone, a phone on its side), the page opens
+// scrolled to the move's text and the board (on its side, to the board itself).
+function showBoard() {
+  if (!matchMedia("(max-width: 699px), (max-height: 500px)").matches) return;
+  const target = matchMedia("(max-height: 500px)").matches ? $("replay-board") : root.querySelector(".replay-body");
+  if (target.getBoundingClientRect().top > innerHeight * 0.4) target.scrollIntoView({ block: "start" });
+}
+
 // --- start: the board at ?move=N (else the end) ---------------------------------------------------
 async function start() {
-  const header = document.querySelector(".site-header");
-  if (header) root.style.setProperty("--replay-top", `${header.offsetHeight}px`);
-  $("replay-text").textContent = t("replay.loading");
-  root.hidden = false;
+  $("replay-board").textContent = t("replay.loading"); // in the board's reserved place: nothing moves
   // The replay and the game's drawing load side by side; the replay's answer says first why not.
   const drawing = root.dataset.known === "true" ? import(root.dataset.module)
     : Promise.reject(new Error(`no game ${gameId}`)); // a game no longer on the site has no drawing
   const [data, module] = await Promise.allSettled([load("all"), drawing]);
   if (data.status === "rejected" || module.status === "rejected") {
-    root.hidden = true;
+    root.hidden = true; // the page keeps its place for the board until it knows there is none
     const error = data.status === "rejected" ? data.reason : {};
     const why = error.status === 409 ? t(`replay.unreplayable.${error.code}`, {}, t("replay.unreplayable.other")) : null;
     notice(why ? t("replay.unreplayable", { why }) : t("replay.failed"));
     return;
   }
   state.data = data.value;
+  state.ends = playEnds(state.data.steps);
+  drawMarks();
   state.module = module.value;
   if (!state.data.complete) {
     const refused = state.data.refused;
     notice(t("replay.refused", { n: refused.move, last: refused.move - 1 }));
+    $("replay-result").hidden = true;
   }
   show(state.move);
+  showBoard();
 }
 
 start();

@@ -74,6 +74,59 @@ def test_the_replay_is_every_step_of_the_match_with_every_secret_shown(live, pan
     assert steps[-1]["view"]["phase"] == "over" and steps[-1]["timers"] == []
 
 
+def test_panikas_taps_join_the_play_they_pay_for_and_its_bursts_are_marked(live, panika):
+    """Each step says whether its move joins the play before it (a tap, a player's or the
+    system's ``auto_tap``, pays for the card played) and which marks it carries (the move that
+    bursts the counter: ``burst``); the answer names the marks the game has. The set-up joins
+    nothing and carries nothing."""
+    match_id, log, _ = panika
+    body = get_replay(live, match_id)
+    assert body["marks"] == ["burst"]
+    steps = body["steps"]
+    assert (steps[0]["joins"], steps[0]["marks"]) == (False, [])
+    for move, step in zip(log, steps[1:], strict=True):
+        assert step["joins"] == (move.action["type"] in ("tap", "auto_tap")), step["move"]
+        bursts = any(e["kind"] == "burst" for e in step["events"])
+        assert step["marks"] == (["burst"] if bursts else []), step["move"]
+    assert any(s["joins"] for s in steps) and any(s["marks"] for s in steps)
+    plays = sum(1 for s in steps[1:] if not s["joins"])
+    assert plays < len(log) * 2 / 3  # far fewer steps than moves
+
+
+def test_a_game_that_groups_nothing_steps_move_by_move_without_marks(live):
+    """The default (``Game.replay_step``): every move a play of its own, no marks (Panik
+    Pilze)."""
+    seed = bytes([77]) * 32
+    players, log, outcome = finished_match("panik_pilze", seed)
+    match_id = store(live.app.state.db, "panik_pilze", seed, players, log, outcome)
+    body = get_replay(live, match_id)
+    assert body["marks"] == []
+    assert all(s["joins"] is False and s["marks"] == [] for s in body["steps"])
+
+
+def _is(kind: str, purpose: str | None = None):  # type: ignore[no-untyped-def]
+    """Whether an event frame is of ``kind`` (and, given one, of that ``data.purpose``)."""
+    return lambda e: e["kind"] == kind and (purpose is None or e.get("data", {}).get("purpose") == purpose)
+
+
+@pytest.mark.parametrize(("game_id", "mark", "marked_event"), [
+    ("panic_lab", "round", _is("reveal")), ("panika_counter", "burst", _is("burst")),
+    ("panique", "turn", _is("roll", "move"))])
+def test_panic_labs_rounds_the_counters_bursts_and_paniques_turns_are_marked(
+        live, game_id, mark, marked_event):  # type: ignore[no-untyped-def]
+    """Panic Lab marks each reveal (a round's search begins), the stand-alone counter each
+    burst, Panique each heir's movement roll (a turn); none groups its moves."""
+    seed = bytes([78 + len(game_id)]) * 32
+    players, log, outcome = finished_match(game_id, seed)
+    match_id = store(live.app.state.db, game_id, seed, players, log, outcome)
+    body = get_replay(live, match_id)
+    assert body["marks"] == [mark]
+    steps = body["steps"]
+    assert not any(s["joins"] for s in steps)
+    marked = [s["move"] for s in steps if s["marks"] == [mark]]
+    assert marked and marked == [s["move"] for s in steps if any(map(marked_event, s["events"]))]
+
+
 def test_a_seats_eyes_see_exactly_that_seats_view_of_each_moment(live, panika):
     match_id, log, _ = panika
     steps = get_replay(live, match_id, eyes="1")["steps"]
@@ -273,7 +326,8 @@ def test_the_german_match_page_is_german_from_its_title_to_its_moves(live, panik
 
 def test_every_game_has_a_finished_match_that_replays_to_its_stored_result(live):
     """The stored result is what the last step shows: the engine's outcome of the replayed
-    final state gives every seat the score and rank the record has."""
+    final state gives every seat the score and rank the record has. Every step's marks are
+    among the game's own."""
     db = live.app.state.db
     for n, game_id in enumerate(sorted(g.id for g in all_games())):
         seed = bytes([40 + n]) * 32
@@ -281,6 +335,9 @@ def test_every_game_has_a_finished_match_that_replays_to_its_stored_result(live)
         match_id = store(db, game_id, seed, players, log, outcome)
         body = get_replay(live, match_id)
         assert body["complete"] and len(body["steps"]) == len(log) + 1, game_id
+        # Every mark a step carries is one the game names (its jump buttons' labels).
+        assert body["marks"] == list(get_game(game_id).replay_marks), game_id
+        assert {m for s in body["steps"] for m in s["marks"]} <= set(body["marks"]), game_id
         game = get_game(game_id)
         run = Replay(game, players, {}, seed)
         for move in log:

@@ -55,11 +55,12 @@ def site(tmp_path_factory) -> Iterator[tuple[LiveServer, dict[str, tuple[int, in
 
 @pytest.fixture
 def open_page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
-    """A page in a fresh context (a phone by default), its errors collected."""
+    """A page in a fresh context (a phone by default: any size under 500 px one way, upright or
+    on its side), its errors collected."""
     contexts = []
 
     def make(size: tuple[int, int] = PHONE_SIZE, **options):  # type: ignore[no-untyped-def]
-        phone = size[0] < 500
+        phone = min(size) < 500
         context = browser.new_context(viewport={"width": size[0], "height": size[1]},
                                       is_mobile=phone, has_touch=phone, **{**CONTEXT, **options})
         contexts.append(context)
@@ -96,6 +97,13 @@ def board(page) -> str:  # type: ignore[no-untyped-def]
     return page.inner_html("#replay-board")
 
 
+def plays(page) -> list[int]:  # type: ignore[no-untyped-def]
+    """The moves where a play ends (0 first), from the replay's steps: every move whose next
+    move does not join it (``Game.replay_step``)."""
+    steps = page.evaluate("() => window.panicParty.replay.data.steps.map(s => s.joins)")
+    return [0] + [k for k in range(1, len(steps)) if k + 1 >= len(steps) or not steps[k + 1]]
+
+
 def wait_move(page, n: int, total: int) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_function(f"() => {SHOWN} === {n}")
     assert page.inner_text(COUNTER) == f"Move {n} of {total}"
@@ -121,18 +129,20 @@ def test_the_match_page_replays_the_game_on_its_own_board(site, open_page, game_
     assert page.get_attribute("#replay-last", "disabled") is not None
     assert_accessible(page, f"{game_id} replay at the end")
 
-    # ?move=N opens at move N; the buttons step, and the board changes with the counter.
-    open_match(page, live.base_url, match_id, move=1)
-    wait_move(page, 1, total)
+    # ?move=N opens at move N; the buttons step a play at a time (a move, unless the game
+    # groups its moves into plays: Panika's taps), and the board changes with the counter.
+    one, two = plays(page)[1:3]
+    open_match(page, live.base_url, match_id, move=one)
+    wait_move(page, one, total)
     assert page.locator("#replay-result").is_hidden()
     before = board(page)
     page.click("#replay-forward")
-    wait_move(page, 2, total)
+    wait_move(page, two, total)
     assert board(page) != before, "the board did not change with the move"
     title = get_game(game_id).title
-    assert page.title() == f"{title} · match {match_id} · Move 2 of {total} · Panic Party"
+    assert page.title() == f"{title} · match {match_id} · Move {two} of {total} · Panic Party"
     page.click("#replay-back")
-    wait_move(page, 1, total)
+    wait_move(page, one, total)
     assert board(page) == before  # the same move, the same drawing
     page.click("#replay-first")
     wait_move(page, 0, total)
@@ -141,11 +151,11 @@ def test_the_match_page_replays_the_game_on_its_own_board(site, open_page, game_
     # The arrow keys step (not while a field has the focus); Home and End go to the ends.
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     page.keyboard.press("ArrowRight")
-    wait_move(page, 1, total)
+    wait_move(page, one, total)
     page.keyboard.press("ArrowRight")
-    wait_move(page, 2, total)
+    wait_move(page, two, total)
     page.keyboard.press("ArrowLeft")
-    wait_move(page, 1, total)
+    wait_move(page, one, total)
     page.keyboard.press("End")
     wait_move(page, total, total)
     page.keyboard.press("Home")
@@ -196,7 +206,7 @@ def test_whose_eyes_shows_every_secret_or_one_seats_view(site, open_page) -> Non
     assert page.locator("#panika-hand button:not([disabled])").count() == 0
     assert page.locator("#panika-play").is_hidden()
     page.keyboard.press("ArrowRight")  # the eyes stay as the board moves
-    wait_move(page, 5, total)
+    wait_move(page, min(e for e in plays(page) if e > 4), total)
     assert page.locator(".pk-open-hand").count() == 0
     page.select_option("#replay-eyes", "all")
     page.wait_for_function("() => document.querySelectorAll('.pk-open-hand').length === 3")
@@ -234,10 +244,11 @@ def test_every_board_fits_a_laptop_and_a_phone_without_overflow(site, open_page)
             open_match(page, live.base_url, match_id, move=total // 3)
             wide = page.evaluate("() => document.scrollingElement.scrollWidth")
             assert wide <= size[0], (game_id, size, wide)
-            # The controls and the move's text are on the first screen, above or beside the board.
-            for control in ("#replay-play", "#replay-forward", "#replay-back", "#replay-text"):
+            # The controls, the move's text and the board's top are on the first screen (the
+            # controls at the bottom of a phone's, above the board on a laptop's).
+            for control in ("#replay-play", "#replay-forward", "#replay-back", "#replay-text", "#replay-board"):
                 box = page.locator(control).bounding_box()
-                assert box and box["y"] + box["height"] <= size[1], (game_id, size, control, box)
+                assert box and box["y"] + min(box["height"], 100) <= size[1], (game_id, size, control, box)
         assert page.errors == [], page.errors
 
 
@@ -394,3 +405,85 @@ def test_a_match_ended_by_its_games_bound_says_so_on_its_board(site, open_page) 
         wait_move(page, len(log), len(log))
         assert words in page.inner_text(selector), game_id
     assert page.errors == [], page.errors
+
+
+LAYOUT_SHIFT = """() => {
+  window.__shifts = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts.push(e.value);
+  }).observe({ type: "layout-shift", buffered: true });
+}"""
+"""Collects every layout shift of the page from its first paint (PerformanceObserver's
+``layout-shift`` entries, as Lighthouse sums them), set before the page's own scripts run."""
+SHIFT = "() => window.__shifts.reduce((a, b) => a + b, 0)"
+FIRST_VISIT = """() => performance.getEntriesByType('navigation').concat(
+  performance.getEntriesByType('resource')).reduce((a, e) => a + e.transferSize, 0)"""
+"""The bytes a first visit took off the network (each answer as it travelled, compressed)."""
+
+
+def test_a_long_matchs_page_keeps_its_place_as_it_loads_and_stays_light(site, open_page) -> None:  # type: ignore[no-untyped-def]
+    """The Panika match (over 100 moves), opened as a shared link opens it (at the end) on a
+    phone and a laptop: its layout shifts add up to under 0.1 while the board and the move list
+    load (the board's place is kept, the result is there from the start), the page holds well
+    under a thousand elements, and a first visit takes at most 250 KB."""
+    live, matches = site
+    match_id, total, _ = matches["panika"]
+    assert total > 100
+    for size in (PHONE_SIZE, LAPTOP_SIZE):
+        page = open_page(size=size)
+        page.add_init_script(f"({LAYOUT_SHIFT})()")
+        open_match(page, live.base_url, match_id)
+        page.wait_for_function(BOARD_STILL)
+        settle(page)
+        shift = page.evaluate(SHIFT)
+        assert shift < 0.1, (size, shift)
+        elements = page.evaluate("() => document.getElementsByTagName('*').length")
+        assert elements < 1000, (size, elements)
+        assert page.evaluate(FIRST_VISIT) <= 250_000, size
+        assert page.errors == [], page.errors
+
+
+def test_the_replay_on_a_phone_steps_a_play_at_a_time_with_the_controls_at_the_thumb(site, open_page) -> None:  # type: ignore[no-untyped-def]
+    """Panika on a phone upright (English) and on its side (German): the controls in a bar at the
+    bottom of the screen and the board above it, both in view; a step goes from the end of one
+    play (a card and the taps it owes) to the end of the next; the bursts are ticks on the
+    slider's track, and "Next burst" lands on the move that bursts the counter; axe finds
+    nothing."""
+    live, matches = site
+    match_id, total, _ = matches["panika"]
+    for size, locale, jump in (((390, 844), "en-US", "Next burst"),
+                               ((844, 390), "de-DE", "Nächstes Platzen")):
+        page = open_page(size=size, locale=locale)
+        open_match(page, live.base_url, match_id, move=0)
+        width, height = size
+        bar = page.locator(".replay-bar").bounding_box()
+        assert bar and bar["y"] + bar["height"] <= height + 0.5 and bar["y"] >= height / 2, (size, bar)
+        for control in ("#replay-play", "#replay-forward", "#replay-back", ".replay-jump"):
+            box = page.locator(control).bounding_box()
+            assert box and box["y"] >= bar["y"] and box["y"] + box["height"] <= height + 0.5, (size, control)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, (size, control)
+        board_box = page.locator("#replay-board").bounding_box()
+        assert board_box and board_box["y"] < bar["y"] - 60, (size, board_box)  # the board shows above the bar
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+        steps = page.evaluate("() => window.panicParty.replay.data.steps.map(s => [s.joins, s.marks])")
+        ends = [0] + [k for k in range(1, len(steps)) if k + 1 >= len(steps) or not steps[k + 1][0]]
+        joined = next(k for k in range(1, len(steps)) if steps[k][0])  # a play with its taps
+        start = max(e for e in ends if e < joined)
+        after = min(e for e in ends if e > start)
+        assert after - start >= 2, (start, after)
+        open_match(page, live.base_url, match_id, move=start)
+        page.tap("#replay-forward")
+        page.wait_for_function(f"() => {SHOWN} === {after}")
+        page.tap("#replay-back")
+        page.wait_for_function(f"() => {SHOWN} === {start}")
+        # Every burst is a tick on the slider's track.
+        ticks = page.eval_on_selector_all("#replay-marks option", "os => os.map(o => Number(o.value))")
+        assert ticks == [k for k in range(len(steps)) if steps[k][1]] and ticks
+        assert page.get_attribute("#replay-slider", "list") == "replay-marks"
+        burst = next(k for k in range(start + 1, len(steps)) if "burst" in steps[k][1])
+        assert page.inner_text(".replay-jump") == jump
+        page.tap(".replay-jump")
+        page.wait_for_function(f"() => {SHOWN} === {burst}")
+        assert page.url.endswith(f"?move={burst}")
+        assert_accessible(page, f"the replay on a phone at {size}")
+        assert page.errors == [], page.errors

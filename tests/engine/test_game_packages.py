@@ -190,6 +190,22 @@ def test_a_package_missing_a_file_or_a_language_is_refused(tmp_path: Path,
         check_package(half_game.PACKAGE, "half_game")
 
 
+def test_a_package_whose_replay_marks_have_no_label_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mark the replay can jump to (``Game.replay_marks``) is a button: its label is the
+    game's text ``game.<id>.replay.<mark>`` in every language."""
+    folder = _package_folder(tmp_path, "marked_game")
+    init = folder / "__init__.py"
+    init.write_text(init.read_text().replace(
+        "    id = 'marked_game'\n", "    id = 'marked_game'\n    replay_marks = ('turn',)\n"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import marked_game  # type: ignore[import-not-found]
+
+    with pytest.raises(Exception, match=r"does not name its replay's marks: "
+                                        r"game\.marked_game\.replay\.turn"):
+        check_package(marked_game.PACKAGE, "marked_game")
+
+
 def test_the_package_data_globs_cover_every_file_of_every_games_folder() -> None:
     """``pip install .`` (the Dockerfile's) ships a game's page, texts and rules pages: the
     wheel takes the files that pyproject.toml's package-data globs name, and these name every

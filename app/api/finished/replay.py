@@ -5,9 +5,10 @@ The stored record (seed, options, action log) goes through the one replay
 (``app.engine.replay.Replay``); after the set-up and after every move the board's data is taken:
 the view through the chosen eyes (``revealed_view``, every secret shown, or one seat's own
 ``view`` as that seat saw it), the move's events, the seats the game waited on and the timers
-as they stood just after the move (the room's own ``TimerBoard``, on the match's clock). A move
-the rules refuse today ends the replay there, and the answer says so; a match whose game is
-gone, or whose set-up the rules refuse, does not replay at all (``Unreplayable``).
+as they stood just after the move (the room's own ``TimerBoard``, on the match's clock), and how
+the move stands among the plays (``Game.replay_step``: whether it joins the play before, its
+marks). A move the rules refuse today ends the replay there, and the answer says so; a match
+whose game is gone, or whose set-up the rules refuse, does not replay at all (``Unreplayable``).
 
 Finished matches never change, so each answer is built once, off the event loop, and kept,
 compressed (app/api/finished/answers.py). However long its stored log, a replay has at most the
@@ -20,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from app.engine import EngineError, Game, Move, get_game
+from app.engine import EngineError, Game, Move, ReplayStep, get_game
 from app.engine.replay import Replay
 from app.realtime.room.frames import event_frame
 from app.realtime.room.timers import TimerBoard
@@ -74,8 +75,11 @@ def _step(game: Game, state: Any, eyes: Eyes, number: int, move: Move | None,
     else:
         timers.sync(game.timers(state), at_ms / 1000)
     view = game.revealed_view(state) if eyes is None else game.view(state, eyes)
+    place = game.replay_step(move, events) if move is not None else ReplayStep()
     return orjson.dumps({
         "move": number,
+        "joins": place.joins,
+        "marks": list(place.marks),
         "seat": move.seat if move is not None else None,
         "at_ms": at_ms,
         "action": move.action if move is not None else None,
@@ -111,5 +115,6 @@ def build_replay(match: dict[str, Any], eyes: Eyes) -> bytes:
         "moves": len(match["actions"]),
         "complete": refused is None,
         "refused": refused,
+        "marks": list(game.replay_marks),
     })
     return head[:-1] + b',"steps":[' + b",".join(steps) + b"]}"

@@ -29,6 +29,7 @@ from app.engine import (
     MalformedAction,
     Move,
     Outcome,
+    ReplayStep,
     SeededRng,
     Timer,
     ranks_from_scores,
@@ -112,6 +113,12 @@ class PanicLabGame(Game[PanicLabState, PanicLabOptions]):
         {"reveal", "timeout", "settle", "next_round"})
     max_moves: ClassVar[int] = MAX_ROUNDS * (10 + MOVES_PER_ROUND)
     """250 rounds of at most 13 moves (ten claims and three moves of the system)."""
+    replay_marks: ClassVar[tuple[str, ...]] = ("round",)
+
+    def replay_step(self, move: Move, events: list[Event]) -> ReplayStep:
+        """Every move a step of its own; the reveal (the dice show, a round's search begins)
+        carries the mark ``round``."""
+        return ReplayStep(marks=("round",) if any(e.kind == "reveal" for e in events) else ())
 
     # --- setup ---------------------------------------------------------------------------------
     def setup(self, players: int, options: PanicLabOptions, rng: SeededRng) -> PanicLabState:

@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Field, RootModel
 
 from app.engine import (
-    ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer,
-    ranks_from_scores,
+    ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, ReplayStep,
+    SeededRng, Timer, ranks_from_scores,
 )
 
 from . import hidden, rules
@@ -18,6 +18,9 @@ from .state import PanikaState
 from .view import revealed_view
 from .view import view as build_view
 from .view import view_parts as build_view_parts
+
+TAPS = frozenset({"tap", "auto_tap"})
+"""The actions that pay the taps a play owes."""
 
 CardId = Annotated[int, Field(ge=0, le=119)]
 
@@ -100,6 +103,15 @@ class PanikaGame(Game[PanikaState, PanikaOptions]):
     max_moves = rules.MAX_MOVES
     """The rules end every match by then (``rules.MAX_MOVES``; docs/games/panika.md, "The
     bound"): no limit of its own is needed."""
+    replay_marks = ("burst",)
+
+    def replay_step(self, move: Move, events: list[Event]) -> ReplayStep:
+        """A tap (a player's, or the system's ``auto_tap``) pays for the card played before it,
+        so it joins that play: a replay steps from play to play, not tap by tap. The move that
+        bursts the counter carries the mark ``burst`` (docs/games/panika.md, "The replay")."""
+        joins = move.action.get("type") in TAPS
+        burst = any(e.kind == "burst" for e in events)
+        return ReplayStep(joins=joins, marks=("burst",) if burst else ())
 
     def setup(self, players: int, options: PanikaOptions, rng: SeededRng) -> PanikaState:
         if not self.min_players <= players <= self.max_players:

@@ -22,7 +22,9 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, RootModel
 
-from app.engine import ActionModel, Event, Game, GameOptions, IllegalAction, Move, Outcome, SeededRng, Timer
+from app.engine import (
+    ActionModel, Event, Game, GameOptions, IllegalAction, Move, Outcome, ReplayStep, SeededRng, Timer,
+)
 
 BURST_MIN, BURST_MAX = 21, 30
 NEW_ROUND_SECONDS = 3
@@ -122,6 +124,12 @@ class PanikaCounterGame(Game[CounterState, CounterOptions]):
     the seed of a counter that never reached a "new counter" is revealed and recorded too)."""
     max_moves = MAX_MOVES
     """The counter's own limit: its last move ends it (``apply``)."""
+    replay_marks = ("burst",)
+
+    def replay_step(self, move: Move, events: list[Event]) -> ReplayStep:
+        """Every tap a step of its own (the counter has no plays that owe taps); the tap that
+        bursts carries the mark ``burst``."""
+        return ReplayStep(marks=("burst",) if any(e.kind == "burst" for e in events) else ())
 
     def setup(self, players: int, options: CounterOptions, rng: SeededRng) -> CounterState:
         state = CounterState(players=players, taps_total=[0] * players)

@@ -10,8 +10,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Field, RootModel, StrictInt
 
 from app.engine import (
-    ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, SeededRng,
-    Timer,
+    ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, ReplayStep,
+    SeededRng, Timer,
 )
 
 from . import rules
@@ -91,6 +91,13 @@ class PaniqueGame(Game[PaniqueState, PaniqueOptions]):
     shared_actions = frozenset({"roll"})
     max_moves = rules.MAX_MOVES
     """The rules' own limit: its last move ends the match at dawn (``rules.dawn``)."""
+    replay_marks = ("turn",)
+
+    def replay_step(self, move: Move, events: list[Event]) -> ReplayStep:
+        """Every move a step of its own; an heir's movement roll (a turn's start) carries the
+        mark ``turn``."""
+        turn = any(e.kind == "roll" and e.data.get("purpose") == "move" for e in events)
+        return ReplayStep(marks=("turn",) if turn else ())
 
     def setup(self, players: int, options: PaniqueOptions, rng: SeededRng) -> PaniqueState:
         if not self.min_players <= players <= self.max_players:
