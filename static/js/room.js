@@ -282,6 +282,9 @@ function setPlaying() {
     && !(inviteForced === null && inviteUpFront());
   document.body.classList.toggle("in-game", playing && state.fill);
   document.body.classList.toggle("playing", playing);
+  // Once a match is over its results name the winner; the narration line (which would say the
+  // winning move's "Ben wins!") keeps its place, silent (docs/decisions/0061).
+  document.body.classList.toggle("match-over", !!(state.room && state.room.status === "finished"));
   if (!playing || !state.fill) closeSide();
 }
 

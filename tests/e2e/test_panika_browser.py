@@ -149,6 +149,10 @@ def test_a_group_plays_panika_to_the_end_and_again(live, new_page, screenshots, 
         log = page.text_content("#event-log")
         assert log and "{seat:" not in log, log
         assert "{seat:" not in page.inner_text("#result-summary")
+        # The winner is named once, by the results: the game's own lines say only that it is over.
+        assert "win" not in page.inner_text(".pk-status").lower()
+        assert not page.locator("#panika-winners").count()
+    assert host.inner_text(".pk-status") == "The match is over."
     for page, label in ((host, "Panika results (host)"), (phone, "Panika results (phone)"),
                         (group.table, "Panika results (table)")):
         check_screen(page, label, fits=False)

@@ -408,9 +408,8 @@ export function mount(container, ctx) {
         return T("banner.find_tap");
       case "result":
       case "over": {
-        if (view.phase === "over" && view.winner !== null) {
-          return view.winner === view.seat ? T("banner.you_win") : T("banner.wins", { name: ctx.name(view.winner) });
-        }
+        // Who won the match is the room's results' to say, once (docs/decisions/0061).
+        if (view.phase === "over" && view.winner !== null) return T("banner.over");
         if (view.phase === "over") return T("banner.limit"); // the last round a match may have
         if (!last) return "";
         if (last.winner === null) return T(last.ended_by === "timeout" ? "banner.timeout" : "banner.all_wrong");

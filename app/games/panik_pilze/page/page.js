@@ -346,11 +346,7 @@ export function mount(container, shell) {
     let text = "";
     let mine = false;
     if (view.phase === "over") {
-      const names = view.winners.map(who);
-      const best = view.winners.length ? view.score.totals[view.winners[0]] : 0;
-      const joined = names.length ? names.reduce((a, b) => T("and", { a, b })) : "";
-      const key = names.length === 1 && names[0] === T("you") ? "you_win" : names.length === 1 ? "wins" : "win";
-      text = T(key, { names: joined, n: best });
+      text = T("over"); // who won is the room's results' to say, once (docs/decisions/0061)
     } else if (view.turn === me()) {
       mine = true;
       text = sent ? T("playing") : hint();
@@ -461,7 +457,6 @@ export function mount(container, shell) {
         sent = false;
         clearTimeout(sentTimer);
       }
-      if (prev && prev.phase !== "over" && view.phase === "over") ctx.sound("win");
       if (turnChanged && view.turn === me() && view.phase === "play") { ctx.sound("reveal"); ctx.vibrate([20, 40, 20]); }
       drawAll();
     },

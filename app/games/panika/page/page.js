@@ -44,7 +44,6 @@ export function mount(container, ctx) {
   let handKey = "";
   let burstTimer = null;
   let flashTimer = null;
-  let wonPlayed = false;
 
   // --- the skeleton (built once; parts are updated in place so taps never land on a node
   // that a state frame is replacing) ----------------------------------------------------------
@@ -75,9 +74,8 @@ export function mount(container, ctx) {
   const middle = el("div", { class: "pk-middle" }, lastPlayEl, counterBox);
   const owedEl = el("p", { class: "pk-owed", id: "panika-owed", "aria-live": "polite" });
   const queueEl = el("div", { class: "pk-queue", id: "panika-queue" });
-  const winnersEl = el("div", { class: "pk-winners", id: "panika-winners", hidden: true });
 
-  root.append(info, playersEl, statusEl, flashEl, middle, owedEl, queueEl, winnersEl);
+  root.append(info, playersEl, statusEl, flashEl, middle, owedEl, queueEl);
 
   let lastCardBtn = null;
   let handEl = null;
@@ -107,9 +105,6 @@ export function mount(container, ctx) {
   const me = () => (view && typeof view.you === "number" ? view.you : null);
   const name = (seat) => ctx.name(seat);
   const you = (seat) => (seat === me() ? T("you") : name(seat));
-  const both = (names) => names.reduce((a, b) => T("and", { a, b }));
-  const winLine = (names) => (names.length === 1 && names[0] === T("you") ? T("you_win")
-    : T(names.length === 1 ? "wins" : "win", { names: both(names) }));
   const hand = () => (view && view.hand ? view.hand : []);
   const cardById = (id) => hand().find((c) => c.id === id);
   const myTaps = () => (view && view.legal ? view.legal.taps : 0);
@@ -239,7 +234,7 @@ export function mount(container, ctx) {
       if (p.seat === me()) classes.push("me");
       if (view.winners.includes(p.seat)) classes.push("winner");
       const marks = [];
-      if (view.winners.includes(p.seat)) marks.push(`<span class="pk-mark win">${ICONS.trophy} ${T("mark_wins")}</span>`);
+      if (view.winners.includes(p.seat)) marks.push(`<span class="pk-mark win" title="${esc(T("mark_wins"))}">${ICONS.trophy}<span class="visually-hidden">${esc(T("mark_wins"))}</span></span>`);
       if (view.play_two === p.seat) marks.push(`<span class="pk-mark two">${T("mark_plays_two")}</span>`);
       if (p.last_card) marks.push(`<span class="pk-mark last" data-last-card="true">${T("last_card")}</span>`);
       if (view.tapping && view.tapping.seat === p.seat) marks.push(`<span class="pk-mark tapping">${T("mark_taps", { n: view.tapping.owed })}</span>`);
@@ -260,8 +255,8 @@ export function mount(container, ctx) {
     let text = "";
     let mine = false;
     if (view.phase === "over") {
-      const names = view.winners.map(you);
-      text = names.length ? winLine(names) : T("over");
+      // Who won is the room's results' to say, once (docs/decisions/0061).
+      text = T("over");
     } else if (view.phase === "play") {
       if (view.turn === me()) {
         mine = true;
@@ -344,15 +339,6 @@ export function mount(container, ctx) {
     const items = [];
     chips.forEach((c, i) => { if (i) items.push(el("span", { class: "pk-q-arrow", text: "→" })); items.push(c); });
     return [el("span", { class: "pk-q-title", text: T("tap_for", { name: you(view.last_play.seat) }) }), ...items];
-  }
-
-  function drawWinners() {
-    if (view.phase !== "over") { winnersEl.hidden = true; return; }
-    winnersEl.hidden = false;
-    const names = view.winners.map(you);
-    const html = `${ICONS.trophy} ${esc(names.length ? winLine(names) : T("nobody_wins"))}`;
-    if (winnersEl.innerHTML !== html) winnersEl.innerHTML = html;
-    if (!wonPlayed) { wonPlayed = true; fx.sound("win"); }
   }
 
   function drawLastCard() {
@@ -543,7 +529,6 @@ export function mount(container, ctx) {
     drawCounter();
     drawLastPlay();
     drawQueue();
-    drawWinners();
     drawLastCard();
     drawHand();
   }

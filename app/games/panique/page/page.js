@@ -80,7 +80,6 @@ export function mount(container, ctx) {
   let boardKey = "";
   let rollSerial = null;
   let settled = false; // after the first frame, new rolls animate
-  let wasOver = false;
 
   const root = html("div", { class: `pq-root${table ? " pq-table" : ""}`, "data-phase": "" });
   const heirsEl = html("ol", { class: "pq-heirs", id: "pq-heirs", "aria-label": T("heirs") });
@@ -364,13 +363,8 @@ export function mount(container, ctx) {
 
   // --- what the game waits on, and the buttons ---------------------------------------------------
   function promptText() {
-    if (view.phase === "over") {
-      const w = view.winners;
-      if (view.ending === "solo_death") return T("over.solo_death", { name: name(0) });
-      if (!w.length) return T("over.nobody");
-      const how = view.ending === "last_alive" || view.ending === null ? "over.last_alive" : "over.escape";
-      return T(w[0] === me() ? `${how}_you` : how, { name: name(w[0]) });
-    }
+    // How the night ended, and who won, is the room's results' to say, once (decision 0061).
+    if (view.phase === "over") return T("over.nobody");
     const p = view.pending;
     if (!p) return "";
     const mine = p.seats.includes(me());
@@ -458,8 +452,6 @@ export function mount(container, ctx) {
     if (first) { fit(); if (!readOnly) scrollIntoPlace(); }
     buildBoard();
     drawTokens(false);
-    if (view.phase === "over" && view.winners.includes(me()) && settled && !wasOver) ctx.sound("win");
-    wasOver = view.phase === "over";
     settled = true;
   }
 
