@@ -215,3 +215,48 @@ def add_style(page, css: str) -> None:  # type: ignore[no-untyped-def]
       sheet.replaceSync(css);
       document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
     }""", css)
+
+
+_BROKEN_WORDS = """(scope) => {
+  const broken = [];
+  const seen = new Set();
+  for (const box of document.querySelectorAll(scope)) {
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode, el = node.parentElement;
+      if (!el || el instanceof SVGElement || !node.textContent.trim()) continue;
+      if (el.closest("[aria-hidden=true] .visually-hidden, .visually-hidden, [hidden]")) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden" || style.display === "none" || !el.getClientRects().length) continue;
+      // A word: letters between spaces; a hyphen (soft or hard) or a dash is a place it may break.
+      const re = /[^\\s\\u00ad\\-\\u2010\\u2013\\u2014/]+/g;
+      let m;
+      while ((m = re.exec(node.textContent))) {
+        if (m[0].length < 2) continue;
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+          .map((r) => Math.round(r.top + r.height / 2)));
+        const tops = [...lines].sort((a, b) => a - b);
+        const split = tops.length > 1 && tops[tops.length - 1] - tops[0] > 3;
+        const where = `"${m[0]}" in "${node.textContent.trim().slice(0, 40)}" (${el.tagName.toLowerCase()}.${el.getAttribute("class") || ""})`;
+        if (split && !seen.has(where)) { seen.add(where); broken.push(where); }
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def broken_words(page, scope: str = "#room") -> list[str]:  # type: ignore[no-untyped-def]
+    """Words broken inside themselves over two lines ("TOM/ATO", "Ra/nk"): each word of the
+    visible text under ``scope`` (HTML, not SVG) must lie on one line. A word may break only
+    where it has a hyphen, a soft hyphen, a dash or a slash."""
+    return page.evaluate(_BROKEN_WORDS, scope)
+
+
+def assert_no_broken_words(page, scope: str = "#room") -> None:  # type: ignore[no-untyped-def]
+    broken = broken_words(page, scope)
+    size = page.viewport_size
+    assert not broken, f"words broken at {size['width']}x{size['height']}:\n" + "\n".join(broken)
