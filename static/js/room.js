@@ -61,7 +61,8 @@ function setConnection(name, detail) {
   pill.dataset.state = name;
   let text = T[name] || name;
   if (name === "connected" && tableMode) text = T.watchingTable;
-  if (name === "lost" && detail) text = T.retryIn(detail);
+  // The wait in whole seconds; under one, only "reconnecting…" (not "in 0.3 s").
+  if (name === "lost" && detail >= 1) text = T.retryIn(Math.round(detail));
   $("conn-text").textContent = text;
   pill.classList.toggle("final", CONN_FINAL.has(name));
   if (name === "removed") showRemoved();
@@ -570,7 +571,6 @@ function botMark() {
   mark.className = "bot-mark";
   mark.setAttribute("role", "img");
   mark.setAttribute("aria-label", T.botMark);
-  mark.textContent = "🤖 ";
   return mark;
 }
 

@@ -316,6 +316,7 @@ export function mount(container, ctx) {
     setTimeout(() => ui.svg && ui.svg.classList.remove("revealed"), 500);
     const turn = T(d.arrow === "white" ? "clockwise" : "counter_clockwise");
     ui.diceCaption.textContent = T("dice_caption", { lab: labName(d.lab), turn });
+    fitInRing(ui.diceCaption);
     if (!st.shownRound) showSought(d, T("find"));
   }
 
@@ -323,6 +324,25 @@ export function mount(container, ctx) {
     ui.seekG.replaceChildren(amoeba(kind));
     ui.seekTitle.textContent = prefix;
     ui.seekLabel.textContent = describeKind(kind);
+    fitInRing(ui.seekTitle);
+    fitInRing(ui.seekLabel);
+  }
+
+  // A line in the ring's middle stays between the tiles at its height (it ran under them on
+  // a phone and on the TV): its letters shrink until it fits.
+  function fitInRing(text) {
+    text.style.fontSize = "";
+    if (!text.textContent || !ui.layout) return;
+    const L = ui.layout;
+    const y = Number(text.getAttribute("y"));
+    const size = parseFloat(getComputedStyle(text).fontSize);
+    let half = L.cx;
+    for (const p of L.points) {
+      if (Math.abs(p.y - (y - size * 0.35)) < L.tileR + size * 0.6) half = Math.min(half, Math.abs(p.x - L.cx) - L.tileR);
+    }
+    const room = 2 * half - 24;
+    const length = text.getComputedTextLength();
+    if (room > 0 && length > room) text.style.fontSize = `${(size * room) / length}px`;
   }
 
   // A big number during the countdown (the shell shows the timer bar too).
@@ -368,7 +388,7 @@ export function mount(container, ctx) {
       if (row.pips !== `${p.tokens}/${view.target_tokens}`) {
         row.pips = `${p.tokens}/${view.target_tokens}`;
         row.tokens.dataset.tokens = p.tokens;
-        const said = html("span", "visually-hidden", T("token_count", { n: p.tokens, max: view.target_tokens }));
+        const said = html("span", "visually-hidden", T("token_count", { have: p.tokens, n: view.target_tokens }));
         const pips = Array.from({ length: view.target_tokens }, (_, k) => html("i", `pl-pip${k < p.tokens ? " on" : ""}`));
         pips.forEach((i) => i.setAttribute("aria-hidden", "true"));
         row.tokens.replaceChildren(said, ...pips);
