@@ -225,7 +225,7 @@ _BROKEN_WORDS = """(scope) => {
     while (walker.nextNode()) {
       const node = walker.currentNode, el = node.parentElement;
       if (!el || el instanceof SVGElement || !node.textContent.trim()) continue;
-      if (el.closest("[aria-hidden=true] .visually-hidden, .visually-hidden, [hidden]")) continue;
+      if (el.closest(".visually-hidden, [hidden], code.wrap, pre.wrap")) continue; // a hash is no word
       const style = getComputedStyle(el);
       if (style.visibility === "hidden" || style.display === "none" || !el.getClientRects().length) continue;
       // A word: letters between spaces; a hyphen (soft or hard) or a dash is a place it may break.
@@ -252,7 +252,8 @@ _BROKEN_WORDS = """(scope) => {
 def broken_words(page, scope: str = "#room") -> list[str]:  # type: ignore[no-untyped-def]
     """Words broken inside themselves over two lines ("TOM/ATO", "Ra/nk"): each word of the
     visible text under ``scope`` (HTML, not SVG) must lie on one line. A word may break only
-    where it has a hyphen, a soft hyphen, a dash or a slash."""
+    where it has a hyphen, a soft hyphen, a dash or a slash. A hash set to break anywhere
+    (``code.wrap``, ``pre.wrap``: a match's seed) is no word."""
     return page.evaluate(_BROKEN_WORDS, scope)
 
 
