@@ -28,6 +28,8 @@ middle lie between its tiles for each of the 48 rolls, on the phone and at 1920 
 ring's drawing the TV shows); its token count read aloud names the match's target. Panika's
 burst, drawn on the table view at 1920 x 1080, says who burst it and the penalty at 32 px or
 more; a computer player's mark in the waiting room is the site's drawing, with no emoji text.
+Panic Lab's host reads its options in plain words, the expert ones folded under "More options"
+(decision 0060).
 """
 
 from __future__ import annotations
@@ -277,12 +279,14 @@ def panika_states(players: int, seat: int) -> tuple[list, Any]:
 
 
 def start_swept(page, base_url: str, game: str, bots: int, ready: str, title: str,  # type: ignore[no-untyped-def]
-                failures: list[str], scope: str = "#room") -> int:
+                failures: list[str], scope: str = "#room", waiting=None) -> int:
     """A room of ``game`` with ``bots`` bots, checked waiting and at its first frame (``ready``
     shown); the page's seat."""
     room_with_bots(page, base_url, game, bots)
     failures += problems(page, f"{title}, waiting room")
     failures += [f"{title}, waiting room: {m}" for m in page.evaluate(EMOJI_BOTS)]
+    if waiting is not None:
+        waiting(page)
     page.click("#start-btn")
     page.wait_for_selector(ready)
     failures += problems(page, f"{title}, first frame", scope)
@@ -493,9 +497,44 @@ one of five)."""
 LAB_TOKENS = {"en": "token", "de": "Marker"}
 
 
+OPTIONS = {
+    "en": (["Tiles on the ring", "Tokens to win"], "More options", "Make up for slow connections"),
+    "de": (["Plättchen im Ring", "Marker zum Sieg"], "Weitere Optionen", "Langsame Verbindungen ausgleichen"),
+}
+"""Panic Lab's options as its host reads them (its package's catalogs): the plain ones, the
+fold's summary, and an expert one under it."""
+SHOWN_LABELS = """() => [...document.querySelectorAll("#options-form label.option")]
+  .filter((l) => l.checkVisibility()).map((l) => l.firstChild.textContent)"""
+
+
+def plain_options(lang: str):  # type: ignore[no-untyped-def]
+    """The host's options in plain words (decision 0060): the plain ones shown, the expert ones
+    (the countdown, the search time, the latency rule) folded under "More options"; opened by a
+    tap, they show, and they stay open while a change redraws the form."""
+    plain, summary, expert = OPTIONS[lang]
+
+    def check(page) -> None:  # type: ignore[no-untyped-def]
+        shown = page.evaluate(SHOWN_LABELS)
+        assert sorted(shown) == sorted(plain), shown
+        assert page.inner_text("#more-options > summary") == summary
+        assert not page.locator('#options-form [name="countdown_seconds"]').is_visible()
+        page.tap("#more-options > summary")
+        page.wait_for_selector('#options-form [name="countdown_seconds"]', state="visible")
+        assert expert in page.evaluate(SHOWN_LABELS)
+        page.fill('#options-form [name="countdown_seconds"]', "4")
+        page.dispatch_event('#options-form [name="countdown_seconds"]', "change")
+        page.wait_for_function("() => panicParty.state.room.options.countdown_seconds === 4")
+        assert page.locator('#options-form [name="countdown_seconds"]').is_visible()
+        text = page.inner_text("#options-form").lower()
+        assert "latenc" not in text and "latenz" not in text and "ping" not in text, text
+        page.tap("#more-options > summary")
+
+    return check
+
+
 def sweep_lab(page, base_url: str, lang: str, failures: list[str]) -> None:  # type: ignore[no-untyped-def]
     seat = start_swept(page, base_url, "panic_lab", 3, ".pl-root .pl-tile", f"Panic Lab {lang}",
-                       failures)
+                       failures, waiting=plain_options(lang))
     version = 10_000
     final = None
     seen: set[str] = set()
