@@ -19,6 +19,11 @@ VIEWPORTS: dict[str, tuple[int, int]] = {
     "laptop-1366x768": (1366, 768),
     "tv-1920x1080": (1920, 1080),
 }
+SIDEWAYS: dict[str, tuple[int, int]] = {
+    "phone-sideways-844x390": (844, 390),
+    "phone-sideways-740x360": (740, 360),
+}
+"""A phone held sideways (decision 0060): a phone's page is checked at these sizes too."""
 
 # The parts of the room page whose controls must be on screen during play.
 GAME_SCOPE = "#game, .room-header, #timers"
@@ -120,12 +125,14 @@ def assert_fits(page, scope: str = GAME_SCOPE, vertical: bool = True) -> None:  
 
 def assert_fits_everywhere(page, scope: str = GAME_SCOPE, screenshots: Path | None = None,  # type: ignore[no-untyped-def]
                            name: str = "") -> None:
-    """``assert_fits`` at each of the five sizes of issue 8; the page's own size is restored.
+    """``assert_fits`` at each of the five sizes of issue 8, and for a phone's page (a touch
+    page: ``new_page(phone=True)``) held sideways too; the page's own size is restored.
     With ``screenshots``, a failing size is saved there as ``<name>-<size>-misfit.png``."""
     original = page.viewport_size
     failures = []
+    sizes = {**VIEWPORTS, **(SIDEWAYS if getattr(page, "touch", False) else {})}
     try:
-        for label, (width, height) in VIEWPORTS.items():
+        for label, (width, height) in sizes.items():
             page.set_viewport_size({"width": width, "height": height})
             settle(page)  # a layout pass and the game's resize handling
             problems = fit_problems(page, scope)
