@@ -309,6 +309,10 @@ def sweep_panika(page, base_url: str, lang: str, failures: list[str]) -> None:  
     # The TV first: the room frame its leaving brings must not come after the result's below.
     burst = next(after for key, _, after in states if key.startswith("burst"))
     failures += tv_burst(page, base_url, lang, burst)
+    # A short name with the reader's mark ("Cara (you)", cut at 360 px once): whole words only.
+    page.evaluate("""() => { const n = document.querySelector('.pk-player.me .pk-name');
+      n.textContent = 'Cara' + n.textContent.slice(n.textContent.lastIndexOf(' ')); }""")
+    failures += problems(page, f"Panika {lang}, a short own name")
     version = 10_000
     sideways_seen: set[str] = set()
     for key, before, after in states:
