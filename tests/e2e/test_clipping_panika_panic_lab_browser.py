@@ -46,6 +46,7 @@ from app.games.panika import GAME as PANIKA
 from app.games.panika import rules as panika_rules
 from app.games.panika.cards import CARD_JSON
 from app.realtime.room.frames import event_frame
+from tests.e2e.axe import assert_accessible
 from tests.e2e.conftest import CONTEXT
 from tests.e2e.layout import add_style, broken_words, clipped_text, fit_problems, settle
 from tests.e2e.lobby import create_room_in_lobby
@@ -531,6 +532,7 @@ def plain_options(lang: str):  # type: ignore[no-untyped-def]
         assert page.locator('#options-form [name="countdown_seconds"]').is_visible()
         text = page.inner_text("#options-form").lower()
         assert "latenc" not in text and "latenz" not in text and "ping" not in text, text
+        assert_accessible(page, f"Panic Lab's host's options, more options open ({lang})")
         page.tap("#more-options > summary")
 
     return check
