@@ -215,6 +215,12 @@ class GameOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+EXPERT: dict[str, Any] = {"expert": True}
+"""``Field(..., json_schema_extra=EXPERT)``: an option a group seldom changes (a timer's length,
+a fairness rule); the room page folds it under "More options" (docs/adding-a-game.md, decision
+0060). The mark is the field's ``"expert": true`` in the options' JSON schema."""
+
+
 class Game(ABC, Generic[S, O]):
     """A game's rules engine. Subclasses are stateless; all state lives in ``S``; ``O`` is the
     game's options model."""

@@ -67,7 +67,8 @@ function setConnection(name, detail) {
   pill.dataset.state = name;
   let text = T[name] || name;
   if (name === "connected" && tableMode) text = T.watchingTable;
-  if (name === "lost" && detail) text = T.retryIn(detail);
+  // The wait in whole seconds; under one, only "reconnecting…" (not "in 0.3 s").
+  if (name === "lost" && detail >= 1) text = T.retryIn(Math.round(detail));
   $("conn-text").textContent = text;
   pill.classList.toggle("final", CONN_FINAL.has(name));
   if (name === "removed") showRemoved();
@@ -548,6 +549,9 @@ function renderOptions(values) {
   const draft = focused && form.elements[focused] && form.elements[focused].type !== "checkbox"
     ? form.elements[focused].value : null;
   form.replaceChildren();
+  // The options a group seldom changes (`"expert": true` in the game's schema) are folded away
+  // under "More options", which stays as the host left it while the form is drawn again.
+  let more = null;
   for (const [key, prop] of Object.entries(props)) {
     const label = document.createElement("label");
     label.className = "option";
@@ -580,12 +584,30 @@ function renderOptions(values) {
       hint.textContent = t(`game.${gameId}.option.${key}.hint`, {}, prop.description);
       label.append(title, input, hint);
     } else label.append(title, input);
-    form.append(label);
+    if (!prop.expert) form.append(label);
+    else {
+      if (!more) more = moreOptions();
+      more.append(label);
+    }
   }
+  if (more) form.append(more);
   if (focused && form.elements[focused]) {
     if (draft !== null) form.elements[focused].value = draft;
     form.elements[focused].focus();
   }
+}
+
+let moreOpen = false;
+function moreOptions() {
+  const more = document.createElement("details");
+  more.id = "more-options";
+  more.className = "more-options";
+  more.open = moreOpen;
+  const summary = document.createElement("summary");
+  summary.textContent = t("room.more_options");
+  more.append(summary);
+  more.addEventListener("toggle", () => { moreOpen = more.open; });
+  return more;
 }
 
 // --- computer players (docs/bots.md, "In a room"): the host adds bots to free seats ----------
@@ -594,7 +616,6 @@ function botMark() {
   mark.className = "bot-mark";
   mark.setAttribute("role", "img");
   mark.setAttribute("aria-label", T.botMark);
-  mark.textContent = "🤖 ";
   return mark;
 }
 

@@ -19,6 +19,11 @@ VIEWPORTS: dict[str, tuple[int, int]] = {
     "laptop-1366x768": (1366, 768),
     "tv-1920x1080": (1920, 1080),
 }
+SIDEWAYS: dict[str, tuple[int, int]] = {
+    "phone-sideways-844x390": (844, 390),
+    "phone-sideways-740x360": (740, 360),
+}
+"""A phone held sideways (decision 0060): a phone's page is checked at these sizes too."""
 
 # The parts of the room page whose controls must be on screen during play.
 GAME_SCOPE = "#game, .room-header, #timers"
@@ -120,12 +125,14 @@ def assert_fits(page, scope: str = GAME_SCOPE, vertical: bool = True) -> None:  
 
 def assert_fits_everywhere(page, scope: str = GAME_SCOPE, screenshots: Path | None = None,  # type: ignore[no-untyped-def]
                            name: str = "") -> None:
-    """``assert_fits`` at each of the five sizes of issue 8; the page's own size is restored.
+    """``assert_fits`` at each of the five sizes of issue 8, and for a phone's page (a touch
+    page: ``new_page(phone=True)``) held sideways too; the page's own size is restored.
     With ``screenshots``, a failing size is saved there as ``<name>-<size>-misfit.png``."""
     original = page.viewport_size
     failures = []
+    sizes = {**VIEWPORTS, **(SIDEWAYS if getattr(page, "touch", False) else {})}
     try:
-        for label, (width, height) in VIEWPORTS.items():
+        for label, (width, height) in sizes.items():
             page.set_viewport_size({"width": width, "height": height})
             settle(page)  # a layout pass and the game's resize handling
             problems = fit_problems(page, scope)
@@ -215,3 +222,49 @@ def add_style(page, css: str) -> None:  # type: ignore[no-untyped-def]
       sheet.replaceSync(css);
       document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
     }""", css)
+
+
+_BROKEN_WORDS = """(scope) => {
+  const broken = [];
+  const seen = new Set();
+  for (const box of document.querySelectorAll(scope)) {
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode, el = node.parentElement;
+      if (!el || el instanceof SVGElement || !node.textContent.trim()) continue;
+      if (el.closest(".visually-hidden, [hidden], code.wrap, pre.wrap")) continue; // a hash is no word
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden" || style.display === "none" || !el.getClientRects().length) continue;
+      // A word: letters between spaces; a hyphen (soft or hard) or a dash is a place it may break.
+      const re = /[^\\s\\u00ad\\-\\u2010\\u2013\\u2014/]+/g;
+      let m;
+      while ((m = re.exec(node.textContent))) {
+        if (m[0].length < 2) continue;
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+          .map((r) => Math.round(r.top + r.height / 2)));
+        const tops = [...lines].sort((a, b) => a - b);
+        const split = tops.length > 1 && tops[tops.length - 1] - tops[0] > 3;
+        const where = `"${m[0]}" in "${node.textContent.trim().slice(0, 40)}" (${el.tagName.toLowerCase()}.${el.getAttribute("class") || ""})`;
+        if (split && !seen.has(where)) { seen.add(where); broken.push(where); }
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def broken_words(page, scope: str = "#room") -> list[str]:  # type: ignore[no-untyped-def]
+    """Words broken inside themselves over two lines ("TOM/ATO", "Ra/nk"): each word of the
+    visible text under ``scope`` (HTML, not SVG) must lie on one line. A word may break only
+    where it has a hyphen, a soft hyphen, a dash or a slash. A hash set to break anywhere
+    (``code.wrap``, ``pre.wrap``: a match's seed) is no word."""
+    return page.evaluate(_BROKEN_WORDS, scope)
+
+
+def assert_no_broken_words(page, scope: str = "#room") -> None:  # type: ignore[no-untyped-def]
+    broken = broken_words(page, scope)
+    size = page.viewport_size
+    assert not broken, f"words broken at {size['width']}x{size['height']}:\n" + "\n".join(broken)

@@ -18,6 +18,18 @@ How each state is reached (docs/testing.md, "Clipped text at 360 x 640"):
   latency-fair comparison, each way a round ends with its path and claims, the end;
 - the room's result screen is the room frame the server sends at a match's end (app/realtime/
   room/life.py builds it), made from the played match's outcome and the room's members.
+
+A phone held sideways (844 x 390 and 740 x 360, docs/decisions/0060): the first state of each
+kind is checked at those sizes too, the same page resized (no match of its own): nothing cut off,
+the page does not scroll and every control of the game (the hand, Play, the counter) lies inside
+the screen (``fit_problems``). At every size no word is broken inside itself over two lines
+(``broken_words``: "TOM/ATO", "REVERS/E", a player's "(you)"). Panic Lab's lines in the ring's
+middle lie between its tiles for each of the 48 rolls, on the phone and at 1920 x 1080 (the
+ring's drawing the TV shows); its token count read aloud names the match's target. Panika's
+burst, drawn on the table view at 1920 x 1080, says who burst it and the penalty at 32 px or
+more; a computer player's mark in the waiting room is the site's drawing, with no emoji text.
+Panic Lab's host reads its options in plain words, the expert ones folded under "More options"
+(decision 0060).
 """
 
 from __future__ import annotations
@@ -34,8 +46,9 @@ from app.games.panika import GAME as PANIKA
 from app.games.panika import rules as panika_rules
 from app.games.panika.cards import CARD_JSON
 from app.realtime.room.frames import event_frame
+from tests.e2e.axe import assert_accessible
 from tests.e2e.conftest import CONTEXT
-from tests.e2e.layout import add_style, clipped_text
+from tests.e2e.layout import add_style, broken_words, clipped_text, fit_problems, settle
 from tests.e2e.lobby import create_room_in_lobby
 from tests.e2e.room_flow import no_errors
 from tests.live import Client
@@ -98,10 +111,31 @@ counter's hint, a clue in the ring. ``clipped_text`` sees only an element's own 
 
 
 def problems(page, state: str, scope: str = "#room") -> list[str]:  # type: ignore[no-untyped-def]
-    """What is cut off in ``scope`` now, each line naming the state."""
+    """What is cut off in ``scope`` now, or broken inside a word, each line naming the state."""
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    found = clipped_text(page, scope) + page.evaluate(CUT_BY_A_BOX, scope)
+    found = clipped_text(page, scope) + page.evaluate(CUT_BY_A_BOX, scope) + broken_words(page, scope)
     return [f"{state}: {p}" for p in found]
+
+
+PHONE = (360, 640)
+SIDEWAYS = {"844x390": (844, 390), "740x360": (740, 360)}
+"""A phone held sideways: the sizes of docs/decisions/0060."""
+
+
+def sideways(page, state: str, scope: str = "#room") -> list[str]:  # type: ignore[no-untyped-def]
+    """``problems`` and ``fit_problems`` (no scroll, every control on screen) at each sideways
+    size; the page is back at 360 x 640 after."""
+    found = []
+    try:
+        for label, (width, height) in SIDEWAYS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            found += problems(page, f"{state} at {label}", scope)
+            found += [f"{state} at {label}: {p}" for p in fit_problems(page)]
+    finally:
+        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+        settle(page)
+    return found
 
 
 def open_phone(browser, locale: str):  # type: ignore[no-untyped-def]
@@ -244,22 +278,42 @@ def panika_states(players: int, seat: int) -> tuple[list, Any]:
 
 
 def start_swept(page, base_url: str, game: str, bots: int, ready: str, title: str,  # type: ignore[no-untyped-def]
-                failures: list[str]) -> int:
+                failures: list[str], scope: str = "#room", waiting=None) -> int:
     """A room of ``game`` with ``bots`` bots, checked waiting and at its first frame (``ready``
     shown); the page's seat."""
     room_with_bots(page, base_url, game, bots)
     failures += problems(page, f"{title}, waiting room")
+    failures += [f"{title}, waiting room: {m}" for m in page.evaluate(EMOJI_BOTS)]
+    if waiting is not None:
+        waiting(page)
     page.click("#start-btn")
     page.wait_for_selector(ready)
-    failures += problems(page, f"{title}, first frame")
+    failures += problems(page, f"{title}, first frame", scope)
+    failures += sideways(page, f"{title}, first frame", scope)
     return page.evaluate("() => panicParty.state.seat")
+
+
+EMOJI_BOTS = """() => [...document.querySelectorAll("#members .member.bot .bot-mark")].flatMap((m) => {
+  const r = m.getBoundingClientRect(), mask = getComputedStyle(m).maskImage || getComputedStyle(m).webkitMaskImage;
+  return m.textContent.trim() || !mask.includes("robot") || r.width < 8 ? [`a bot's mark "${m.textContent}" (${mask}, ${r.width} px)`] : [];
+})"""
+"""A computer player's mark that is not the site's robot drawing (an emoji is an empty box where
+no emoji font is installed)."""
 
 
 def sweep_panika(page, base_url: str, lang: str, failures: list[str]) -> None:  # type: ignore[no-untyped-def]
     seat = start_swept(page, base_url, "panika", 5, "#panika-hand button.card", f"Panika {lang}",
                        failures)
     states, final = panika_states(6, seat)
+    # The TV first: the room frame its leaving brings must not come after the result's below.
+    burst = next(after for key, _, after in states if key.startswith("burst"))
+    failures += tv_burst(page, base_url, lang, burst)
+    # A short name with the reader's mark ("Cara (you)", cut at 360 px once): whole words only.
+    page.evaluate("""() => { const n = document.querySelector('.pk-player.me .pk-name');
+      n.textContent = 'Cara' + n.textContent.slice(n.textContent.lastIndexOf(' ')); }""")
+    failures += problems(page, f"Panika {lang}, a short own name")
     version = 10_000
+    sideways_seen: set[str] = set()
     for key, before, after in states:
         for f in (before, after):
             version += 1
@@ -268,6 +322,9 @@ def sweep_panika(page, base_url: str, lang: str, failures: list[str]) -> None:  
         if key == "burst, mine" or key == "burst, another's":
             page.wait_for_selector("#panika-burst:not([hidden])")
         failures += problems(page, label)
+        if key not in sideways_seen:
+            sideways_seen.add(key)
+            failures += sideways(page, label)
         if key.startswith("own turn"):  # choose: the Play button names the cards and the taps
             cards = page.locator("#panika-hand button.card:not([disabled])")
             for i in range(min(2 if "Play Two" in key else 1, cards.count())):
@@ -276,6 +333,28 @@ def sweep_panika(page, base_url: str, lang: str, failures: list[str]) -> None:  
     page.evaluate(FINISH, result_of(page, PANIKA.outcome(final), PANIKA_SEED))
     page.wait_for_selector("#result:not([hidden]) #result-rows tr")
     failures += problems(page, f"Panika {lang}, result")
+
+
+BURST_SIZES = """() => [...document.querySelectorAll("#panika-burst .pk-burst-who, #panika-burst .pk-burst-penalty")]
+  .filter((e) => e.textContent.trim()).map((e) => [e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize)])"""
+
+
+def tv_burst(page, base_url: str, lang: str, frame: dict[str, Any]) -> list[str]:  # type: ignore[no-untyped-def]
+    """The room's table view at 1920 x 1080 draws a burst: who burst it and the penalty read
+    from the sofa (32 px or more; they were 14-20 px)."""
+    code = page.inner_text("#room-code").strip()
+    tv = page.context.new_page()
+    tv.set_viewport_size({"width": 1920, "height": 1080})
+    try:
+        tv.goto(f"{base_url}/r/{code}/table")
+        tv.wait_for_selector(".panika--table")
+        tv.evaluate(SHOW, [frame["view"], frame["legal"], frame["events"], [], 20_000])
+        tv.wait_for_selector("#panika-burst:not([hidden])")
+        lines = tv.evaluate(BURST_SIZES)
+        assert len(lines) == 2, lines
+        return [f"Panika {lang}, the TV's burst: {text!r} at {size} px" for text, size in lines if size < 32]
+    finally:
+        tv.close()
 
 
 # --- the counter -------------------------------------------------------------------------------
@@ -289,6 +368,8 @@ def sweep_counter(page, live, lang: str, failures: list[str]) -> None:  # type: 
     try:
         guest.join(GUEST)
         page.wait_for_function("n => panicParty.state.room.members.some((m) => m.nickname === n)", arg=GUEST)
+        page.wait_for_selector("body.in-game")
+        failures += sideways(page, f"counter {lang}, two players at 0")
         # The guest taps to the burst; the page draws each count.
         state = "() => { const v = panicParty.state.frame.view; return [v.phase, v.counter, v.round]; }"
         while True:
@@ -314,6 +395,7 @@ def sweep_counter(page, live, lang: str, failures: list[str]) -> None:  # type: 
             page.wait_for_function("v => panicParty.state.version > v", arg=before)
         page.wait_for_selector("#counter-burst:not([hidden])")
         failures += problems(page, f"counter {lang}, burst by me")
+        failures += sideways(page, f"counter {lang}, burst by me")
     finally:
         guest.close()
 
@@ -389,9 +471,74 @@ ROLLS = [{"lab": lab, "arrow": arrow, "step": 1 if arrow == "white" else -1,
 """Every roll of the dice (48): every clue text the centre of the ring can show."""
 
 
+UNDER_TILES = """() => {
+  const tiles = [...document.querySelectorAll(".pl-ring .pl-tile .pl-hl")].map((c) => {
+    const r = c.getBoundingClientRect();
+    return {x: r.left + r.width / 2, y: r.top + r.height / 2, r: r.width / 2 - 3};
+  });
+  const out = [];
+  for (const t of document.querySelectorAll(".pl-dice-caption, .pl-seek-title, .pl-seek-label")) {
+    if (!t.textContent.trim()) continue;
+    const b = t.getBoundingClientRect(), top = b.top + b.height * 0.2, bottom = b.bottom - b.height * 0.2;
+    for (const c of tiles) {
+      const dx = Math.max(b.left - c.x, 0, c.x - b.right), dy = Math.max(top - c.y, 0, c.y - bottom);
+      if (dx * dx + dy * dy < c.r * c.r) { out.push(`"${t.textContent}" runs under a tile`); break; }
+    }
+  }
+  return out;
+}"""
+"""A line of the ring's middle (the dice's caption, the sought amoeba) that reaches under a tile
+(its letters' height, a tile's circle)."""
+
+TOKEN_COUNTS = """(word) => {
+  const target = panicParty.state.frame.view.target_tokens;
+  return [...document.querySelectorAll(".pl-player .pl-tokens .visually-hidden")]
+    .map((e) => e.textContent).filter((t) => !t.includes(`${target} ${word}`));
+}"""
+"""A player's token count read aloud that does not name the match's target ("1 of 1 token" for
+one of five)."""
+LAB_TOKENS = {"en": "token", "de": "Marker"}
+
+
+OPTIONS = {
+    "en": (["Tiles on the ring", "Tokens to win"], "More options", "Make up for slow connections"),
+    "de": (["Plättchen im Ring", "Marker zum Sieg"], "Weitere Optionen", "Langsame Verbindungen ausgleichen"),
+}
+"""Panic Lab's options as its host reads them (its package's catalogs): the plain ones, the
+fold's summary, and an expert one under it."""
+SHOWN_LABELS = """() => [...document.querySelectorAll("#options-form label.option")]
+  .filter((l) => l.checkVisibility()).map((l) => l.firstChild.textContent)"""
+
+
+def plain_options(lang: str):  # type: ignore[no-untyped-def]
+    """The host's options in plain words (decision 0060): the plain ones shown, the expert ones
+    (the countdown, the search time, the latency rule) folded under "More options"; opened by a
+    tap, they show, and they stay open while a change redraws the form."""
+    plain, summary, expert = OPTIONS[lang]
+
+    def check(page) -> None:  # type: ignore[no-untyped-def]
+        shown = page.evaluate(SHOWN_LABELS)
+        assert sorted(shown) == sorted(plain), shown
+        assert page.inner_text("#more-options > summary") == summary
+        assert not page.locator('#options-form [name="countdown_seconds"]').is_visible()
+        page.tap("#more-options > summary")
+        page.wait_for_selector('#options-form [name="countdown_seconds"]', state="visible")
+        assert expert in page.evaluate(SHOWN_LABELS)
+        page.fill('#options-form [name="countdown_seconds"]', "4")
+        page.dispatch_event('#options-form [name="countdown_seconds"]', "change")
+        page.wait_for_function("() => panicParty.state.room.options.countdown_seconds === 4")
+        assert page.locator('#options-form [name="countdown_seconds"]').is_visible()
+        text = page.inner_text("#options-form").lower()
+        assert "latenc" not in text and "latenz" not in text and "ping" not in text, text
+        assert_accessible(page, f"Panic Lab's host's options, more options open ({lang})")
+        page.tap("#more-options > summary")
+
+    return check
+
+
 def sweep_lab(page, base_url: str, lang: str, failures: list[str]) -> None:  # type: ignore[no-untyped-def]
     seat = start_swept(page, base_url, "panic_lab", 3, ".pl-root .pl-tile", f"Panic Lab {lang}",
-                       failures)
+                       failures, waiting=plain_options(lang))
     version = 10_000
     final = None
     seen: set[str] = set()
@@ -409,14 +556,25 @@ def sweep_lab(page, base_url: str, lang: str, failures: list[str]) -> None:  # t
                 page.evaluate(SHOW, [f["view"], f["legal"], [], f["timers"], version])
             if key.startswith("result") or key.startswith("over"):
                 page.wait_for_selector(".pl-root[data-path=done]")
-            failures += problems(page, f"Panic Lab {lang} {options or ''}, {key}")
+            label = f"Panic Lab {lang} {options or ''}, {key}"
+            failures += problems(page, label)
+            failures += [f"{label}: {m}" for m in page.evaluate(TOKEN_COUNTS, LAB_TOKENS[lang])]
+            if key not in seen:
+                failures += sideways(page, label)
             seen.add(key)
-            if key == "search, searching":
-                for roll in ROLLS:  # every clue
-                    version += 1
-                    view = {**after["view"], "dice": roll}
-                    page.evaluate(SHOW, [view, after["legal"], [], after["timers"], version])
-                    failures += problems(page, f"Panic Lab {lang}, clue {roll}")
+            if key == "search, searching" and not options:
+                for size in (PHONE, (1920, 1080)):
+                    page.set_viewport_size({"width": size[0], "height": size[1]})
+                    for roll in ROLLS:  # every clue
+                        version += 1
+                        view = {**after["view"], "dice": roll}
+                        page.evaluate(SHOW, [view, after["legal"], [], after["timers"], version])
+                        if size == PHONE:
+                            failures += problems(page, f"Panic Lab {lang}, clue {roll}")
+                        failures += [f"Panic Lab {lang} at {size}, clue {roll}: {m}"
+                                     for m in page.evaluate(UNDER_TILES)]
+                page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+                settle(page)
     assert {"countdown", "search, searching", "search, locked out", "settling, claimed",
             "over", "over, won"} <= seen, seen
     assert any(k.startswith("result, timeout") for k in seen), seen
@@ -424,6 +582,31 @@ def sweep_lab(page, base_url: str, lang: str, failures: list[str]) -> None:  # t
     page.evaluate(FINISH, result_of(page, LAB.outcome(final), b"clipping lab 3"))
     page.wait_for_selector("#result:not([hidden]) #result-rows tr")
     failures += problems(page, f"Panic Lab {lang}, result")
+
+
+# --- Panik Pilze and Panique: their first screen (their own sweeps play on) --------------------
+WIDER_THAN_ITS_CELL = """() => [...document.querySelectorAll("#pilze-board > .pp-corner, #pilze-board > .pp-total-head")]
+  .flatMap((e) => {
+    const cell = e.closest("#pilze-board > *").getBoundingClientRect();
+    const range = document.createRange(); range.selectNodeContents(e);
+    const text = range.getBoundingClientRect();
+    return text.width > cell.width + 2 ? [`"${e.textContent.trim()}" is ${text.width.toFixed(1)} px in a ${cell.width.toFixed(1)} px column`] : [];
+  })"""
+"""A heading of Panik Pilze's baskets' first or last column wider than its column and the gap
+beside it ("Punkte", 42 px in 36). (A mushroom's name over its column may reach into the gaps
+beside it, centred over a shorter neighbour's: it is not cut.)"""
+
+
+def sweep_pilze_and_panique(page, base_url: str, lang: str, failures: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Five players' Panik Pilze and five heirs' Panique at their first frame: nothing cut off or
+    broken at 360 x 640 (the baskets' headings within their columns), and held sideways the
+    hand and Play on screen without a scroll."""
+    # (During a match its room keeps the members' chips to one line, cut at the screen's edge:
+    # the baskets name every player. Its game and header are what is checked.)
+    start_swept(page, base_url, "panik_pilze", 4, '.pilze[data-phase="play"] #pilze-hand button',
+                f"Panik Pilze {lang}", failures, "#game, .room-header, #timers")
+    failures += [f"Panik Pilze {lang}, 360 x 640: {m}" for m in page.evaluate(WIDER_THAN_ITS_CELL)]
+    start_swept(page, base_url, "panique", 4, ".pq-root .pq-heir", f"Panique {lang}", failures)
 
 
 @pytest.mark.long(40)
@@ -435,6 +618,7 @@ def test_no_text_cut_off_at_360_in_panika_the_counter_and_panic_lab(browser, liv
         sweep_panika(page, live.base_url, lang, failures)
         sweep_counter(page, live, lang, failures)
         sweep_lab(page, live.base_url, lang, failures)
+        sweep_pilze_and_panique(page, live.base_url, lang, failures)
         assert not failures, "\n".join(dict.fromkeys(failures))
         no_errors([page])
     finally:

@@ -5,6 +5,8 @@ the heartbeat: nothing heard for 2.5 ping intervals."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.e2e.layout import assert_fits
@@ -30,6 +32,24 @@ def _pill_on_screen(page) -> None:  # type: ignore[no-untyped-def]
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], box
 
 
+COVERED = """() => {
+  const bar = document.querySelector("#conn").getBoundingClientRect();
+  return [...document.querySelectorAll(".room-header > .room-title, #timers, #game")].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.height > 0 && r.top < bar.bottom - 1 && r.bottom > bar.top + 1 && r.left < bar.right && r.right > bar.left;
+  }).map((el) => el.id || el.className);
+}"""
+"""What the offline bar covers of the room's header, the turn clock and the game (nothing: during a
+match it has a strip of its own at the top of a phone's screen)."""
+
+
+def _bar_covers_nothing(page) -> None:  # type: ignore[no-untyped-def]
+    assert page.evaluate(COVERED) == [], page.evaluate(COVERED)
+    # the wait in whole seconds, or no number at all ("reconnecting in 0.3 s" read as a glitch)
+    text = page.inner_text("#conn")
+    assert not re.search(r"\d[.,]\d", text), text
+
+
 def test_a_cut_and_a_stalled_connection_show_and_recover(live, new_page) -> None:  # type: ignore[no-untyped-def]
     with TcpProxy(live.port) as proxy:
         host = new_page()
@@ -46,6 +66,7 @@ def test_a_cut_and_a_stalled_connection_show_and_recover(live, new_page) -> None
         phone.wait_for_selector(STATE.format("lost"), timeout=5_000)
         assert "reconnecting" in phone.inner_text("#conn").lower()
         _pill_on_screen(phone)
+        _bar_covers_nothing(phone)
         assert_fits(phone)
         for _ in range(3):
             host.click("#counter-tap")
@@ -62,6 +83,7 @@ def test_a_cut_and_a_stalled_connection_show_and_recover(live, new_page) -> None
         phone.wait_for_selector(STATE.format("lost"), timeout=2.5 * ping_ms + 5_000)
         assert phone.inner_text("#counter-value").strip() == "3"
         _pill_on_screen(phone)
+        _bar_covers_nothing(phone)
         proxy.resume()
         phone.wait_for_selector(STATE.format("connected"), timeout=20_000)
         _shows(phone, 4)

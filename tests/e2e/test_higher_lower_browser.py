@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.e2e.axe import assert_accessible
+from tests.e2e.layout import SIDEWAYS, broken_words, fit_problems, settle
 from tests.e2e.lobby import create_room_in_lobby, press
 from tests.e2e.room_flow import check_screen, no_errors, results_text, saved_match_id
 from tests.live import LiveServer
@@ -35,6 +36,12 @@ def _play_to_the_end(page, check: bool = False) -> int:  # type: ignore[no-untyp
         if turns == 0 and check:
             assert page.inner_text("#hl-status") == "Your turn: higher or lower?"
             check_screen(page, "higher or lower, own turn")
+            # Like every game, it fits a phone held sideways (decision 0060), its words whole.
+            for width, height in SIDEWAYS.values():
+                page.set_viewport_size({"width": width, "height": height})
+                settle(page)
+                assert fit_problems(page) == [] and broken_words(page) == [], (width, height)
+            page.set_viewport_size({"width": 390, "height": 844})
         press(page, "#hl-higher" if int(page.inner_text("#hl-card")) < 26 else "#hl-lower")
         page.wait_for_function("() => document.querySelector('#hl-higher').disabled "
                                "|| !document.querySelector('#result').hidden")

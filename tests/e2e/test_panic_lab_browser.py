@@ -69,6 +69,9 @@ def test_a_group_plays_panic_lab_to_its_target_and_again(live, new_page, screens
     host, brendon, ryan = group.players
     options = {"countdown_seconds": COUNTDOWN, "target_tokens": TARGET}
     room = live.registry.get(group.code)
+    # The countdown is folded under "More options" (decision 0060): the host opens it; it stays
+    # open while the form is drawn again.
+    host.click("#more-options > summary")
     for name, value in options.items():  # one at a time: each answer redraws the form
         # As a host would: change the field, and change it again if the room did not take it (a
         # starved page can miss its heartbeat and reconnect, losing what it sent meanwhile).

@@ -4,7 +4,8 @@ fixed policy through the engine, and a German phone in a five-seat room (its hos
 draws each state of it from the eyes of the seat the game waits on: every Roll and choice button
 (the Butler's offer, the Ally's A/B/C, the rest offer) and, through the page's own B and C
 buttons, the Ally's list of target heirs with its Back button, lies inside the screen at 44 px or
-more, the game screen does not scroll and none of its text is cut off. The layout:
+more, the game screen does not scroll and none of its text is cut off; the first state of each
+kind is checked held sideways too (844 x 390, 740 x 360: decision 0060). The layout:
 docs/games/panique.md ("Client", "Five heirs on a phone")."""
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from app.games.panique import GAME
 from app.games.panique import rules as panique_rules
 from tests.e2e.axe import serious_violations
 from tests.e2e.conftest import CONTEXT
-from tests.e2e.layout import add_style, assert_touch_targets, clipped_text, fit_problems, settle
+from tests.e2e.layout import (
+    SIDEWAYS, add_style, assert_touch_targets, broken_words, clipped_text, fit_problems, settle,
+)
 from tests.e2e.lobby import create_room_in_lobby, press
 from tests.e2e.room_flow import no_errors
 
@@ -88,6 +91,20 @@ the card's parts that reach out of the card (drawn over the page, as when a card
 its title)."""
 
 
+def sideways(page) -> list[str]:  # type: ignore[no-untyped-def]
+    """``problems`` and no broken word on the phone held sideways (decision 0060); back at
+    360 x 640 after."""
+    found = []
+    try:
+        for width, height in SIDEWAYS.values():
+            page.set_viewport_size({"width": width, "height": height})
+            found += [f"at {width}x{height}: {p}" for p in problems(page) + broken_words(page, "#game")]
+    finally:
+        page.set_viewport_size({"width": 360, "height": 640})
+        settle(page)
+    return found
+
+
 def problems(page) -> list[str]:  # type: ignore[no-untyped-def]
     settle(page)
     found = fit_problems(page) + clipped_text(page, "#game") + page.evaluate(SPILLS)
@@ -132,10 +149,11 @@ def test_five_heirs_every_choice_on_a_german_360_phone(browser, live, monkeypatc
             if page.locator(".pq-die.rolling").count():
                 failures.append(f"state {i} ({purpose}): a die tumbles under reduced motion")
             found = problems(page)
-            if purpose not in axed:  # axe once in each kind of state
+            if purpose not in axed:  # axe once in each kind of state, and held sideways
                 found += serious_violations(page)
                 assert_touch_targets(page)
                 axed.add(purpose)
+                found += sideways(page)
             failures += [f"state {i} ({purpose}): {p}" for p in found]
             for option in ("B", "C"):  # the Ally's targets, through the page's own buttons
                 button = page.locator(f'.pq-choice[data-option="{option}"]')

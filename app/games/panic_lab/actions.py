@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, RootModel
 
 from app.engine import ActionModel, GameOptions
+from app.engine.interface import EXPERT
 
 
 class PanicLabOptions(GameOptions):
@@ -17,15 +18,19 @@ class PanicLabOptions(GameOptions):
     )
     target_tokens: int = Field(5, ge=1, le=10, description="Tokens needed to win the match.")
     countdown_seconds: int = Field(
-        3, ge=2, le=5, description="Seconds of countdown before each roll is revealed."
+        3, ge=2, le=5, description="Seconds of countdown before each roll is revealed.",
+        json_schema_extra=EXPERT,
     )
     search_seconds: int = Field(
-        60, ge=15, le=120, description="Seconds to find the amoeba before the answer is shown."
+        60, ge=15, le=120, description="Seconds to find the amoeba before the answer is shown.",
+        json_schema_extra=EXPERT,
     )
     latency_fair: bool = Field(
         False,
-        description="Judge by reaction time corrected for each player's ping (up to 300 ms) "
-        "instead of arrival order. Best among friends: a player can fake a slow ping.",
+        description="The quickest reaction wins, not the first claim to arrive: each player's "
+        "connection delay (up to 0.3 s) is taken off. Best among friends: a player could "
+        "pretend to have a slow connection.",
+        json_schema_extra=EXPERT,
     )
 
 

@@ -14,6 +14,7 @@ from app.engine import (
     ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer,
     ranks_from_scores,
 )
+from app.engine.interface import EXPERT
 
 from . import hidden, rules
 from .cards import ACTION_CARDS, MUSHROOMS
@@ -90,7 +91,7 @@ class PilzeOptions(GameOptions):
     )
     turn_seconds: int = Field(
         60, ge=15, le=300, title="Seconds per turn",
-        description="The turn limit when the turn timer is on.",
+        description="The turn limit when the turn timer is on.", json_schema_extra=EXPERT,
     )
 
 

@@ -324,6 +324,7 @@ export function mount(container, ctx) {
     setTimeout(() => ui.svg && ui.svg.classList.remove("revealed"), 500);
     const turn = T(d.arrow === "white" ? "clockwise" : "counter_clockwise");
     ui.diceCaption.textContent = T("dice_caption", { lab: labName(d.lab), turn });
+    fitInRing(ui.diceCaption);
     if (!st.shownRound) showSought(d, T("find"));
   }
 
@@ -331,6 +332,42 @@ export function mount(container, ctx) {
     ui.seekG.replaceChildren(amoeba(kind));
     ui.seekTitle.textContent = prefix;
     ui.seekLabel.textContent = describeKind(kind);
+    fitInRing(ui.seekTitle);
+    fitInRing(ui.seekLabel);
+  }
+
+  // A line in the ring's middle stays between the tiles at its height (it ran under them on
+  // a phone and on the TV): its letters shrink until it fits, down to what still reads on the
+  // screen (about 12 px); a line that would need less is set as two lines around the same middle.
+  function fitInRing(text) {
+    text.style.fontSize = "";
+    const full = text.textContent;
+    if (!full || !ui.layout) return;
+    const L = ui.layout;
+    const y = Number(text.getAttribute("y"));
+    const size = parseFloat(getComputedStyle(text).fontSize);
+    const room = (at) => {
+      let half = L.cx;
+      for (const p of L.points) {
+        if (Math.abs(p.y - (at - size * 0.35)) < L.tileR + size * 0.6) half = Math.min(half, Math.abs(p.x - L.cx) - L.tileR);
+      }
+      return 2 * half - 24;
+    };
+    const ctm = ui.svg.getScreenCTM();
+    const floor = ctm && ctm.a > 0 ? 10.6 / ctm.a : 0;
+    const length = text.getComputedTextLength();
+    const one = room(y);
+    if (one <= 0 || length <= one) return;
+    const cuts = [...full.matchAll(/ /g)].map((m) => m.index);
+    if ((size * one) / length >= floor || !cuts.length) {
+      text.style.fontSize = `${Math.max(floor, (size * one) / length)}px`;
+      return;
+    }
+    const cut = cuts.reduce((a, b) => (Math.abs(b - full.length / 2) < Math.abs(a - full.length / 2) ? b : a));
+    const lines = [full.slice(0, cut + 1), full.slice(cut + 1)];
+    text.replaceChildren(...lines.map((line, i) => el("tspan", { x: text.getAttribute("x"), dy: i ? "1.05em" : "-0.5em" }, line)));
+    const scale = Math.min(1, ...[...text.children].map((t, i) => room(y + (i ? 0.55 : -0.5) * size) / t.getComputedTextLength()));
+    if (scale < 1) text.style.fontSize = `${Math.max(floor, size * scale)}px`;
   }
 
   // A big number during the countdown (the shell shows the timer bar too).
@@ -376,7 +413,7 @@ export function mount(container, ctx) {
       if (row.pips !== `${p.tokens}/${view.target_tokens}`) {
         row.pips = `${p.tokens}/${view.target_tokens}`;
         row.tokens.dataset.tokens = p.tokens;
-        const said = html("span", "visually-hidden", T("token_count", { n: p.tokens, max: view.target_tokens }));
+        const said = html("span", "visually-hidden", T("token_count", { have: p.tokens, n: view.target_tokens }));
         const pips = Array.from({ length: view.target_tokens }, (_, k) => html("i", `pl-pip${k < p.tokens ? " on" : ""}`));
         pips.forEach((i) => i.setAttribute("aria-hidden", "true"));
         row.tokens.replaceChildren(said, ...pips);

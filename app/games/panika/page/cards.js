@@ -100,9 +100,14 @@ export function cardFace(card) {
       label: t("game.panika.veg_label", { name }),
     };
   }
+  // The word on the card's face: its name, or a shorter word where the name is too long for a
+  // phone's card ("Richtungswechsel"); the name itself is then read aloud instead.
+  const face = t(`game.panika.face.${card.special}`, {}, name);
+  const word = face === name ? `<span class="label">${esc(name)}</span>`
+    : `<span class="label" aria-hidden="true">${esc(face)}</span><span class="visually-hidden">${esc(name)}</span>`;
   return {
     cls: `card-special special-${card.special}`,
-    html: `${SPECIAL[card.special] || ""}<span class="label">${esc(name)}</span>`
+    html: `${SPECIAL[card.special] || ""}${word}`
       + `<span class="visually-hidden">, ${esc(t(`game.panika.help.${card.special}`, {}, t("game.panika.special_card")))}</span>`,
     label: name,
   };

@@ -75,7 +75,10 @@ export function mount(container, ctx) {
   const owedEl = el("p", { class: "pk-owed", id: "panika-owed", "aria-live": "polite" });
   const queueEl = el("div", { class: "pk-queue", id: "panika-queue" });
 
-  root.append(info, playersEl, statusEl, flashEl, middle, owedEl, queueEl);
+  // Two columns on a phone held sideways (the table beside what this player does, style.css);
+  // elsewhere the columns are `display: contents` and the parts stack as one column.
+  const handSide = el("div", { class: "pk-hand-side" }, owedEl, queueEl);
+  root.append(el("div", { class: "pk-board-side" }, info, playersEl, statusEl, flashEl, middle), handSide);
 
   let lastCardBtn = null;
   let handEl = null;
@@ -94,7 +97,7 @@ export function mount(container, ctx) {
       type: "button", class: "btn big pk-play", id: "panika-play", disabled: true, text: T("play"),
       onclick: onPlay,
     });
-    root.append(lastCardBtn, handEl, hintEl, playBtn);
+    handSide.append(lastCardBtn, handEl, hintEl, playBtn);
   }
 
   const burstEl = el("div", { class: "pk-burst", id: "panika-burst", hidden: true, "aria-live": "assertive" });
