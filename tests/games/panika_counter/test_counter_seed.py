@@ -225,9 +225,9 @@ def test_at_its_limit_the_room_saves_the_counter_and_starts_a_new_one(server, op
     code, (ann, bob) = _counter(server, open_client)
     seed_hash = wait_type(ann, "room")["seed_hash"]
     mark = len(ann.frames)
-    for n in range(12):
+    for n in range(12):  # each move awaited: two sockets' frames may arrive in either order
         (ann if n % 2 else bob).action({"type": "back" if n % 2 else "tap"})
-    last = wait_frame(ann, lambda f: f["type"] == "state" and f["version"] == 12, mark)
+        last = wait_frame(ann, lambda f, v=n + 1: f["type"] == "state" and f["version"] == v, mark)
     assert [e["kind"] for e in last["events"]] == ["limit"]
     done = wait_frame(ann, lambda f: f["type"] == "room" and f["status"] == "finished", mark)
     seed = done["result"]["seed"]
