@@ -141,6 +141,21 @@ def _evening(page):  # type: ignore[no-untyped-def]
       .map((tr) => [...tr.children].map((td) => td.textContent.replace('🤖', '').trim()))""")
 
 
+def test_the_options_fit_a_german_phone(live, new_page) -> None:  # type: ignore[no-untyped-def]
+    """The waiting room's options at 360 x 640 in German: Panic Lab's longest choice ("ohne
+    Mutationsräume und Lüftungsschächte") once made its select, and the whole form, 400 px wide;
+    the column sets the width, the page does not scroll sideways."""
+    host = _german(new_page(phone=True, size=(360, 640)), live.base_url)
+    create_room_in_lobby(host, live.base_url, "panic_lab", "Nicole")
+    host.wait_for_selector("#options-form select", state="attached")
+    host.evaluate("() => { document.getElementById('waiting').hidden = false; "
+                  "document.querySelectorAll('#options-form details').forEach((d) => { d.open = true; }); }")
+    wide = host.evaluate("""() => [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > 360.5).map((e) => e.outerHTML.slice(0, 120) + ' in ' + e.parentElement.outerHTML.slice(0, 200))""")
+    assert wide == [] and host.evaluate("() => innerWidth") == 360, wide
+    assert host.evaluate("() => document.documentElement.scrollWidth") <= 360
+
+
 def test_the_win_is_a_moment_on_every_screen_and_the_evening_is_remembered(live, new_page) -> None:  # type: ignore[no-untyped-def]
     """The end of a match (static/js/results.js) on a laptop, two phones at 390 x 844 (one
     German, one asking for reduced motion) and a German TV at 1920 x 1080: one headline naming the
