@@ -54,6 +54,16 @@ export function narration(ctx, { kinds = null, id = null, latest = false } = {})
     tell(events);
   }
 
+  // Joined mid-match (a reload, a TV switched on): the last move told before this page came is
+  // said too, quietly, until a live one replaces it (ctx.recent: the shell's history).
+  if (ctx.recent) {
+    ctx.recent((events) => {
+      if (line.textContent) return;
+      const last = events.filter(tells).slice(-1);
+      if (last.length && tell(last)) line.classList.remove("fresh");
+    });
+  }
+
   return {
     element: line,
     onEvent(e) {

@@ -3,7 +3,8 @@
 // data-module; docs/adding-a-game.md, "The page"), which exports
 //   mount(container, ctx) -> { update(stateFrame), destroy() }
 // where ctx = { seat, table, send(action), name(seat), text(eventText), members(), sound(name),
-// vibrate(pattern) }, and optionally onEvent(event) (live events only, transient ones included)
+// vibrate(pattern), recent(listen): the events told before this page joined, handed to `listen`
+// now and when they come (the narration line's, narration.js) }, and optionally onEvent(event) (live events only, transient ones included)
 // and onRoom(roomFrame). A new match (the state frame's `match` number, or a new seed hash in the
 // room frame from a server that does not send it) mounts the game afresh. A finished match's page
 // mounts the same modules with ctx.readOnly = true (static/js/replay.js): draw the frames handed
@@ -28,7 +29,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   me: null, seat: null, room: null, frame: null, version: -1, game: null, gameModule: null,
   nickname: savedNickname(), fill: false, match: null, stale: null, watchingReason: null,
-  connected: false,
+  connected: false, recent: [], recentListeners: new Set(),
 };
 const sounds = new Sounds();
 
@@ -135,6 +136,10 @@ function onFrame(frame) {
     case "history":
       $("event-log").replaceChildren();
       for (const e of frame.events) addEvent(e, false);
+      // What happened before this page joined (a reload, a TV switched on mid-match): the
+      // narration line (narration.js) says the last of it, without a live event's highlight.
+      state.recent = frame.events;
+      for (const listen of state.recentListeners) listen(state.recent);
       $("chat-log").replaceChildren();
       for (const c of frame.chat) addChat(c, false);
       break;
@@ -251,6 +256,8 @@ function newMatch(number) {
   state.version = -1;
   state.frame = null;
   if (state.game) { state.game.destroy(); state.game = null; }
+  state.recent = [];
+  state.recentListeners.clear();
   $("event-log").replaceChildren();
 }
 
@@ -308,6 +315,7 @@ async function ensureGame() {
       members: () => (state.room ? state.room.members : []),
       sound: (name) => sounds.play(name),
       vibrate: (pattern) => { if (sounds.vibration && navigator.vibrate) navigator.vibrate(pattern); },
+      recent: (listen) => { state.recentListeners.add(listen); if (state.recent.length) listen(state.recent); },
     });
   }
   return state.game;

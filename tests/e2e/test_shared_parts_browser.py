@@ -113,6 +113,14 @@ def test_the_tv_narrates_a_panik_pilze_move_and_names_who_is_away(live, browser)
         assert_accessible(tv, "Panik Pilze TV narrating")
         assert_accessible(phone, "Panik Pilze phone narrating")
         no_errors([phone, tv])
+        # A TV switched on (or reloaded) mid-match says the last move told before it came: once
+        # the bot has played and it is Nicole's turn again, nothing new happens until she plays.
+        phone.wait_for_function("() => { const f = panicParty.state.frame; "
+                                "return f && f.view.turn === f.seat; }", timeout=15_000)
+        tv.reload()
+        tv.wait_for_selector('.pilze--table[data-phase="play"] #pilze-narration[data-narration]')
+        tv.wait_for_function("() => document.querySelector('#pilze-narration').textContent.trim()",
+                             timeout=5_000)
         # Nicole leaves: the TV's away banner (banners.js) names her.
         contexts[0].close()
         away = tv.wait_for_selector("#away-line li.banner.away", timeout=15_000)
