@@ -26,15 +26,6 @@ from tests.realtime.helpers import PanikaTable, marks, start_panika, wait_frame
 Frame = dict[str, Any]
 
 
-@pytest.fixture
-def process(tmp_path):  # type: ignore[no-untyped-def]
-    """A server on SQLite under its var folder."""
-    server = ServerProcess(tmp_path / "var")
-    try:
-        yield server
-    finally:
-        server.ensure_stopped()
-
 
 @pytest.fixture
 def pg_process(tmp_path, postgres_url):  # type: ignore[no-untyped-def]
@@ -45,16 +36,6 @@ def pg_process(tmp_path, postgres_url):  # type: ignore[no-untyped-def]
     finally:
         server.ensure_stopped()
 
-
-@pytest.fixture
-def opened():  # type: ignore[no-untyped-def]
-    clients: list[Client] = []
-    yield clients
-    for c in clients:
-        try:
-            c.close()
-        except Exception:  # noqa: BLE001, S110 - closed already (the server was killed)
-            pass
 
 
 def _room(server: ServerProcess, opened: list[Client], game: str, names: list[str],

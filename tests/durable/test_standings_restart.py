@@ -18,24 +18,6 @@ from tests.realtime.helpers import PanikaTable, marks, start_panika, wait_frame,
 Frame = dict[str, Any]
 
 
-@pytest.fixture
-def process(tmp_path):  # type: ignore[no-untyped-def]
-    server = ServerProcess(tmp_path / "var")
-    try:
-        yield server
-    finally:
-        server.ensure_stopped()
-
-
-@pytest.fixture
-def opened():  # type: ignore[no-untyped-def]
-    clients: list[Client] = []
-    yield clients
-    for c in clients:
-        try:
-            c.close()
-        except Exception:  # noqa: BLE001, S110 - closed already (the server was killed)
-            pass
 
 
 def _finished(client: Client, since: int = 0) -> Frame:
