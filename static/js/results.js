@@ -47,14 +47,20 @@ function headline(ctx, r, nameOf) {
 }
 
 function resultRow(ctx, p) {
-  const tr = document.createElement("tr");
+  const tr = tableRow([p.rank, p.nickname, p.score]);
   if (p.winner) tr.className = "winner";
-  for (const v of [p.rank, p.nickname, p.score]) {
+  if (p.bot) tr.children[1].prepend(ctx.botMark());
+  return tr;
+}
+
+// A table row of one cell per value.
+function tableRow(values) {
+  const tr = document.createElement("tr");
+  for (const v of values) {
     const td = document.createElement("td");
     td.textContent = v;
     tr.append(td);
   }
-  if (p.bot) tr.children[1].prepend(ctx.botMark());
   return tr;
 }
 
@@ -104,14 +110,9 @@ function renderEvening(ctx) {
   const rows = ctx.room.standings || [];
   $("evening").hidden = rows.length === 0;
   $("evening-rows").replaceChildren(...rows.map((s) => {
-    const tr = document.createElement("tr");
+    const tr = tableRow([s.nickname, s.wins, s.points]);
     tr.dataset.member = s.member;
     if (!ctx.table && s.member === ctx.me) tr.className = "me";
-    for (const v of [s.nickname, s.wins, s.points]) {
-      const td = document.createElement("td");
-      td.textContent = v;
-      tr.append(td);
-    }
     if (s.bot) tr.children[0].prepend(ctx.botMark());
     return tr;
   }));
