@@ -94,14 +94,29 @@ def test_panikas_taps_join_the_play_they_pay_for_and_its_bursts_are_marked(live,
 
 
 def test_a_game_that_groups_nothing_steps_move_by_move_without_marks(live):
-    """The default (``Game.replay_step``): every move a play of its own, no marks (Panik
-    Pilze)."""
+    """The default (``Game.replay_step``): every move a play of its own, no marks (the
+    test-only Higher or Lower)."""
     seed = bytes([77]) * 32
-    players, log, outcome = finished_match("panik_pilze", seed)
-    match_id = store(live.app.state.db, "panik_pilze", seed, players, log, outcome)
+    players, log, outcome = finished_match("higher_lower", seed)
+    match_id = store(live.app.state.db, "higher_lower", seed, players, log, outcome)
     body = get_replay(live, match_id)
     assert body["marks"] == []
     assert all(s["joins"] is False and s["marks"] == [] for s in body["steps"])
+
+
+def test_panik_pilzes_parties_and_steals_are_marked(live):
+    """Panik Pilze steps turn by turn and marks the turns that threw a Mushroom Party or stole."""
+    seed = bytes([71]) * 32  # every stored match has a seed of its own
+    players, log, outcome = finished_match("panik_pilze", seed)
+    match_id = store(live.app.state.db, "panik_pilze", seed, players, log, outcome)
+    body = get_replay(live, match_id)
+    assert body["marks"] == ["party", "steal"]
+    steps = body["steps"]
+    assert not any(s["joins"] for s in steps)
+    for mark in ("party", "steal"):
+        marked = [s["move"] for s in steps if mark in s["marks"]]
+        assert marked == [s["move"] for s in steps if any(_is(mark)(e) for e in s["events"])]
+    assert any(s["marks"] for s in steps)
 
 
 def _is(kind: str, purpose: str | None = None):  # type: ignore[no-untyped-def]

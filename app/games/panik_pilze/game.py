@@ -11,7 +11,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Field, RootModel
 
 from app.engine import (
-    ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, SeededRng, Timer,
+    ActionModel, Event, Game, GameOptions, IllegalAction, Move, NotYourTurn, Outcome, ReplayStep,
+    SeededRng, Timer,
     ranks_from_scores,
 )
 from app.engine.interface import EXPERT
@@ -118,6 +119,15 @@ class PanikPilzeGame(Game[PilzeState, PilzeOptions]):
     max_moves = rules.MAX_TURNS
     """One move is one turn (a timeout plays the turn), and the rules end the game with turn
     ``MAX_TURNS`` at the latest."""
+
+    replay_marks = ("party", "steal")
+    """A replay steps turn by turn already (one move is one turn); it can jump to the turns a
+    table remembers: the next Mushroom Party, the next steal (decision 0063)."""
+
+    def replay_step(self, move: Move, events: list[Event]) -> ReplayStep:
+        """Every turn a step of its own, marked ``party`` or ``steal`` when it was one."""
+        return ReplayStep(marks=tuple(m for m in self.replay_marks
+                                      if any(e.kind == m for e in events)))
 
     def setup(self, players: int, options: PilzeOptions, rng: SeededRng) -> PilzeState:
         if not self.min_players <= players <= self.max_players:
