@@ -90,7 +90,9 @@ def test_a_request_whose_headers_never_end_is_answered_408_and_closed_at_the_dea
         sock = slow_client(server, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         with sock:
             answer = read_to_close(sock)
-        assert time.monotonic() - started >= DEADLINE  # never before the deadline
+        # Never before the deadline, but for the event loop's clock: uvloop (libuv) reads it
+        # once an iteration, in whole milliseconds, so a timer may end a little early.
+        assert time.monotonic() - started >= DEADLINE - 0.01
         assert answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
         assert b"\r\nconnection: close\r\n" in answer.lower()
         assert closed_metric(server, "header_deadline") == before + 1
@@ -233,7 +235,9 @@ def test_a_body_that_never_ends_is_answered_408_and_closed_at_the_deadline(tmp_p
         started = time.monotonic()
         with slow_client(server, room_head(100) + room_body(100)[:50]) as sock:
             answer = read_to_close(sock)
-        assert time.monotonic() - started >= DEADLINE  # never before the deadline
+        # Never before the deadline, but for the event loop's clock: uvloop (libuv) reads it
+        # once an iteration, in whole milliseconds, so a timer may end a little early.
+        assert time.monotonic() - started >= DEADLINE - 0.01
         assert answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
         assert b"\r\nconnection: close\r\n" in answer.lower()
         assert closed_metric(server, "body_deadline") == before + 1
