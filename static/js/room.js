@@ -107,8 +107,61 @@ function start() {
 
 // The join page: whose room, which game and who is in are the server's (templates/room.html);
 // no connection state is shown before there is a connection to lose.
+// The join page's list of who is in (drawn by the server, docs/decisions/0056), kept current
+// while the newcomer types: the room's public summary, asked again every few seconds while the
+// panel shows and when the page comes back into focus (no socket: nothing is connected before
+// the newcomer joins).
+const JOIN_REFRESH_MS = 4000;
+let joinRefresh = 0;
+
+function drawJoinWho(members) {
+  const who = $("join-who");
+  if (!members.length) {
+    const none = document.createElement("p");
+    none.className = "join-in";
+    none.textContent = t("room.join_nobody");
+    who.replaceChildren(none);
+    return;
+  }
+  const label = document.createElement("p");
+  label.className = "join-in";
+  label.id = "join-in-label";
+  label.textContent = `${t("room.join_in")} (${members.length})`;
+  const list = document.createElement("ul");
+  list.className = "join-members";
+  list.setAttribute("aria-labelledby", "join-in-label");
+  for (const m of members) {
+    const li = document.createElement("li");
+    li.textContent = m.nickname;
+    if (m.bot) {
+      li.className = "bot";
+      const mark = document.createElement("span");
+      mark.className = "join-bot";
+      mark.textContent = `(${t("room.bots.mark")})`;
+      li.append(" ", mark);
+    }
+    list.append(li);
+  }
+  who.replaceChildren(label, list);
+}
+
+async function refreshJoinWho() {
+  if ($("join-panel").hidden) { clearInterval(joinRefresh); joinRefresh = 0; return; }
+  try {
+    const answer = await fetch(`/api/rooms/${code}`, { cache: "no-store" });
+    if (!answer.ok) return;
+    const room = await answer.json();
+    if (!$("join-panel").hidden && Array.isArray(room.members)) {
+      drawJoinWho(room.members.filter((m) => !m.left));
+    }
+  } catch { /* no network: the list stays as it was */ }
+}
+
+window.addEventListener("focus", () => { if (!$("join-panel").hidden) refreshJoinWho(); });
+
 function showJoin() {
   $("join-panel").hidden = false;
+  if (!joinRefresh) joinRefresh = setInterval(refreshJoinWho, JOIN_REFRESH_MS);
   $("conn").hidden = true;
   document.body.classList.remove("offline");
   $("nickname").value = state.nickname;

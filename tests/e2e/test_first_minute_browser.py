@@ -1,7 +1,7 @@
 """A party's first minute, through the pages' own buttons: the host creates a room (a double
 click on Create makes one room, private unless listed: docs/decisions/0056, 0057), a friend's
-phone opens the invitation and sees whose room it is, which game and who is in, bots marked, and
-no connection state (in English and German, at 390 x 844, 360 x 640 and 844 x 390), then joins;
+phone opens the invitation and sees whose room it is, which game and who is in (kept current),
+bots marked, and no connection state (in English and German, at 390 x 844, 360 x 640 and 844 x 390), then joins;
 the same seat opened in a second tab takes over, the first tab says so, stops acting and takes
 the seat back with its button."""
 
@@ -78,6 +78,14 @@ def test_the_first_minute_of_a_party(live, new_page) -> None:  # type: ignore[no
     assert "Schon dabei (2)" in phone.inner_text(".join-in")
     assert phone.locator("#conn").is_hidden() and "Getrennt" not in phone.inner_text("body")
     _join_page_fits(phone, "the join page in German")
+    # Who is in, kept current while the newcomer types: a second computer player comes in (the
+    # page asks again every few seconds, and at once when it comes back into focus).
+    press(host, "#add-bot-btn")
+    host.wait_for_function("() => panicParty.state.room.members.filter(m => m.bot).length === 2")
+    phone.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    phone.wait_for_function("() => document.querySelectorAll('.join-members li').length === 3")
+    assert "Schon dabei (3)" in phone.inner_text(".join-in")
+    assert phone.locator(".join-members li.bot .join-bot").count() == 2
     phone.set_viewport_size({"width": 360, "height": 640})  # the rest on the smallest phone
     phone.fill("#nickname", "Brendon")
     press(phone, "#join-form button")
