@@ -7,6 +7,8 @@ critical."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tests.e2e.axe import assert_accessible
@@ -14,6 +16,7 @@ from tests.e2e.conftest import TV_SIZE
 from tests.e2e.lobby import create_room_in_lobby
 from tests.e2e.room_flow import no_errors
 from tests.e2e.test_panique_board_labels_browser import NAMED, board_labels, label_problems
+from tests.e2e.test_panique_browser import _act
 
 pytestmark = pytest.mark.browser
 
@@ -87,8 +90,21 @@ def test_panique_reads_from_the_sofa(live, new_page) -> None:  # type: ignore[no
     tv.wait_for_selector(".pq-table .pq-space")
     tv.wait_for_selector(".pq-table .pq-heir-name >> nth=2")
     tv.wait_for_function("() => document.querySelector('.pq-prompt')?.textContent.trim()")
-    # Once a bot meets an encounter, the card shows too (its text is measured below).
-    tv.wait_for_selector("#pq-card:not([hidden]) .pq-lines li", timeout=60_000)
+    # Nicole plays her heir through her page's buttons (the match waits on her otherwise, until
+    # her timer plays for her) until an heir meets an encounter: the card shows too (its text is
+    # measured below).
+    pick = random.Random(5)
+    card = "#pq-card:not([hidden]) .pq-lines li"
+    while not host.locator(card).count():
+        host.wait_for_function(
+            "(card) => document.querySelector(card) || document.querySelector("
+            "'#pq-roll:not([disabled]), .pq-target:not([disabled]), .pq-choice:not([disabled])')",
+            arg=card, timeout=60_000)
+        version = host.evaluate("() => panicParty.state.version")
+        if not host.locator(card).count() and _act(host, pick):
+            host.wait_for_function("(v) => panicParty.state.version !== v", arg=version,
+                                   timeout=30_000)
+    tv.wait_for_selector(card, timeout=30_000)
     selectors = [".pq-heir-name", ".pq-hearts", ".pq-prompt", ".pq-die-box figcaption"]
     _all_large(tv.evaluate(TV_TEXT, selectors), selectors)
     # The card's title and lines, the news and the badges, whenever they show.
