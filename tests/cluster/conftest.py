@@ -12,8 +12,8 @@ import pytest
 import redis
 
 from tests.db.conftest import postgres_available, postgres_url  # noqa: F401 - fixtures
+from tests.durable.conftest import opened  # noqa: F401 - a fixture
 from tests.durable.process import ServerProcess
-from tests.live import Client
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 REQUIRE_REDIS = os.environ.get("PANIC_PARTY_REQUIRE_REDIS") == "1"
@@ -67,13 +67,3 @@ def start_node(
     for node in started:
         node.ensure_stopped()
 
-
-@pytest.fixture
-def opened() -> Iterator[list[Client]]:
-    clients: list[Client] = []
-    yield clients
-    for c in clients:
-        try:
-            c.close()
-        except Exception:  # noqa: BLE001, S110 - closed already (its server was stopped)
-            pass
