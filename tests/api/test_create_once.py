@@ -4,6 +4,8 @@ clock given: one room per key for ``KEPT_SECONDS``, a new one after; a failure k
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
+from typing import Any
 
 import pytest
 from fastapi import HTTPException
@@ -13,24 +15,40 @@ from tests.live import run_async
 
 
 class Maker:
-    """Makes numbered rooms, each taking a turn of the loop (so requests can overlap)."""
+    """Makes numbered rooms. With a ``gate``, each waits for it (the test opens it once every
+    overlapping request is in) and says it ``entered``."""
 
-    def __init__(self) -> None:
+    def __init__(self, gate: asyncio.Event | None = None) -> None:
         self.made = 0
+        self.gate = gate
+        self.entered = asyncio.Event()
 
     async def __call__(self) -> dict[str, int]:
-        await asyncio.sleep(0)
+        self.entered.set()
+        if self.gate is not None:
+            await self.gate.wait()
         self.made += 1
         return {"room": self.made}
 
 
+async def overlapping(first: Maker, *requests: Awaitable[Any]) -> list[Any]:
+    """``requests`` at once, the first of them held in ``first`` until the others wait on it
+    (tasks run in the order they were made: once the first has entered, the others have asked)."""
+    assert first.gate is not None
+    tasks = [asyncio.ensure_future(r) for r in requests]
+    await first.entered.wait()
+    first.gate.set()
+    return await asyncio.gather(*tasks, return_exceptions=True)
+
+
 def test_a_key_answers_one_room_for_its_time_and_per_address() -> None:
     now = [100.0]
-    once, make = CreateOnce(None, clock=lambda: now[0]), Maker()
+    once = CreateOnce(None, clock=lambda: now[0])
 
     async def run() -> list[dict[str, int]]:
-        together = await asyncio.gather(*(once.answer("10.0.0.1", "key-aaaa", make)
-                                          for _ in range(3)))
+        make = Maker(asyncio.Event())
+        together = await overlapping(make, *(once.answer("10.0.0.1", "key-aaaa", make)
+                                             for _ in range(3)))
         now[0] += KEPT_SECONDS - 1
         later = await once.answer("10.0.0.1", "key-aaaa", make)
         elsewhere = await once.answer("10.0.0.2", "key-aaaa", make)
@@ -45,14 +63,15 @@ def test_a_key_answers_one_room_for_its_time_and_per_address() -> None:
 def test_a_failed_create_keeps_nothing_and_tells_those_waiting() -> None:
     once = CreateOnce(None)
 
-    async def refuse() -> dict[str, int]:
-        await asyncio.sleep(0)
-        raise HTTPException(429, "too many")
-
     async def run() -> tuple[list[object], dict[str, int]]:
-        failed = await asyncio.gather(once.answer("a", "key-bbbb", refuse),
-                                      once.answer("a", "key-bbbb", refuse),
-                                      return_exceptions=True)
+        held = Maker(asyncio.Event())
+
+        async def refuse() -> dict[str, int]:
+            await held()
+            raise HTTPException(429, "too many")
+
+        failed = await overlapping(held, once.answer("a", "key-bbbb", refuse),
+                                   once.answer("a", "key-bbbb", refuse))
         return failed, await once.answer("a", "key-bbbb", Maker())
 
     failed, made = run_async(run())
